@@ -1,0 +1,7 @@
+/**
+ * Pulumi resources for the Neon control API v2.
+ *
+ * @packageDocumentation
+ */
+export { Compute, type ComputeArgs, COMPUTE_TYPE_TOKEN } from "./resources/compute/resource";
+export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";

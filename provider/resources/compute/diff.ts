@@ -1,0 +1,125 @@
+/**
+ * `diff` for `Compute`: a pure comparison of the old outputs (which carry the
+ * old inputs) with the new, checked inputs.
+ *
+ * Values are compared in their effective form, so a platform default written
+ * out (or echoed back by the API after a refresh) is not a change.
+ */
+import { SUSPEND_TIMEOUT_DEFAULT_SECONDS, UNKNOWN } from "./inputs";
+
+/** Inputs whose change needs a new compute. */
+export const REPLACE_PROPERTIES = ["projectId", "type", "regionId"] as const;
+
+/** Inputs changed in place with a PATCH (or, for restartTrigger, a restart call). */
+export const UPDATE_PROPERTIES = [
+  "branchId",
+  "minCu",
+  "maxCu",
+  "suspendTimeoutSeconds",
+  "pgSettings",
+  "poolerEnabled",
+  "poolerMode",
+  "disabled",
+  "name",
+  "provisioner",
+  "restartTrigger",
+] as const;
+
+/** Outputs the engine may treat as stable across an in-place update. */
+const STABLE_OUTPUTS = ["endpointId", "projectId", "type", "regionId", "host", "proxyHost", "createdAt"];
+
+type Props = Record<string, unknown>;
+
+/** The result of comparing old and new inputs. */
+export interface ComputeDiff {
+  changes: boolean;
+  replaces: string[];
+  /** In-place updates, in a stable order. */
+  updates: string[];
+  stables: string[];
+  deleteBeforeReplace: boolean;
+  /** Set when the change restarts the compute and drops its connections. */
+  restartWarning?: string;
+}
+
+// How each property reads when it is left unset, so that "unset" and "the default" compare equal.
+// Properties not listed here (name, provisioner, regionId, sizes) are "don't care" when unset:
+// the platform picks a value and leaving the input out never asks to change it.
+function effective(key: string, value: unknown): unknown {
+  switch (key) {
+    case "type":
+      return value ?? "read_write";
+    case "suspendTimeoutSeconds":
+      // 0 means "the platform default"; the API may echo either form.
+      return value === undefined || value === 0 ? SUSPEND_TIMEOUT_DEFAULT_SECONDS : value;
+    case "pgSettings":
+      return value ?? {};
+    case "poolerEnabled":
+    case "disabled":
+      return value ?? false;
+    case "poolerMode":
+      return value ?? "transaction";
+    default:
+      return value;
+  }
+}
+
+const DONT_CARE_WHEN_UNSET = new Set(["name", "provisioner", "regionId", "minCu", "maxCu", "restartTrigger"]);
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a as Props).sort();
+    const kb = Object.keys(b as Props).sort();
+    if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
+    return ka.every((k) => sameValue((a as Props)[k], (b as Props)[k]));
+  }
+  return false;
+}
+
+function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (value && typeof value === "object") return Object.values(value as Props).some(containsUnknown);
+  return false;
+}
+
+/** True when `key` differs between the old and new inputs. */
+export function propertyChanged(key: string, olds: Props, news: Props): boolean {
+  const next = news[key];
+  if (containsUnknown(next)) return true;
+  if (next === undefined && DONT_CARE_WHEN_UNSET.has(key)) {
+    // restartTrigger removed: nothing to restart. A size removed: keep what runs.
+    return false;
+  }
+  return !sameValue(effective(key, olds[key]), effective(key, next));
+}
+
+/** Compares old outputs with new inputs; see the module comment. */
+export function diffCompute(olds: Props, news: Props): ComputeDiff {
+  const replaces = REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
+  const updates = UPDATE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
+  const oldType = effective("type", olds.type);
+  const newType = effective("type", news.type);
+  const result: ComputeDiff = {
+    changes: replaces.length > 0 || updates.length > 0,
+    replaces: [...replaces],
+    updates: [...updates],
+    stables: replaces.length === 0 ? STABLE_OUTPUTS : [],
+    // A branch holds one read_write compute: the old one has to go before its replacement comes.
+    deleteBeforeReplace: replaces.length > 0 && (oldType === "read_write" || newType === "read_write"),
+  };
+  if (replaces.length === 0 && (updates.includes("minCu") || updates.includes("maxCu"))) {
+    result.restartWarning =
+      `changing the compute size (${describeSize(olds)} → ${describeSize(news)}) restarts the compute ` +
+      "and drops its open connections";
+  }
+  return result;
+}
+
+function describeSize(p: Props): string {
+  const min = p.minCu;
+  const max = p.maxCu;
+  if (min === UNKNOWN || max === UNKNOWN) return "(known after apply)";
+  if (min === undefined && max === undefined) return "platform default";
+  return min === max ? `${String(min)} CU` : `${String(min)}–${String(max)} CU`;
+}

@@ -1,0 +1,385 @@
+/**
+ * The `Compute` provider's implementation. It runs only inside the Pulumi
+ * dynamic provider process, loaded by the shim in `provider.ts`; nothing here
+ * is serialized into state. Credentials arrive through `configure()` or the
+ * environment and live in this module only.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { createNeonClient, ApiError, type NeonClient, type Endpoint, type Operation } from "../../api";
+import { checkInputs, INTERNAL_KEYS, type ComputeInputs } from "./inputs";
+import { diffCompute, propertyChanged } from "./diff";
+import { deriveSizing } from "./sizing";
+import { resourceLogger, type ResourceLogger } from "../engine-log";
+
+type Props = Record<string, unknown>;
+
+/** Settings read by `configure()`; exported for tests. */
+export interface ProviderSettings {
+  apiKey?: string;
+  apiUrl?: string;
+  /** Deadline for one wait on operations, in seconds. */
+  operationTimeoutSeconds?: number;
+  /** Receives every message the provider shows in `pulumi up` (tests). */
+  logSink?: (line: string) => void;
+}
+
+const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
+
+let settings: ProviderSettings = {};
+let cachedClient: { key: string; url: string | undefined; client: NeonClient } | undefined;
+
+/** Replaces the provider settings; `configure()` and tests call it. */
+export function setSettings(next: ProviderSettings): void {
+  settings = { ...next };
+  cachedClient = undefined;
+}
+
+/** Reads `neon:apiKey`, `neon:apiUrl` and `neon:operationTimeoutSeconds`, falling back to the environment. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  const timeout = req.config.get("neon:operationTimeoutSeconds") ?? process.env.NEON_OPERATION_TIMEOUT_SECONDS;
+  setSettings({
+    ...settings,
+    apiKey: req.config.get("neon:apiKey") || undefined,
+    apiUrl: req.config.get("neon:apiUrl") || undefined,
+    operationTimeoutSeconds: timeout ? Number(timeout) : undefined,
+  });
+}
+
+function client(): NeonClient {
+  const key = settings.apiKey ?? process.env.NEON_API_KEY;
+  const url = settings.apiUrl ?? process.env.NEON_API_URL;
+  if (!key) {
+    throw new Error(
+      "Failed to configure the Neon provider: no API key is set. " +
+        "Set it with `pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable.",
+    );
+  }
+  if (!cachedClient || cachedClient.key !== key || cachedClient.url !== url) {
+    // One client per process: every Compute shares it, so their operation polls are shared too.
+    cachedClient = { key, url, client: createNeonClient({ apiKey: key, baseUrl: url || undefined }) };
+  }
+  return cachedClient.client;
+}
+
+function logger(props: Props): ResourceLogger {
+  return resourceLogger(typeof props.__urn === "string" ? props.__urn : undefined, settings.logSink);
+}
+
+function deadlineMs(): number {
+  const s = settings.operationTimeoutSeconds;
+  return (s && s > 0 ? s : DEFAULT_OPERATION_TIMEOUT_SECONDS) * 1000;
+}
+
+/** Raised by create when the compute exists but did not become ready: the engine keeps it in state. */
+export class ComputeInitError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "ComputeInitError";
+  }
+}
+
+// --- check / diff ----------------------------------------------------------------------------
+
+export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+}
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffCompute(olds, news);
+  if (d.restartWarning) logger(news).warn(d.restartWarning);
+  return {
+    changes: d.changes,
+    replaces: d.replaces,
+    stables: d.stables,
+    deleteBeforeReplace: d.deleteBeforeReplace,
+  };
+}
+
+// --- mapping between inputs and the API ---------------------------------------------------------
+
+function createBody(i: ComputeInputs) {
+  return stripUndefined({
+    branch_id: i.branchId,
+    type: i.type ?? "read_write",
+    region_id: i.regionId,
+    autoscaling_limit_min_cu: i.minCu,
+    autoscaling_limit_max_cu: i.maxCu,
+    suspend_timeout_seconds: i.suspendTimeoutSeconds,
+    settings: i.pgSettings ? { pg_settings: i.pgSettings } : undefined,
+    pooler_enabled: i.poolerEnabled,
+    pooler_mode: i.poolerMode,
+    disabled: i.disabled,
+    name: i.name,
+    provisioner: i.provisioner,
+  });
+}
+
+/** The PATCH body for the properties that changed, nothing more. */
+export function updateBody(olds: Props, news: Props): Props {
+  const i = news as unknown as ComputeInputs;
+  const changed = (k: string) => propertyChanged(k, olds, news);
+  const body: Props = {};
+  if (changed("branchId")) body.branch_id = i.branchId;
+  if (changed("minCu") || changed("maxCu")) {
+    body.autoscaling_limit_min_cu = i.minCu;
+    body.autoscaling_limit_max_cu = i.maxCu;
+  }
+  if (changed("suspendTimeoutSeconds")) body.suspend_timeout_seconds = i.suspendTimeoutSeconds ?? 0;
+  // The whole map is sent: a key left out of it is removed from the compute.
+  if (changed("pgSettings")) body.settings = { pg_settings: i.pgSettings ?? {} };
+  if (changed("poolerEnabled")) body.pooler_enabled = i.poolerEnabled ?? false;
+  if (changed("poolerMode")) body.pooler_mode = i.poolerMode ?? "transaction";
+  if (changed("disabled")) body.disabled = i.disabled ?? false;
+  if (changed("name")) body.name = i.name;
+  if (changed("provisioner")) body.provisioner = i.provisioner;
+  return stripUndefined(body);
+}
+
+function stripUndefined<T extends Props>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Outputs: the inputs the user gave, overlaid with what the API reports, plus derived sizing. */
+export function toOutputs(inputs: Props, ep: Endpoint): Props {
+  const sizing = deriveSizing(ep.autoscaling_limit_min_cu, ep.autoscaling_limit_max_cu);
+  return stripUndefined({
+    ...inputs,
+    projectId: ep.project_id,
+    branchId: ep.branch_id,
+    type: ep.type,
+    minCu: ep.autoscaling_limit_min_cu,
+    maxCu: ep.autoscaling_limit_max_cu,
+    regionId: ep.region_id,
+    suspendTimeoutSeconds: ep.suspend_timeout_seconds,
+    pgSettings: { ...(ep.settings?.pg_settings ?? {}) },
+    poolerEnabled: ep.pooler_enabled,
+    poolerMode: ep.pooler_mode,
+    disabled: ep.disabled,
+    name: ep.name ?? (inputs.name as string | undefined),
+    provisioner: ep.provisioner,
+    endpointId: ep.id,
+    host: ep.host,
+    proxyHost: ep.proxy_host,
+    currentState: ep.current_state,
+    pendingState: ep.pending_state,
+    creationSource: ep.creation_source,
+    createdAt: ep.created_at,
+    updatedAt: ep.updated_at,
+    lastActive: ep.last_active,
+    startedAt: ep.started_at,
+    suspendedAt: ep.suspended_at,
+    computeReleaseVersion: ep.compute_release_version,
+    ramGb: sizing.ramGb,
+    lfcGb: sizing.lfcGb,
+    maxConnections: sizing.maxConnections,
+    tempDiskGiB: sizing.tempDiskGiB,
+  });
+}
+
+function describe(ep: { id: string; branch_id?: string }): string {
+  return ep.branch_id ? `compute ${ep.id} on branch ${ep.branch_id}` : `compute ${ep.id}`;
+}
+
+async function waitFor(projectId: string, operations: Operation[], log: ResourceLogger): Promise<void> {
+  const ids = operations.filter((o) => !["finished", "skipped"].includes(o.status)).map((o) => o.id);
+  if (ids.length === 0) return;
+  await client().waitForOperations(projectId, ids, {
+    deadlineMs: deadlineMs(),
+    onProgress: (p) => log.progress(`${p.action}: ${p.status} (${Math.round(p.elapsedMs / 1000)} s)`),
+  });
+}
+
+// --- create ------------------------------------------------------------------------------
+
+export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const i = inputs as unknown as ComputeInputs;
+  const api = client();
+  const log = logger(inputs);
+  // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
+  const before = new Set((await api.endpoints.listByBranch(i.projectId, i.branchId)).map((e) => e.id));
+  const result = await createOrReconcile(api, i, before);
+  const ep = result.endpoint;
+  log.info(`created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`);
+  try {
+    await waitFor(i.projectId, result.operations, log);
+    const ready = await api.endpoints.get(i.projectId, ep.id);
+    return { id: ep.id, outs: toOutputs(inputs, ready) };
+  } catch (err) {
+    // The compute exists: keep it in state so that a later `up` finishes or deletes it.
+    const reason = (err as Error).message;
+    throw new ComputeInitError(
+      `Failed to finish creating ${describe(ep)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+      ep.id,
+      toOutputs(inputs, ep),
+      [reason],
+    );
+  }
+}
+
+async function createOrReconcile(
+  api: NeonClient,
+  i: ComputeInputs,
+  before: Set<string>,
+): Promise<{ endpoint: Endpoint; operations: Operation[] }> {
+  try {
+    return await api.endpoints.create(i.projectId, createBody(i) as never);
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw friendlyCreateError(err, i);
+    // The request may have created the compute although no answer came back. Look for it
+    // instead of sending the POST again, which could create a second one.
+    const found = (await api.endpoints.listByBranch(i.projectId, i.branchId)).filter(
+      (e) => !before.has(e.id) && e.type === (i.type ?? "read_write") && (!i.name || e.name === i.name),
+    );
+    if (found.length === 1) {
+      const ep = found[0];
+      return { endpoint: ep, operations: await pendingOperationsOf(api, i.projectId, ep.id) };
+    }
+    if (found.length === 0) return api.endpoints.create(i.projectId, createBody(i) as never);
+    throw new Error(
+      `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +
+        `${found.length} new computes (${found.map((e) => e.id).join(", ")}) appeared on the branch, so it is ` +
+        "not clear which one is this resource's. Delete the extra ones, then run `pulumi up` again.",
+    );
+  }
+}
+
+async function pendingOperationsOf(api: NeonClient, projectId: string, endpointId: string): Promise<Operation[]> {
+  const page = await api.operations.listPage(projectId, { limit: 100 });
+  return page.operations.filter((o) => o.endpoint_id === endpointId && !["finished", "skipped"].includes(o.status));
+}
+
+function friendlyCreateError(err: unknown, i: ComputeInputs): unknown {
+  if (err instanceof ApiError && err.kind === "invalid" && (i.type ?? "read_write") === "read_write") {
+    if (/read_write/i.test(err.message)) {
+      return new Error(
+        `${err.message} A branch holds one read_write compute: give this resource type "read_only", ` +
+          "attach it to another branch, or remove the existing compute from the branch first.",
+      );
+    }
+  }
+  return err;
+}
+
+// --- read ----------------------------------------------------------------------------------
+
+/** Splits a resource id: `projectId/endpointId` (import) or `endpointId` with the project from state. */
+export function parseId(id: string, props?: Props): { projectId: string; endpointId: string } {
+  const slash = id.indexOf("/");
+  if (slash > 0) return { projectId: id.slice(0, slash), endpointId: id.slice(slash + 1) };
+  const projectId = props?.projectId;
+  if (typeof projectId !== "string") {
+    throw new Error(`Failed to read compute ${id}: the id has no project; use the form <projectId>/<endpointId>.`);
+  }
+  return { projectId, endpointId: id };
+}
+
+const INPUT_KEYS = [
+  "projectId",
+  "branchId",
+  "type",
+  "cu",
+  "minCu",
+  "maxCu",
+  "suspendTimeoutSeconds",
+  "pgSettings",
+  "poolerEnabled",
+  "poolerMode",
+  "disabled",
+  "name",
+  "provisioner",
+  "regionId",
+  "restartTrigger",
+];
+
+export async function read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const { projectId, endpointId } = parseId(id, props);
+  let ep: Endpoint;
+  try {
+    ep = await client().endpoints.get(projectId, endpointId);
+  } catch (err) {
+    // Gone: no id tells the engine to drop the resource from the stack.
+    if (err instanceof ApiError && err.kind === "not_found") return {};
+    throw err;
+  }
+  const old = props ?? {};
+  const outs = toOutputs(old, ep);
+  // `cu` is shorthand for equal bounds; drop it when the compute no longer has a fixed size.
+  if (outs.cu !== undefined && outs.minCu !== outs.cu) delete outs.cu;
+  const inputs: Props = {};
+  for (const k of [...INPUT_KEYS, ...INTERNAL_KEYS]) {
+    if (k in old || ["projectId", "branchId", "type"].includes(k)) {
+      if (outs[k] !== undefined) inputs[k] = outs[k];
+    }
+  }
+  return { id: ep.id, props: outs, inputs };
+}
+
+// --- update --------------------------------------------------------------------------------
+
+export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const { projectId, endpointId } = parseId(id, olds);
+  const api = client();
+  const log = logger(news);
+  const d = diffCompute(olds, news);
+  const body = updateBody(olds, news);
+  if (Object.keys(body).length > 0) {
+    if (d.restartWarning) log.warn(d.restartWarning);
+    let result;
+    try {
+      result = await api.endpoints.update(projectId, endpointId, body as never);
+    } catch (err) {
+      throw friendlyUpdateError(err, olds, news);
+    }
+    await waitFor(projectId, result.operations, log);
+  }
+  if (d.updates.includes("restartTrigger")) {
+    const current = await api.endpoints.get(projectId, endpointId);
+    if (current.current_state === "active") {
+      log.info(`restartTrigger changed: restarting ${describe(current)}`);
+      const result = await api.endpoints.restart(projectId, endpointId);
+      await waitFor(projectId, result.operations, log);
+    } else {
+      log.info(
+        `restartTrigger changed, but ${describe(current)} is ${current.current_state}: nothing to restart ` +
+          "(it starts with the new settings on its next connection)",
+      );
+    }
+  }
+  const ep = await api.endpoints.get(projectId, endpointId);
+  return { outs: toOutputs(news, ep) };
+}
+
+function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {
+  if (err instanceof ApiError && err.kind === "invalid" && olds.branchId !== news.branchId) {
+    if (/read_write/i.test(err.message)) {
+      return new Error(
+        `${err.message} The compute stays on branch ${String(olds.branchId)}. Move or delete the read_write ` +
+          `compute of branch ${String(news.branchId)} first, or choose another branch.`,
+      );
+    }
+  }
+  return err;
+}
+
+// --- delete --------------------------------------------------------------------------------
+
+export async function remove(id: string, props: Props): Promise<void> {
+  const { projectId, endpointId } = parseId(id, props);
+  let result: { operations: Operation[] } | undefined;
+  try {
+    result = await client().endpoints.delete(projectId, endpointId);
+  } catch (err) {
+    // Already gone is what delete wants.
+    if (err instanceof ApiError && err.kind === "not_found") return;
+    throw err;
+  }
+  if (result) await waitFor(projectId, result.operations, logger(props));
+}
+
+export { remove as delete };

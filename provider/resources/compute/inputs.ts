@@ -1,0 +1,214 @@
+/**
+ * Inputs of the `Compute` resource and `check`: validation at `pulumi preview`.
+ *
+ * Pure: no network, no clock. Every invalid input becomes one `CheckFailure`
+ * naming the property and the remedy, so nothing invalid reaches the API.
+ */
+import { z } from "zod";
+import { COMPUTE_SIZES, MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";
+
+/** The value Pulumi passes to `check`/`diff` for inputs not yet known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Properties the resource class adds for the provider's own use; never user inputs. */
+export const INTERNAL_KEYS = ["__provider", "__urn"] as const;
+
+export const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
+export type EndpointType = (typeof ENDPOINT_TYPES)[number];
+export const PROVISIONERS = ["k8s-neonvm", "k8s-pod", "serverless-platform"] as const;
+
+/** Suspend timeout: -1 = never, 0 = the platform default (300 s), else 60–604800 s. */
+export const SUSPEND_TIMEOUT_DEFAULT_SECONDS = 300;
+export const SUSPEND_TIMEOUT_MIN_SECONDS = 60;
+export const SUSPEND_TIMEOUT_MAX_SECONDS = 604800;
+
+/** Inputs after `check`: plain values, sizes resolved into `minCu`/`maxCu`. */
+export interface ComputeInputs {
+  projectId: string;
+  branchId: string;
+  type: EndpointType;
+  cu?: number;
+  minCu?: number;
+  maxCu?: number;
+  suspendTimeoutSeconds?: number;
+  pgSettings?: Record<string, string>;
+  poolerEnabled?: boolean;
+  poolerMode?: "transaction";
+  disabled?: boolean;
+  name?: string;
+  provisioner?: (typeof PROVISIONERS)[number];
+  regionId?: string;
+  restartTrigger?: string;
+}
+
+/** A validation failure reported against one input property. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+const sizesText = "0.25, 0.5, 1 to 16 in steps of 1, or 18 to 56 in steps of 2";
+
+const computeUnit = z
+  .number({ error: "must be a number of compute units" })
+  .refine(isOfferedSize, { error: `is not an offered compute size; use one of ${sizesText}` });
+
+const inputsSchema = z.strictObject({
+  projectId: z
+    .string({ error: "is required: the id of the project that holds the branch" })
+    .regex(/^[a-z0-9-]{1,60}$/, {
+      error: "must be a project id (1–60 lower-case letters, digits and dashes)",
+    }),
+  branchId: z
+    .string({ error: 'is required: the id of the branch to attach the compute to ("br-…")' })
+    .regex(/^br-[a-z0-9-]{1,57}$/, { error: 'must be a branch id starting with "br-"' }),
+  type: z.enum(ENDPOINT_TYPES, { error: 'must be "read_write" or "read_only"' }).optional(),
+  cu: computeUnit.optional(),
+  minCu: computeUnit.optional(),
+  maxCu: computeUnit.optional(),
+  suspendTimeoutSeconds: z
+    .number({ error: "must be a whole number of seconds" })
+    .int({ error: "must be a whole number of seconds" })
+    .refine(
+      (s) => s === -1 || s === 0 || (s >= SUSPEND_TIMEOUT_MIN_SECONDS && s <= SUSPEND_TIMEOUT_MAX_SECONDS),
+      {
+        error:
+          `must be -1 (never suspend), 0 (platform default, ${SUSPEND_TIMEOUT_DEFAULT_SECONDS} s) ` +
+          `or between ${SUSPEND_TIMEOUT_MIN_SECONDS} and ${SUSPEND_TIMEOUT_MAX_SECONDS} seconds`,
+      },
+    )
+    .optional(),
+  pgSettings: z
+    .record(z.string(), z.string({ error: 'values must be strings (for example "100"), as Postgres reads them' }), {
+      error: "must be a map of Postgres setting names to string values",
+    })
+    .optional(),
+  poolerEnabled: z.boolean({ error: "must be true or false" }).optional(),
+  poolerMode: z.literal("transaction", { error: 'must be "transaction", the only pooler mode' }).optional(),
+  disabled: z.boolean({ error: "must be true or false" }).optional(),
+  name: z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .max(64, { error: "must be at most 64 characters" })
+    .optional(),
+  provisioner: z
+    .enum(PROVISIONERS, { error: `must be one of ${PROVISIONERS.join(", ")}` })
+    .optional(),
+  regionId: z
+    .string({ error: "must be a string" })
+    .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' })
+    .optional(),
+  restartTrigger: z.string({ error: "must be a string; change it to restart the compute" }).optional(),
+});
+
+function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (i === 0 ? String(p) : `.${String(p)}`)).join("");
+}
+
+/**
+ * Validates and normalises raw inputs. Properties whose value is not known yet
+ * (preview) are neither validated nor altered.
+ */
+export function checkInputs(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  // Set aside unknown values so that preview never fails on them; they go back unchanged.
+  const known: Record<string, unknown> = {};
+  const unknownKeys = new Set<string>();
+  for (const [key, value] of Object.entries(news)) {
+    if ((INTERNAL_KEYS as readonly string[]).includes(key)) continue;
+    if (value === undefined || value === null) continue;
+    if (isUnknown(value)) {
+      unknownKeys.add(key);
+      continue;
+    }
+    if (key === "pgSettings" && value && typeof value === "object" && !Array.isArray(value)) {
+      const entries = Object.entries(value).filter(([, v]) => !isUnknown(v));
+      known[key] = Object.fromEntries(entries);
+      continue;
+    }
+    known[key] = value;
+  }
+  // A required id that is merely unknown must not be reported missing.
+  const probe = { ...known };
+  if (unknownKeys.has("projectId")) probe.projectId = "unknown";
+  if (unknownKeys.has("branchId")) probe.branchId = "br-unknown";
+
+  const failures: CheckFailure[] = [];
+  const parsed = inputsSchema.safeParse(probe);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) {
+          failures.push({
+            property: key,
+            reason: `${key} is not an input of Compute; check the spelling (inputs are camelCase, e.g. minCu)`,
+          });
+        }
+        continue;
+      }
+      const property = formatPath(issue.path);
+      failures.push({ property, reason: `${property} ${issue.message}` });
+    }
+  }
+
+  const value = (parsed.success ? parsed.data : known) as Partial<ComputeInputs>;
+  failures.push(...crossFieldFailures(value, unknownKeys));
+
+  const inputs: Record<string, unknown> = { ...news };
+  if (failures.length === 0) {
+    if (inputs.type === undefined) inputs.type = "read_write";
+    if (typeof value.cu === "number" && !unknownKeys.has("cu")) {
+      inputs.minCu = value.cu;
+      inputs.maxCu = value.cu;
+    }
+  }
+  return { inputs, failures };
+}
+
+function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<string>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const has = (k: keyof ComputeInputs) => value[k] !== undefined || unknownKeys.has(k);
+  if (has("cu") && (has("minCu") || has("maxCu"))) {
+    failures.push({
+      property: "cu",
+      reason: "cu sets a fixed size; remove it, or remove minCu and maxCu (set either cu, or both minCu and maxCu)",
+    });
+    return failures;
+  }
+  if (has("minCu") !== has("maxCu")) {
+    const missing = has("minCu") ? "maxCu" : "minCu";
+    failures.push({
+      property: missing,
+      reason: `${missing} is required when ${missing === "maxCu" ? "minCu" : "maxCu"} is set; set both, or use cu for a fixed size`,
+    });
+    return failures;
+  }
+  const { minCu, maxCu } = value;
+  if (typeof minCu === "number" && typeof maxCu === "number" && isOfferedSize(minCu) && isOfferedSize(maxCu)) {
+    if (minCu > maxCu) {
+      failures.push({ property: "minCu", reason: `minCu (${minCu}) must not exceed maxCu (${maxCu})` });
+    } else if (minCu !== maxCu && maxCu > MAX_AUTOSCALING_CU) {
+      failures.push({
+        property: "maxCu",
+        reason:
+          `autoscaling (minCu ${minCu} ≠ maxCu ${maxCu}) is offered only up to ${MAX_AUTOSCALING_CU} CU; ` +
+          `lower maxCu to ${MAX_AUTOSCALING_CU} or less, or use a fixed size (cu) above ${MAX_AUTOSCALING_CU}`,
+      });
+    } else if (minCu !== maxCu && value.provisioner === "k8s-pod") {
+      failures.push({
+        property: "provisioner",
+        reason: 'autoscaling needs the "k8s-neonvm" provisioner; remove provisioner or set it to "k8s-neonvm"',
+      });
+    }
+  }
+  return failures;
+}
+
+/** Sizes as a sentence, for messages and docs. */
+export const OFFERED_SIZES_TEXT = `${sizesText} (${COMPUTE_SIZES.length} sizes)`;

@@ -1,0 +1,141 @@
+import * as pulumi from "@pulumi/pulumi";
+import { computeProvider } from "./provider";
+
+/** The module and type of the resource's type token: `pulumi-nodejs:dynamic/neon:Compute`. */
+export const COMPUTE_MODULE = "neon";
+export const COMPUTE_TYPE = "Compute";
+export const COMPUTE_TYPE_TOKEN = `pulumi-nodejs:dynamic/${COMPUTE_MODULE}:${COMPUTE_TYPE}`;
+
+/** Inputs of a {@link Compute}. */
+export interface ComputeArgs {
+  /** Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute. */
+  projectId: pulumi.Input<string>;
+  /**
+   * Branch the compute is attached to (`br-…`). Changing it moves the compute in place; a branch holds
+   * at most one `read_write` compute, so moving one onto a branch that has one fails.
+   */
+  branchId: pulumi.Input<string>;
+  /**
+   * `read_write` (the default; the branch's primary compute, one per branch) or `read_only` (a read
+   * replica; any number per branch). Changing it replaces the compute, deleting the old one first.
+   */
+  type?: pulumi.Input<"read_write" | "read_only">;
+  /**
+   * Fixed size in compute units (1 CU = 1 vCPU + 4 GB RAM): 0.25, 0.5, 1–16, or 18–56 in steps of 2.
+   * Shorthand for `minCu = maxCu = cu`; do not combine with `minCu`/`maxCu`. Changing the size restarts
+   * the compute and drops its connections.
+   */
+  cu?: pulumi.Input<number>;
+  /**
+   * Lower autoscaling bound in CU (set together with `maxCu`). Autoscaling (min ≠ max) is offered up to
+   * 16 CU. Changing a bound restarts the compute and drops its connections.
+   */
+  minCu?: pulumi.Input<number>;
+  /** Upper autoscaling bound in CU (set together with `minCu`); at least `minCu`. */
+  maxCu?: pulumi.Input<number>;
+  /**
+   * Seconds of inactivity before the compute scales to zero: `-1` never, `0` the platform default
+   * (300 s), otherwise 60–604800.
+   */
+  suspendTimeoutSeconds?: pulumi.Input<number>;
+  /** Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it. */
+  pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host). */
+  poolerEnabled?: pulumi.Input<boolean>;
+  /** Pooler mode; `transaction` is the only mode. */
+  poolerMode?: pulumi.Input<"transaction">;
+  /** `true` suspends the compute and refuses connections until set back to `false`. */
+  disabled?: pulumi.Input<boolean>;
+  /** Display name, 1–64 characters. */
+  name?: pulumi.Input<string>;
+  /** `k8s-neonvm` (needed for autoscaling), `k8s-pod` or `serverless-platform`. Default: the platform's. */
+  provisioner?: pulumi.Input<"k8s-neonvm" | "k8s-pod" | "serverless-platform">;
+  /** Region; only the project's own region is accepted. Changing it replaces the compute. */
+  regionId?: pulumi.Input<string>;
+  /** Any string; changing it restarts the compute if it is active (an idle compute has nothing to restart). */
+  restartTrigger?: pulumi.Input<string>;
+}
+
+/**
+ * A Neon compute endpoint: the Postgres server attached to a branch.
+ *
+ * Every change blocks until the control plane's operations finish, so resources that depend on a
+ * compute only proceed once it is ready. Credentials: stack config `neon:apiKey` (secret) and
+ * `neon:apiUrl`, or the `NEON_API_KEY` / `NEON_API_URL` environment variables.
+ */
+export class Compute extends pulumi.dynamic.Resource {
+  /** The endpoint id (`ep-…`). */
+  declare readonly endpointId: pulumi.Output<string>;
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<"read_write" | "read_only">;
+  /** Connection host name; a re-created compute gets a new one. */
+  declare readonly host: pulumi.Output<string>;
+  declare readonly proxyHost: pulumi.Output<string>;
+  /** `init`, `active` or `idle` when last read. */
+  declare readonly currentState: pulumi.Output<string>;
+  declare readonly pendingState: pulumi.Output<string | undefined>;
+  declare readonly regionId: pulumi.Output<string>;
+  declare readonly minCu: pulumi.Output<number>;
+  declare readonly maxCu: pulumi.Output<number>;
+  declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
+  declare readonly pgSettings: pulumi.Output<Record<string, string>>;
+  declare readonly poolerEnabled: pulumi.Output<boolean>;
+  declare readonly poolerMode: pulumi.Output<string>;
+  declare readonly disabled: pulumi.Output<boolean>;
+  declare readonly name: pulumi.Output<string | undefined>;
+  declare readonly provisioner: pulumi.Output<string>;
+  declare readonly restartTrigger: pulumi.Output<string | undefined>;
+  declare readonly creationSource: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly lastActive: pulumi.Output<string | undefined>;
+  /** RAM in GB at the maximum size (4 GB per CU). */
+  declare readonly ramGb: pulumi.Output<number>;
+  /** Local file cache in GB at the maximum size (75 % of RAM). */
+  declare readonly lfcGb: pulumi.Output<number>;
+  /** Postgres `max_connections` for fixed sizes up to 38 CU (not stated for autoscaling or larger sizes). */
+  declare readonly maxConnections: pulumi.Output<number | undefined>;
+  /** Local temporary disk in GiB: the larger of 20 and 15 × the maximum size. */
+  declare readonly tempDiskGiB: pulumi.Output<number>;
+
+  constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      computeProvider,
+      name,
+      {
+        ...args,
+        // Lets the provider attribute its progress lines to this resource in `pulumi up`.
+        __urn: pulumi.createUrn(name, COMPUTE_TYPE_TOKEN, opts?.parent),
+        // Every output is seeded so that it appears on the class.
+        endpointId: undefined,
+        host: undefined,
+        proxyHost: undefined,
+        currentState: undefined,
+        pendingState: undefined,
+        regionId: args.regionId,
+        minCu: args.minCu,
+        maxCu: args.maxCu,
+        suspendTimeoutSeconds: args.suspendTimeoutSeconds,
+        pgSettings: args.pgSettings,
+        poolerEnabled: args.poolerEnabled,
+        poolerMode: args.poolerMode,
+        disabled: args.disabled,
+        name: args.name,
+        provisioner: args.provisioner,
+        restartTrigger: args.restartTrigger,
+        creationSource: undefined,
+        createdAt: undefined,
+        updatedAt: undefined,
+        lastActive: undefined,
+        ramGb: undefined,
+        lfcGb: undefined,
+        maxConnections: undefined,
+        tempDiskGiB: undefined,
+      },
+      opts,
+      COMPUTE_MODULE,
+      COMPUTE_TYPE,
+    );
+  }
+}

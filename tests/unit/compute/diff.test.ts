@@ -1,0 +1,95 @@
+import { diffCompute } from "../../../provider/resources/compute/diff";
+import { UNKNOWN } from "../../../provider/resources/compute/inputs";
+
+// Old outputs as create leaves them: inputs overlaid with what the API reports.
+const olds = {
+  __provider: "serialized",
+  projectId: "p-1",
+  branchId: "br-a",
+  type: "read_write",
+  minCu: 1,
+  maxCu: 1,
+  regionId: "aws-us-east-2",
+  suspendTimeoutSeconds: 0,
+  pgSettings: { work_mem: "4096" },
+  poolerEnabled: false,
+  poolerMode: "transaction",
+  disabled: false,
+  provisioner: "k8s-neonvm",
+  endpointId: "ep-1",
+  host: "ep-1.example",
+  currentState: "idle",
+};
+const news = {
+  __provider: "changed code",
+  projectId: "p-1",
+  branchId: "br-a",
+  type: "read_write",
+  minCu: 1,
+  maxCu: 1,
+  pgSettings: { work_mem: "4096" },
+};
+
+describe("diff", () => {
+  it("reports no change when nothing changed, whatever the provider code or outputs", () => {
+    expect(diffCompute(olds, news)).toMatchObject({ changes: false, replaces: [], updates: [] });
+  });
+
+  it.each([
+    ["suspend timeout echoed as 0 vs 300", { suspendTimeoutSeconds: 300 }],
+    ["default pooler and disabled written out", { poolerEnabled: false, disabled: false, poolerMode: "transaction" }],
+    ["unset sizes, name, region and provisioner", { minCu: undefined, maxCu: undefined }],
+  ])("treats normalised values as equal: %s", (_label, patch) => {
+    expect(diffCompute(olds, { ...news, ...patch }).changes).toBe(false);
+  });
+
+  it.each(["projectId", "type", "regionId"])("replaces on %s", (key) => {
+    const value = key === "type" ? "read_only" : "other-value";
+    const d = diffCompute(olds, { ...news, [key]: value });
+    expect(d).toMatchObject({ changes: true, replaces: [key], deleteBeforeReplace: true });
+  });
+
+  it("replaces a read_only compute without deleting first when neither side is read_write", () => {
+    const d = diffCompute({ ...olds, type: "read_only" }, { ...news, type: "read_only", regionId: "aws-eu-1" });
+    expect(d).toMatchObject({ replaces: ["regionId"], deleteBeforeReplace: false });
+  });
+
+  it.each([
+    ["branchId", "br-b"],
+    ["suspendTimeoutSeconds", -1],
+    ["poolerEnabled", true],
+    ["disabled", true],
+    ["name", "primary"],
+    ["provisioner", "k8s-pod"],
+    ["restartTrigger", "2"],
+  ])("updates %s in place", (key, value) => {
+    const d = diffCompute(olds, { ...news, [key]: value });
+    expect(d).toMatchObject({ changes: true, replaces: [], updates: [key], deleteBeforeReplace: false });
+    expect(d.restartWarning).toBeUndefined();
+  });
+
+  it("updates sizes in place and warns that the compute restarts", () => {
+    const d = diffCompute(olds, { ...news, minCu: 2, maxCu: 2 });
+    expect(d).toMatchObject({ replaces: [], updates: ["minCu", "maxCu"] });
+    expect(d.restartWarning).toMatch(/1 CU → 2 CU.*restarts the compute and drops its open connections/);
+    expect(diffCompute(olds, { ...news, minCu: 0.5, maxCu: 4 }).restartWarning).toMatch(/0\.5–4 CU/);
+  });
+
+  it("sees a removed pg_settings key as a change", () => {
+    expect(diffCompute(olds, { ...news, pgSettings: {} }).updates).toEqual(["pgSettings"]);
+    expect(diffCompute(olds, { ...news, pgSettings: undefined }).updates).toEqual(["pgSettings"]);
+    expect(diffCompute(olds, { ...news, pgSettings: { work_mem: "4096", x: "1" } }).updates).toEqual([
+      "pgSettings",
+    ]);
+  });
+
+  it("treats values unknown during preview as changes", () => {
+    expect(diffCompute(olds, { ...news, branchId: UNKNOWN }).updates).toEqual(["branchId"]);
+    expect(diffCompute(olds, { ...news, projectId: UNKNOWN }).replaces).toEqual(["projectId"]);
+    expect(diffCompute(olds, { ...news, pgSettings: { work_mem: UNKNOWN } }).updates).toEqual(["pgSettings"]);
+  });
+
+  it("does not restart when restartTrigger is removed", () => {
+    expect(diffCompute({ ...olds, restartTrigger: "1" }, news).changes).toBe(false);
+  });
+});
