@@ -5,6 +5,7 @@
  * environment and live in this module only.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { createHash } from "crypto";
 import { createNeonClient, ApiError, type NeonClient, type Endpoint, type Operation } from "../../api";
 import { checkInputs, INTERNAL_KEYS, type ComputeInputs } from "./inputs";
 import { diffCompute, propertyChanged } from "./diff";
@@ -197,13 +198,35 @@ async function waitFor(projectId: string, operations: Operation[], log: Resource
 
 // --- create ------------------------------------------------------------------------------
 
+/**
+ * The name a compute gets when its `name` input is unset: the resource's name plus a suffix derived
+ * from its URN (stack, project and name), like Pulumi's auto-naming but deterministic. It lets a
+ * later `up` recognise the compute that an interrupted run created for this very resource.
+ */
+export function autoName(urn: string): string {
+  const logical = urn.slice(urn.lastIndexOf("::") + 2) || "compute";
+  const suffix = createHash("sha256").update(urn).digest("hex").slice(0, 7);
+  return `${logical.slice(0, 56)}-${suffix}`;
+}
+
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const i = inputs as unknown as ComputeInputs;
+  const i = { ...(inputs as unknown as ComputeInputs) };
+  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  if (!i.name && urn) i.name = autoName(urn);
   const api = client();
   const log = logger(inputs);
   // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
-  const before = new Set((await api.endpoints.listByBranch(i.projectId, i.branchId)).map((e) => e.id));
-  const result = await createOrReconcile(api, i, before);
+  const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
+  const interrupted =
+    urn && !inputs.name ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write")) : undefined;
+  let result: { endpoint: Endpoint; operations: Operation[] };
+  if (interrupted) {
+    // Only this resource's own auto-name matches: an earlier run was stopped after creating it.
+    log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
+    result = { endpoint: interrupted, operations: await pendingOperationsOf(api, i.projectId, interrupted.id) };
+  } else {
+    result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)));
+  }
   const ep = result.endpoint;
   log.info(`created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`);
   try {

@@ -1,0 +1,106 @@
+/**
+ * Running the real Pulumi CLI offline, for the demo, the end-to-end tests and the benchmarks.
+ *
+ * Everything is local: a file backend in a temporary folder, a passphrase secrets provider, no
+ * update checks and no plugin downloads. The CLI comes from PATH or from `scripts/ensure-pulumi`,
+ * which builds it from Go modules once per machine.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+
+export const repoRoot = path.resolve(__dirname, "../..");
+
+let binDir: string | undefined;
+
+/** The folder holding `pulumi`, `pulumi-language-nodejs` and the dynamic provider plugin. */
+export function ensurePulumi(): string {
+  if (binDir) return binDir;
+  const out = execFileSync(path.join(repoRoot, "scripts/ensure-pulumi"), {
+    cwd: repoRoot,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = out.trim().split("\n");
+  binDir = lines[lines.length - 1].trim();
+  if (!fs.existsSync(path.join(binDir, "pulumi"))) {
+    throw new Error(`scripts/ensure-pulumi printed ${binDir}, which holds no pulumi binary`);
+  }
+  return binDir;
+}
+
+/** Environment for an offline CLI run against a file backend. */
+export function offlineEnv(backendDir: string): Record<string, string> {
+  return {
+    PATH: `${ensurePulumi()}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: "local-only-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
+    // Type-checking is `npm test`'s job; the engine only needs to run the programs.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  };
+}
+
+let command: Promise<PulumiCommand> | undefined;
+
+/** The Automation API's handle on the CLI found by {@link ensurePulumi}. */
+export function pulumiCommand(): Promise<PulumiCommand> {
+  const bin = ensurePulumi();
+  command ??= PulumiCommand.get({ root: path.dirname(bin), skipVersionCheck: false });
+  return command;
+}
+
+/** A throwaway copy of a Pulumi program with its own file backend. */
+export interface TempStack {
+  stack: Stack;
+  workDir: string;
+  backendDir: string;
+  env: Record<string, string>;
+  /** Removes the stack's state and the temporary folders. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Copies `programDir` into a temporary folder inside the repository (so that `node_modules` and the
+ * package itself resolve as for a user) and creates a stack there on a fresh file backend.
+ */
+export async function createTempStack(opts: {
+  programDir: string;
+  stackName?: string;
+  config?: Record<string, { value: string; secret?: boolean }>;
+  env?: Record<string, string>;
+}): Promise<TempStack> {
+  const tmpRoot = path.join(repoRoot, ".pulumi-tmp");
+  fs.mkdirSync(tmpRoot, { recursive: true });
+  const workDir = fs.mkdtempSync(path.join(tmpRoot, `${path.basename(opts.programDir)}-`));
+  for (const file of fs.readdirSync(opts.programDir)) {
+    if (/^Pulumi\..+\.yaml$/.test(file) || file === "node_modules") continue;
+    fs.cpSync(path.join(opts.programDir, file), path.join(workDir, file), { recursive: true });
+  }
+  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-pulumi-backend-"));
+  const env = { ...offlineEnv(backendDir), ...(opts.env ?? {}) };
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: opts.stackName ?? "dev", workDir },
+    { pulumiCommand: await pulumiCommand(), envVars: env },
+  );
+  if (opts.config) await stack.setAllConfig(opts.config);
+  return {
+    stack,
+    workDir,
+    backendDir,
+    env,
+    async dispose() {
+      try {
+        await stack.workspace.removeStack(stack.name, { force: true });
+      } catch {
+        // The folders go anyway.
+      }
+      fs.rmSync(workDir, { recursive: true, force: true });
+      fs.rmSync(backendDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * End to end: the real Pulumi CLI (Automation API, local file backend) drives the Compute provider
+ * against the emulator over real HTTP. The tests run in order and share one stack, as a user's
+ * successive `pulumi up`s would.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { createNeonClient, type NeonClient } from "../../provider/api";
+import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+
+jest.setTimeout(240_000);
+
+type Spec = { name: string } & Record<string, unknown>;
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let temp: TempStack;
+let transcript = "";
+let projectId: string;
+let branches: string[];
+// A key made for this stack, so the test can also prove the bootstrap token never shows up.
+let stackKey: string;
+
+const capture = (s: string) => {
+  transcript += s;
+};
+
+async function endpointsInEmulator() {
+  return api.endpoints.list(projectId);
+}
+
+async function setComputes(specs: Spec[]) {
+  await temp.stack.setConfig("computes", { value: JSON.stringify(specs) });
+}
+
+async function up(specs: Spec[]) {
+  await setComputes(specs);
+  return temp.stack.up({ onOutput: capture });
+}
+
+async function preview(specs: Spec[]) {
+  await setComputes(specs);
+  return temp.stack.preview({ onOutput: capture, diff: true });
+}
+
+function changed(summary: Record<string, number | undefined>) {
+  return Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 150, seed: 7 });
+  projectId = emulator.seed.projectId;
+  branches = emulator.seed.branchIds;
+  const bootstrap = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+  stackKey = (await bootstrap.apiKeys.create("e2e-stack")).key;
+  api = createNeonClient({ apiKey: stackKey, baseUrl: emulator.url });
+  temp = await createTempStack({
+    programDir: path.join(__dirname, "program"),
+    config: {
+      "neon-e2e:projectId": { value: projectId },
+      "neon:apiUrl": { value: emulator.url },
+      "neon:apiKey": { value: stackKey, secret: true },
+    },
+  });
+});
+
+afterAll(async () => {
+  await temp?.dispose();
+  await emulator?.stop();
+});
+
+const primary = (extra: Record<string, unknown> = {}): Spec => ({ name: "primary", branchId: branches[0], cu: 1, ...extra });
+const replica = (n: number, extra: Record<string, unknown> = {}): Spec => ({
+  name: `replica-${n}`,
+  branchId: branches[0],
+  type: "read_only",
+  cu: 0.5,
+  ...extra,
+});
+
+let specs: Spec[];
+
+test("1. up creates a read_write compute and two replicas; a second preview shows no changes", async () => {
+  specs = [primary(), replica(1), replica(2)];
+  const result = await up(specs);
+  expect(result.summary.result).toBe("succeeded");
+  const eps = await endpointsInEmulator();
+  expect(eps.map((e) => e.type).sort()).toEqual(["read_only", "read_only", "read_write"]);
+  expect(eps.every((e) => e.current_state === "active")).toBe(true);
+  const outputs = result.outputs.endpoints.value as Record<string, { host: string }>;
+  expect(new Set(Object.values(outputs).map((o) => o.host)).size).toBe(3);
+
+  const again = await preview(specs);
+  expect(changed(again.changeSummary)).toEqual({});
+});
+
+test("2. a resize is an in-place update with a restart warning", async () => {
+  specs = [primary({ cu: 2 }), replica(1), replica(2)];
+  const before = transcript.length;
+  const pre = await preview(specs);
+  expect(changed(pre.changeSummary)).toEqual({ update: 1 });
+  expect(transcript.slice(before)).toMatch(/restarts the compute and drops its open connections/);
+
+  await up(specs);
+  const rw = (await endpointsInEmulator()).find((e) => e.type === "read_write");
+  expect([rw?.autoscaling_limit_min_cu, rw?.autoscaling_limit_max_cu]).toEqual([2, 2]);
+});
+
+test("3. a branch move is in place; moving a read_write compute onto a branch that has one fails and loses nothing", async () => {
+  const replicaId = (await temp.stack.outputs()).endpoints.value["replica-1"].endpointId;
+  specs = [primary({ cu: 2 }), replica(1, { branchId: branches[1] }), replica(2), { name: "other", branchId: branches[1], cu: 0.25 }];
+  const pre = await preview(specs);
+  expect(changed(pre.changeSummary)).toEqual({ update: 1, create: 1 });
+  await up(specs);
+  const moved = (await endpointsInEmulator()).find((e) => e.id === replicaId);
+  expect(moved?.branch_id).toBe(branches[1]);
+
+  const countBefore = (await endpointsInEmulator()).length;
+  const bad = specs.map((s) => (s.name === "primary" ? { ...s, branchId: branches[1] } : s));
+  await expect(up(bad)).rejects.toThrow(/read_write/);
+  const after = await endpointsInEmulator();
+  expect(after).toHaveLength(countBefore);
+  expect(after.find((e) => e.type === "read_write" && e.branch_id === branches[0])).toBeDefined();
+  // The stack still describes what runs: the good spec applies cleanly.
+  const back = await preview(specs);
+  expect(changed(back.changeSummary)).toEqual({});
+});
+
+test("4. changing type replaces the compute, deleting the old one first", async () => {
+  const oldId = (await temp.stack.outputs()).endpoints.value.other.endpointId;
+  specs = specs.map((s) => (s.name === "other" ? { ...s, type: "read_only" } : s));
+  const before = transcript.length;
+  const result = await up(specs);
+  expect(changed(result.summary.resourceChanges ?? {})).toEqual({ replace: 1 });
+  expect(transcript.slice(before)).toMatch(/deleting original|delete-replaced|--replace|replaced/i);
+  const eps = await endpointsInEmulator();
+  expect(eps.find((e) => e.id === oldId)).toBeUndefined();
+  expect(eps.filter((e) => e.branch_id === branches[1]).map((e) => e.type)).toEqual(["read_only", "read_only"]);
+});
+
+test("5. a restartTrigger change restarts an active compute", async () => {
+  const id = (await temp.stack.outputs()).endpoints.value.primary.endpointId;
+  await api.endpoints.start(projectId, id).catch(() => undefined);
+  specs = specs.map((s) => (s.name === "primary" ? { ...s, restartTrigger: "rotate-1" } : s));
+  const before = transcript.length;
+  await up(specs);
+  expect(transcript.slice(before)).toMatch(/restarting compute/);
+  const ops = [];
+  for await (const op of api.operations.list(projectId, { limit: 50 })) {
+    if (op.endpoint_id === id) ops.push(op.action);
+    if (ops.length >= 2) break;
+  }
+  expect(ops).toEqual(["start_compute", "suspend_compute"]);
+});
+
+test("6. an out-of-band delete is dropped by refresh and recreated by up", async () => {
+  const gone = (await temp.stack.outputs()).endpoints.value["replica-2"].endpointId;
+  const del = await api.endpoints.delete(projectId, gone);
+  if (del) await api.waitForOperations(projectId, del.operations.map((o) => o.id));
+  const refreshed = await temp.stack.refresh({ onOutput: capture });
+  expect(refreshed.summary.resourceChanges?.delete).toBe(1);
+  const result = await up(specs);
+  expect(result.summary.resourceChanges?.create).toBe(1);
+  const recreated = (await temp.stack.outputs()).endpoints.value["replica-2"].endpointId;
+  expect(recreated).not.toBe(gone);
+  expect((await endpointsInEmulator()).map((e) => e.id)).toContain(recreated);
+});
+
+test("8. a run killed mid-create leaves no orphan and no duplicate after the next up", async () => {
+  // Slow operations so that the kill lands while start_compute runs.
+  emulator.setFaults({ latencyMs: 0 });
+  specs = [...specs, replica(3, { branchId: branches[2] })];
+  await setComputes(specs);
+  const bin = temp.env.PATH.split(path.delimiter)[0];
+  const child = spawn(path.join(bin, "pulumi"), ["up", "--yes", "--non-interactive", "--stack", "dev"], {
+    cwd: temp.workDir,
+    env: { ...process.env, ...temp.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.on("data", (d) => capture(String(d)));
+  child.stderr.on("data", (d) => capture(String(d)));
+  // Kill as soon as the control plane has the new compute.
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if ((await endpointsInEmulator()).some((e) => e.branch_id === branches[2])) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+  // The engine holds the lock file of a killed run only in memory; the next up proceeds.
+  const result = await up(specs);
+  expect(result.summary.result).toBe("succeeded");
+  const onBranch = (await endpointsInEmulator()).filter((e) => e.branch_id === branches[2]);
+  expect(onBranch).toHaveLength(1);
+  expect((await temp.stack.outputs()).endpoints.value["replica-3"].endpointId).toBe(onBranch[0].id);
+});
+
+test("9. with faults on (423 storms, 429, 503, dropped connections) up converges to exactly the declared computes", async () => {
+  emulator.setFaults({ rate423: 0.3, rate429: 0.1, rate503: 0.1, retryAfterSeconds: 1, dropAfterCommitRate: 0.15 });
+  try {
+    specs = [...specs, replica(4, { branchId: branches[3] }), replica(5, { branchId: branches[3], cu: 1 })];
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      try {
+        await up(specs);
+        break;
+      } catch (err) {
+        if (attempts >= 3) throw err;
+      }
+    }
+  } finally {
+    emulator.setFaults({});
+  }
+  const declared = Object.values((await temp.stack.outputs()).endpoints.value as Record<string, { endpointId: string }>)
+    .map((o) => o.endpointId)
+    .sort();
+  expect(declared).toHaveLength(specs.length);
+  expect((await endpointsInEmulator()).map((e) => e.id).sort()).toEqual(declared);
+});
+
+test("10. destroy leaves the emulator without computes", async () => {
+  await temp.stack.destroy({ onOutput: capture });
+  expect(await endpointsInEmulator()).toEqual([]);
+});
+
+test("11. neither the stack export nor any CLI output contains the API key or the bootstrap token", async () => {
+  await up([primary()]);
+  const exported = JSON.stringify(await temp.stack.exportStack());
+  const stateFiles = fs
+    .readdirSync(temp.backendDir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => fs.readFileSync(path.join(temp.backendDir, f), "utf8"))
+    .join("\n");
+  for (const secret of [stackKey, emulator.apiKey]) {
+    expect(exported).not.toContain(secret);
+    expect(stateFiles).not.toContain(secret);
+    expect(transcript).not.toContain(secret);
+  }
+  expect(exported).toContain("__provider");
+  await temp.stack.destroy({ onOutput: capture });
+});
