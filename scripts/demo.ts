@@ -13,7 +13,9 @@ import { createTempStack, ensurePulumi, repoRoot } from "./lib/pulumi";
 async function main(): Promise<void> {
   console.log("• Pulumi CLI:", ensurePulumi());
   const emulator = await startEmulator({ opMs: 400 });
-  console.log(`• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, branch ${emulator.seed.defaultBranchId})`);
+  console.log(
+    `• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, branch ${emulator.seed.defaultBranchId})`,
+  );
   const temp = await createTempStack({
     programDir: path.join(repoRoot, "examples/basic"),
     stackName: "demo",
@@ -28,14 +30,17 @@ async function main(): Promise<void> {
     console.log("• pulumi up --yes (examples/basic)\n");
     const up = await temp.stack.up({ onOutput: (s) => process.stdout.write(s) });
     console.log("\n• Stack outputs:");
-    for (const [key, out] of Object.entries(up.outputs)) console.log(`  ${key} = ${JSON.stringify(out.value)}`);
+    for (const [key, out] of Object.entries(up.outputs))
+      console.log(`  ${key} = ${JSON.stringify(out.value)}`);
 
     const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
     console.log("\n• Operations the control plane recorded (oldest first):");
     const ops = [];
     for await (const op of api.operations.list(emulator.seed.projectId, { limit: 100 })) ops.push(op);
     for (const op of ops.reverse()) {
-      console.log(`  ${op.created_at}  ${op.action.padEnd(16)} ${op.status.padEnd(9)} ${op.endpoint_id ?? ""}`);
+      console.log(
+        `  ${op.created_at}  ${op.action.padEnd(16)} ${op.status.padEnd(9)} ${op.endpoint_id ?? ""}`,
+      );
     }
 
     console.log("\n• pulumi destroy --yes\n");

@@ -25,6 +25,11 @@ const replicas = [1, 2].map(
 );
 
 export const primaryHost = primary.host;
-export const primarySizing = { ramGb: primary.ramGb, lfcGb: primary.lfcGb, maxConnections: primary.maxConnections, tempDiskGiB: primary.tempDiskGiB };
+export const primarySizing = {
+  ramGb: primary.ramGb,
+  lfcGb: primary.lfcGb,
+  maxConnections: primary.maxConnections,
+  tempDiskGiB: primary.tempDiskGiB,
+};
 export const replicaHosts = replicas.map((r) => r.host);
 export const replicaRamGb = replicas.map((r) => r.ramGb);

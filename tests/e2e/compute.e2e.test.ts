@@ -71,7 +71,12 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-const primary = (extra: Record<string, unknown> = {}): Spec => ({ name: "primary", branchId: branches[0], cu: 1, ...extra });
+const primary = (extra: Record<string, unknown> = {}): Spec => ({
+  name: "primary",
+  branchId: branches[0],
+  cu: 1,
+  ...extra,
+});
 const replica = (n: number, extra: Record<string, unknown> = {}): Spec => ({
   name: `replica-${n}`,
   branchId: branches[0],
@@ -110,7 +115,12 @@ test("2. a resize is an in-place update with a restart warning", async () => {
 
 test("3. a branch move is in place; moving a read_write compute onto a branch that has one fails and loses nothing", async () => {
   const replicaId = (await temp.stack.outputs()).endpoints.value["replica-1"].endpointId;
-  specs = [primary({ cu: 2 }), replica(1, { branchId: branches[1] }), replica(2), { name: "other", branchId: branches[1], cu: 0.25 }];
+  specs = [
+    primary({ cu: 2 }),
+    replica(1, { branchId: branches[1] }),
+    replica(2),
+    { name: "other", branchId: branches[1], cu: 0.25 },
+  ];
   const pre = await preview(specs);
   expect(changed(pre.changeSummary)).toEqual({ update: 1, create: 1 });
   await up(specs);
@@ -137,7 +147,10 @@ test("4. changing type replaces the compute, deleting the old one first", async 
   expect(transcript.slice(before)).toMatch(/deleting original|delete-replaced|--replace|replaced/i);
   const eps = await endpointsInEmulator();
   expect(eps.find((e) => e.id === oldId)).toBeUndefined();
-  expect(eps.filter((e) => e.branch_id === branches[1]).map((e) => e.type)).toEqual(["read_only", "read_only"]);
+  expect(eps.filter((e) => e.branch_id === branches[1]).map((e) => e.type)).toEqual([
+    "read_only",
+    "read_only",
+  ]);
 });
 
 test("5. a restartTrigger change restarts an active compute", async () => {
@@ -158,7 +171,11 @@ test("5. a restartTrigger change restarts an active compute", async () => {
 test("6. an out-of-band delete is dropped by refresh and recreated by up", async () => {
   const gone = (await temp.stack.outputs()).endpoints.value["replica-2"].endpointId;
   const del = await api.endpoints.delete(projectId, gone);
-  if (del) await api.waitForOperations(projectId, del.operations.map((o) => o.id));
+  if (del)
+    await api.waitForOperations(
+      projectId,
+      del.operations.map((o) => o.id),
+    );
   const refreshed = await temp.stack.refresh({ onOutput: capture });
   expect(refreshed.summary.resourceChanges?.delete).toBe(1);
   const result = await up(specs);
@@ -198,7 +215,13 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
 });
 
 test("9. with faults on (423 storms, 429, 503, dropped connections) up converges to exactly the declared computes", async () => {
-  emulator.setFaults({ rate423: 0.3, rate429: 0.1, rate503: 0.1, retryAfterSeconds: 1, dropAfterCommitRate: 0.15 });
+  emulator.setFaults({
+    rate423: 0.3,
+    rate429: 0.1,
+    rate503: 0.1,
+    retryAfterSeconds: 1,
+    dropAfterCommitRate: 0.15,
+  });
   try {
     specs = [...specs, replica(4, { branchId: branches[3] }), replica(5, { branchId: branches[3], cu: 1 })];
     let attempts = 0;
@@ -214,7 +237,9 @@ test("9. with faults on (423 storms, 429, 503, dropped connections) up converges
   } finally {
     emulator.setFaults({});
   }
-  const declared = Object.values((await temp.stack.outputs()).endpoints.value as Record<string, { endpointId: string }>)
+  const declared = Object.values(
+    (await temp.stack.outputs()).endpoints.value as Record<string, { endpointId: string }>,
+  )
     .map((o) => o.endpointId)
     .sort();
   expect(declared).toHaveLength(specs.length);

@@ -37,7 +37,8 @@ export function setSettings(next: ProviderSettings): void {
 
 /** Reads `neon:apiKey`, `neon:apiUrl` and `neon:operationTimeoutSeconds`, falling back to the environment. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  const timeout = req.config.get("neon:operationTimeoutSeconds") ?? process.env.NEON_OPERATION_TIMEOUT_SECONDS;
+  const timeout =
+    req.config.get("neon:operationTimeoutSeconds") ?? process.env.NEON_OPERATION_TIMEOUT_SECONDS;
   setSettings({
     ...settings,
     apiKey: req.config.get("neon:apiKey") || undefined,
@@ -218,17 +219,24 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
   const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
   const interrupted =
-    urn && !inputs.name ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write")) : undefined;
+    urn && !inputs.name
+      ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write"))
+      : undefined;
   let result: { endpoint: Endpoint; operations: Operation[] };
   if (interrupted) {
     // Only this resource's own auto-name matches: an earlier run was stopped after creating it.
     log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
-    result = { endpoint: interrupted, operations: await pendingOperationsOf(api, i.projectId, interrupted.id) };
+    result = {
+      endpoint: interrupted,
+      operations: await pendingOperationsOf(api, i.projectId, interrupted.id),
+    };
   } else {
-    result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)));
+    result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
   }
   const ep = result.endpoint;
-  log.info(`created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`);
+  log.info(
+    `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
+  );
   try {
     await waitFor(i.projectId, result.operations, log);
     const ready = await api.endpoints.get(i.projectId, ep.id);
@@ -249,6 +257,7 @@ async function createOrReconcile(
   api: NeonClient,
   i: ComputeInputs,
   before: Set<string>,
+  log: ResourceLogger,
 ): Promise<{ endpoint: Endpoint; operations: Operation[] }> {
   try {
     return await api.endpoints.create(i.projectId, createBody(i) as never);
@@ -261,9 +270,13 @@ async function createOrReconcile(
     );
     if (found.length === 1) {
       const ep = found[0];
+      log.info(`the answer to the create request was lost; found ${describe(ep)}, which it created`);
       return { endpoint: ep, operations: await pendingOperationsOf(api, i.projectId, ep.id) };
     }
-    if (found.length === 0) return api.endpoints.create(i.projectId, createBody(i) as never);
+    if (found.length === 0) {
+      log.info("the answer to the create request was lost and nothing was created; sending it again");
+      return api.endpoints.create(i.projectId, createBody(i) as never);
+    }
     throw new Error(
       `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +
         `${found.length} new computes (${found.map((e) => e.id).join(", ")}) appeared on the branch, so it is ` +
@@ -272,9 +285,15 @@ async function createOrReconcile(
   }
 }
 
-async function pendingOperationsOf(api: NeonClient, projectId: string, endpointId: string): Promise<Operation[]> {
+async function pendingOperationsOf(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+): Promise<Operation[]> {
   const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => o.endpoint_id === endpointId && !["finished", "skipped"].includes(o.status));
+  return page.operations.filter(
+    (o) => o.endpoint_id === endpointId && !["finished", "skipped"].includes(o.status),
+  );
 }
 
 function friendlyCreateError(err: unknown, i: ComputeInputs): unknown {
@@ -297,7 +316,9 @@ export function parseId(id: string, props?: Props): { projectId: string; endpoin
   if (slash > 0) return { projectId: id.slice(0, slash), endpointId: id.slice(slash + 1) };
   const projectId = props?.projectId;
   if (typeof projectId !== "string") {
-    throw new Error(`Failed to read compute ${id}: the id has no project; use the form <projectId>/<endpointId>.`);
+    throw new Error(
+      `Failed to read compute ${id}: the id has no project; use the form <projectId>/<endpointId>.`,
+    );
   }
   return { projectId, endpointId: id };
 }

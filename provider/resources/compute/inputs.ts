@@ -79,9 +79,13 @@ const inputsSchema = z.strictObject({
     )
     .optional(),
   pgSettings: z
-    .record(z.string(), z.string({ error: 'values must be strings (for example "100"), as Postgres reads them' }), {
-      error: "must be a map of Postgres setting names to string values",
-    })
+    .record(
+      z.string(),
+      z.string({ error: 'values must be strings (for example "100"), as Postgres reads them' }),
+      {
+        error: "must be a map of Postgres setting names to string values",
+      },
+    )
     .optional(),
   poolerEnabled: z.boolean({ error: "must be true or false" }).optional(),
   poolerMode: z.literal("transaction", { error: 'must be "transaction", the only pooler mode' }).optional(),
@@ -91,9 +95,7 @@ const inputsSchema = z.strictObject({
     .min(1, { error: "must not be empty" })
     .max(64, { error: "must be at most 64 characters" })
     .optional(),
-  provisioner: z
-    .enum(PROVISIONERS, { error: `must be one of ${PROVISIONERS.join(", ")}` })
-    .optional(),
+  provisioner: z.enum(PROVISIONERS, { error: `must be one of ${PROVISIONERS.join(", ")}` }).optional(),
   regionId: z
     .string({ error: "must be a string" })
     .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' })
@@ -177,7 +179,8 @@ function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<stri
   if (has("cu") && (has("minCu") || has("maxCu"))) {
     failures.push({
       property: "cu",
-      reason: "cu sets a fixed size; remove it, or remove minCu and maxCu (set either cu, or both minCu and maxCu)",
+      reason:
+        "cu sets a fixed size; remove it, or remove minCu and maxCu (set either cu, or both minCu and maxCu)",
     });
     return failures;
   }
@@ -190,7 +193,12 @@ function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<stri
     return failures;
   }
   const { minCu, maxCu } = value;
-  if (typeof minCu === "number" && typeof maxCu === "number" && isOfferedSize(minCu) && isOfferedSize(maxCu)) {
+  if (
+    typeof minCu === "number" &&
+    typeof maxCu === "number" &&
+    isOfferedSize(minCu) &&
+    isOfferedSize(maxCu)
+  ) {
     if (minCu > maxCu) {
       failures.push({ property: "minCu", reason: `minCu (${minCu}) must not exceed maxCu (${maxCu})` });
     } else if (minCu !== maxCu && maxCu > MAX_AUTOSCALING_CU) {
@@ -203,7 +211,8 @@ function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<stri
     } else if (minCu !== maxCu && value.provisioner === "k8s-pod") {
       failures.push({
         property: "provisioner",
-        reason: 'autoscaling needs the "k8s-neonvm" provisioner; remove provisioner or set it to "k8s-neonvm"',
+        reason:
+          'autoscaling needs the "k8s-neonvm" provisioner; remove provisioner or set it to "k8s-neonvm"',
       });
     }
   }

@@ -12,6 +12,13 @@ const computes = specs.map(({ name, ...args }) => new Compute(name, { projectId,
 export const endpoints = Object.fromEntries(
   computes.map((c, i) => [
     specs[i].name,
-    { endpointId: c.endpointId, host: c.host, branchId: c.branchId, type: c.type, minCu: c.minCu, maxCu: c.maxCu },
+    {
+      endpointId: c.endpointId,
+      host: c.host,
+      branchId: c.branchId,
+      type: c.type,
+      minCu: c.minCu,
+      maxCu: c.maxCu,
+    },
   ]),
 );

@@ -24,12 +24,15 @@ describe("check", () => {
     expect(failuresOf({ ...base, minCu: 56, maxCu: 56 })).toEqual([]);
   });
 
-  it.each([0, 0.1, 0.75, 17, 19, 57, -2])("rejects the size %p with the offered sizes in the reason", (cu) => {
-    const f = failuresOf({ ...base, cu });
-    expect(f).toHaveLength(1);
-    expect(f[0].property).toBe("cu");
-    expect(f[0].reason).toMatch(/0\.25, 0\.5, 1 to 16/);
-  });
+  it.each([0, 0.1, 0.75, 17, 19, 57, -2])(
+    "rejects the size %p with the offered sizes in the reason",
+    (cu) => {
+      const f = failuresOf({ ...base, cu });
+      expect(f).toHaveLength(1);
+      expect(f[0].property).toBe("cu");
+      expect(f[0].reason).toMatch(/0\.25, 0\.5, 1 to 16/);
+    },
+  );
 
   it("rejects autoscaling above 16 CU", () => {
     const f = failuresOf({ ...base, minCu: 8, maxCu: 18 });
@@ -70,7 +73,11 @@ describe("check", () => {
       "projectId",
       "branchId",
     ]);
-    expect(failuresOf({}).map((f) => f.property).sort()).toEqual(["branchId", "projectId"]);
+    expect(
+      failuresOf({})
+        .map((f) => f.property)
+        .sort(),
+    ).toEqual(["branchId", "projectId"]);
   });
 
   it("requires pg_settings values to be strings and names the key", () => {
@@ -109,6 +116,8 @@ describe("check", () => {
   });
 
   it("keeps internal properties out of validation", () => {
-    expect(failuresOf({ ...base, __provider: "x", __urn: "urn:pulumi:x", endpointId: undefined })).toEqual([]);
+    expect(failuresOf({ ...base, __provider: "x", __urn: "urn:pulumi:x", endpointId: undefined })).toEqual(
+      [],
+    );
   });
 });

@@ -37,7 +37,10 @@ describe("diff", () => {
 
   it.each([
     ["suspend timeout echoed as 0 vs 300", { suspendTimeoutSeconds: 300 }],
-    ["default pooler and disabled written out", { poolerEnabled: false, disabled: false, poolerMode: "transaction" }],
+    [
+      "default pooler and disabled written out",
+      { poolerEnabled: false, disabled: false, poolerMode: "transaction" },
+    ],
     ["unset sizes, name, region and provisioner", { minCu: undefined, maxCu: undefined }],
   ])("treats normalised values as equal: %s", (_label, patch) => {
     expect(diffCompute(olds, { ...news, ...patch }).changes).toBe(false);
@@ -50,7 +53,10 @@ describe("diff", () => {
   });
 
   it("replaces a read_only compute without deleting first when neither side is read_write", () => {
-    const d = diffCompute({ ...olds, type: "read_only" }, { ...news, type: "read_only", regionId: "aws-eu-1" });
+    const d = diffCompute(
+      { ...olds, type: "read_only" },
+      { ...news, type: "read_only", regionId: "aws-eu-1" },
+    );
     expect(d).toMatchObject({ replaces: ["regionId"], deleteBeforeReplace: false });
   });
 

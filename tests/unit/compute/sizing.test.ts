@@ -1,4 +1,9 @@
-import { COMPUTE_SIZES, deriveSizing, isOfferedSize, maxConnectionsFor } from "../../../provider/resources/compute/sizing";
+import {
+  COMPUTE_SIZES,
+  deriveSizing,
+  isOfferedSize,
+  maxConnectionsFor,
+} from "../../../provider/resources/compute/sizing";
 
 describe("compute sizes", () => {
   it("offers 0.25, 0.5, 1–16 and 18–56 in steps of 2", () => {

@@ -1,0 +1,243 @@
+/**
+ * The Compute provider's methods against the emulator over real HTTP (no Pulumi engine).
+ */
+import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { createNeonClient, type NeonClient } from "../../../provider/api";
+import * as impl from "../../../provider/resources/compute/impl";
+import { ComputeInitError, autoName } from "../../../provider/resources/compute/impl";
+
+jest.setTimeout(60_000);
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let logs: string[] = [];
+let projectId: string;
+let branches: string[];
+
+const urn = (name: string) => `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:Compute::${name}`;
+
+async function createCompute(name: string, inputs: Record<string, unknown>) {
+  const checked = await impl.check({}, { projectId, __provider: "shim", __urn: urn(name), ...inputs });
+  expect(checked.failures ?? []).toEqual([]);
+  const created = await impl.create(checked.inputs);
+  return { id: created.id, outs: created.outs as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 40, seed: 3 });
+  projectId = emulator.seed.projectId;
+  branches = emulator.seed.branchIds;
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+beforeEach(() => {
+  emulator.reset();
+  emulator.setFaults({});
+  logs = [];
+  impl.setSettings({ apiKey: emulator.apiKey, apiUrl: emulator.url, logSink: (l) => logs.push(l) });
+});
+
+afterAll(async () => {
+  impl.setSettings({});
+  await emulator.stop();
+});
+
+describe("Compute provider against the emulator", () => {
+  it("creates a read_write compute and read replicas, each ready and with derived sizing", async () => {
+    const rw = await createCompute("primary", { branchId: branches[0], cu: 2 });
+    const ro1 = await createCompute("replica-1", { branchId: branches[0], type: "read_only", cu: 0.5 });
+    const ro2 = await createCompute("replica-2", {
+      branchId: branches[0],
+      type: "read_only",
+      minCu: 0.25,
+      maxCu: 4,
+    });
+
+    expect(rw.id).toMatch(/^ep-/);
+    expect(rw.outs).toMatchObject({
+      endpointId: rw.id,
+      type: "read_write",
+      currentState: "active",
+      minCu: 2,
+      maxCu: 2,
+      ramGb: 8,
+      lfcGb: 6,
+      maxConnections: 901,
+      tempDiskGiB: 30,
+      name: autoName(urn("primary")),
+      __provider: "shim",
+    });
+    expect(ro2.outs).toMatchObject({ type: "read_only", ramGb: 16, tempDiskGiB: 60 });
+    expect(ro2.outs.maxConnections).toBeUndefined();
+    const hosts = new Set([rw.outs.host, ro1.outs.host, ro2.outs.host]);
+    expect(hosts.size).toBe(3);
+    expect(logs.some((l) => /start_compute: (running|scheduling|finished)/.test(l))).toBe(true);
+    expect(await api.endpoints.listByBranch(projectId, branches[0])).toHaveLength(3);
+  });
+
+  it("refuses a second read_write compute on a branch with a message that says what to do", async () => {
+    await createCompute("primary", { branchId: branches[0], cu: 1 });
+    await expect(createCompute("second", { branchId: branches[0], cu: 1 })).rejects.toThrow(
+      /read_write[\s\S]*give this resource type "read_only"/,
+    );
+    expect(await api.endpoints.listByBranch(projectId, branches[0])).toHaveLength(1);
+  });
+
+  it("moves a compute to another branch in place", async () => {
+    const c = await createCompute("mover", { branchId: branches[0], cu: 0.5 });
+    const news = { ...c.outs, branchId: branches[1] };
+    const diff = await impl.diff(c.id, c.outs, news);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    const updated = await impl.update(c.id, c.outs, news);
+    expect(updated.outs).toMatchObject({ endpointId: c.id, branchId: branches[1], host: c.outs.host });
+    expect((await api.endpoints.get(projectId, c.id)).branch_id).toBe(branches[1]);
+  });
+
+  it("refuses to move a read_write compute onto a branch that has one, and changes nothing", async () => {
+    const a = await createCompute("a", { branchId: branches[0], cu: 0.5 });
+    await createCompute("b", { branchId: branches[1], cu: 0.5 });
+    await expect(impl.update(a.id, a.outs, { ...a.outs, branchId: branches[1] })).rejects.toThrow(
+      new RegExp(`stays on branch ${branches[0]}`),
+    );
+    expect((await api.endpoints.get(projectId, a.id)).branch_id).toBe(branches[0]);
+  });
+
+  it("resizes in place, PATCHing only the sizes, and warns about the restart", async () => {
+    const c = await createCompute("sized", {
+      branchId: branches[0],
+      cu: 1,
+      pgSettings: { work_mem: "1024" },
+    });
+    const news = { ...c.outs, cu: undefined, minCu: 0.5, maxCu: 4 };
+    expect(impl.updateBody(c.outs, news)).toEqual({
+      autoscaling_limit_min_cu: 0.5,
+      autoscaling_limit_max_cu: 4,
+    });
+    const updated = await impl.update(c.id, c.outs, news);
+    expect(updated.outs).toMatchObject({ minCu: 0.5, maxCu: 4, ramGb: 16 });
+    expect(logs.join("\n")).toMatch(
+      /warning: changing the compute size \(1 CU → 0\.5–4 CU\) restarts the compute/,
+    );
+  });
+
+  it("removes a pg_settings key that is no longer declared", async () => {
+    const c = await createCompute("pg", {
+      branchId: branches[0],
+      pgSettings: { work_mem: "1024", max_parallel_workers: "4" },
+    });
+    const updated = await impl.update(c.id, c.outs, { ...c.outs, pgSettings: { work_mem: "1024" } });
+    expect(updated.outs?.pgSettings).toEqual({ work_mem: "1024" });
+    expect((await api.endpoints.get(projectId, c.id)).settings.pg_settings).toEqual({ work_mem: "1024" });
+  });
+
+  it("restarts an active compute when restartTrigger changes, and says an idle one has nothing to restart", async () => {
+    const c = await createCompute("r", { branchId: branches[0], cu: 0.25, restartTrigger: "1" });
+    await impl.update(c.id, c.outs, { ...c.outs, restartTrigger: "2" });
+    expect(logs.join("\n")).toMatch(/restartTrigger changed: restarting compute/);
+    const actions: string[] = [];
+    for await (const op of api.operations.list(projectId, { limit: 10 })) {
+      if (op.endpoint_id === c.id) actions.push(op.action);
+      if (actions.length === 2) break;
+    }
+    expect(actions).toEqual(["start_compute", "suspend_compute"]);
+
+    const s = await api.endpoints.suspend(projectId, c.id);
+    await api.waitForOperations(
+      projectId,
+      s.operations.map((o) => o.id),
+    );
+    logs = [];
+    await impl.update(c.id, { ...c.outs, restartTrigger: "2" }, { ...c.outs, restartTrigger: "3" });
+    expect(logs.join("\n")).toMatch(/is idle: nothing to restart/);
+  });
+
+  it("deletes a compute, and treats an already deleted one as success", async () => {
+    const c = await createCompute("d", { branchId: branches[0], cu: 0.25 });
+    await impl.delete(c.id, c.outs);
+    expect(await api.endpoints.listByBranch(projectId, branches[0])).toEqual([]);
+    await expect(impl.delete(c.id, c.outs)).resolves.toBeUndefined();
+  });
+
+  it("reads a compute by projectId/endpointId, and reports one deleted out of band as gone", async () => {
+    const c = await createCompute("gone", { branchId: branches[0], cu: 0.25 });
+    const byImportId = await impl.read(`${projectId}/${c.id}`);
+    expect(byImportId).toMatchObject({
+      id: c.id,
+      props: { endpointId: c.id, projectId, branchId: branches[0] },
+    });
+    const del = await api.endpoints.delete(projectId, c.id);
+    if (del)
+      await api.waitForOperations(
+        projectId,
+        del.operations.map((o) => o.id),
+      );
+    expect(await impl.read(c.id, c.outs)).toEqual({});
+  });
+
+  it("keeps a compute whose start operation ends in error in state (partial create)", async () => {
+    emulator.setFaults({ opErrorRate: 1 });
+    const checked = await impl.check(
+      {},
+      { projectId, branchId: branches[0], cu: 1, __provider: "shim", __urn: urn("bad") },
+    );
+    const err = await impl.create(checked.inputs).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ComputeInitError);
+    const init = err as ComputeInitError;
+    expect(init.id).toMatch(/^ep-/);
+    expect(init.properties).toMatchObject({ endpointId: init.id, __provider: "shim" });
+    expect(init.reasons[0]).toMatch(/start_compute/);
+    expect(init.message).toMatch(/kept in the stack/);
+    // The compute exists, so a later up can finish or delete it.
+    expect((await api.endpoints.listByBranch(projectId, branches[0])).map((e) => e.id)).toEqual([init.id]);
+  });
+
+  it("finds the compute when the create answer is lost after the commit, instead of creating a second", async () => {
+    emulator.setFaults({ dropAfterCommitRate: 1 });
+    const checked = await impl.check(
+      {},
+      { projectId, branchId: branches[2], type: "read_only", name: "explicit", __urn: urn("lost") },
+    );
+    const pending = impl.create(checked.inputs);
+    // Only the POST is dropped; let the reads through once it has been sent.
+    await new Promise((r) => setTimeout(r, 150));
+    emulator.setFaults({});
+    const created = await pending;
+    const onBranch = await api.endpoints.listByBranch(projectId, branches[2]);
+    expect(onBranch.map((e) => e.id)).toEqual([created.id]);
+    expect(logs.join("\n")).toMatch(
+      new RegExp(`answer to the create request was lost; found compute ${created.id}`),
+    );
+  });
+
+  it("finishes the compute an interrupted run created for the same resource, and only that one", async () => {
+    const name = autoName(urn("resumed"));
+    const earlier = await api.endpoints.create(projectId, {
+      branch_id: branches[3],
+      type: "read_only",
+      name,
+    });
+    await api.endpoints
+      .create(projectId, { branch_id: branches[3], type: "read_only", name: "someone-else" })
+      .catch(() => undefined);
+    const c = await createCompute("resumed", { branchId: branches[3], type: "read_only" });
+    expect(c.id).toBe(earlier.endpoint.id);
+    expect(logs.join("\n")).toMatch(/interrupted run/);
+    // A resource with an explicit name never adopts anything.
+    const other = await createCompute("named", { branchId: branches[3], type: "read_only", name });
+    expect(other.id).not.toBe(earlier.endpoint.id);
+  });
+
+  it("fails with one clear error when no API key is configured", async () => {
+    impl.setSettings({});
+    const saved = process.env.NEON_API_KEY;
+    delete process.env.NEON_API_KEY;
+    try {
+      await expect(impl.read("ep-x", { projectId })).rejects.toThrow(/neon:apiKey.*NEON_API_KEY/);
+    } finally {
+      if (saved !== undefined) process.env.NEON_API_KEY = saved;
+    }
+  });
+});
