@@ -85,6 +85,27 @@ export class ComputeInitError extends Error {
   }
 }
 
+// The control plane runs one operation per project at a time and answers 423 to any change
+// while one runs. Changes of one project made from this process therefore go one after the
+// other: each sends its request once the previous one's operations have finished, instead of
+// many resources retrying 423s against each other (fewer requests, no backoff gaps).
+const projectQueues = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every earlier `serialized` call for the same project has settled. */
+export function serialized<T>(projectId: string, fn: () => Promise<T>): Promise<T> {
+  const previous = projectQueues.get(projectId) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  projectQueues.set(projectId, settled);
+  void settled.then(() => {
+    if (projectQueues.get(projectId) === settled) projectQueues.delete(projectId);
+  });
+  return run;
+}
+
 // --- check / diff ----------------------------------------------------------------------------
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -216,32 +237,36 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   if (!i.name && urn) i.name = autoName(urn);
   const api = client();
   const log = logger(inputs);
-  // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
-  const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
-  const interrupted =
-    urn && !inputs.name
-      ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write"))
-      : undefined;
-  let result: { endpoint: Endpoint; operations: Operation[] };
-  if (interrupted) {
-    // Only this resource's own auto-name matches: an earlier run was stopped after creating it.
-    log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
-    result = {
-      endpoint: interrupted,
-      operations: await pendingOperationsOf(api, i.projectId, interrupted.id),
-    };
-  } else {
-    result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
-  }
-  const ep = result.endpoint;
-  log.info(
-    `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
-  );
+  let ep: Endpoint | undefined;
   try {
-    await waitFor(i.projectId, result.operations, log);
-    const ready = await api.endpoints.get(i.projectId, ep.id);
-    return { id: ep.id, outs: toOutputs(inputs, ready) };
+    await serialized(i.projectId, async () => {
+      // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
+      const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
+      const interrupted =
+        urn && !inputs.name
+          ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write"))
+          : undefined;
+      let result: { endpoint: Endpoint; operations: Operation[] };
+      if (interrupted) {
+        // Only this resource's own auto-name matches: an earlier run was stopped after creating it.
+        log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
+        result = {
+          endpoint: interrupted,
+          operations: await pendingOperationsOf(api, i.projectId, interrupted.id),
+        };
+      } else {
+        result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
+      }
+      ep = result.endpoint;
+      log.info(
+        `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
+      );
+      await waitFor(i.projectId, result.operations, log);
+    });
+    const ready = await api.endpoints.get(i.projectId, (ep as Endpoint).id);
+    return { id: ready.id, outs: toOutputs(inputs, ready) };
   } catch (err) {
+    if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
     const reason = (err as Error).message;
     throw new ComputeInitError(
@@ -374,26 +399,30 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const body = updateBody(olds, news);
   if (Object.keys(body).length > 0) {
     if (d.restartWarning) log.warn(d.restartWarning);
-    let result;
-    try {
-      result = await api.endpoints.update(projectId, endpointId, body as never);
-    } catch (err) {
-      throw friendlyUpdateError(err, olds, news);
-    }
-    await waitFor(projectId, result.operations, log);
+    await serialized(projectId, async () => {
+      let result;
+      try {
+        result = await api.endpoints.update(projectId, endpointId, body as never);
+      } catch (err) {
+        throw friendlyUpdateError(err, olds, news);
+      }
+      await waitFor(projectId, result.operations, log);
+    });
   }
   if (d.updates.includes("restartTrigger")) {
-    const current = await api.endpoints.get(projectId, endpointId);
-    if (current.current_state === "active") {
-      log.info(`restartTrigger changed: restarting ${describe(current)}`);
-      const result = await api.endpoints.restart(projectId, endpointId);
-      await waitFor(projectId, result.operations, log);
-    } else {
-      log.info(
-        `restartTrigger changed, but ${describe(current)} is ${current.current_state}: nothing to restart ` +
-          "(it starts with the new settings on its next connection)",
-      );
-    }
+    await serialized(projectId, async () => {
+      const current = await api.endpoints.get(projectId, endpointId);
+      if (current.current_state === "active") {
+        log.info(`restartTrigger changed: restarting ${describe(current)}`);
+        const result = await api.endpoints.restart(projectId, endpointId);
+        await waitFor(projectId, result.operations, log);
+      } else {
+        log.info(
+          `restartTrigger changed, but ${describe(current)} is ${current.current_state}: nothing to restart ` +
+            "(it starts with the new settings on its next connection)",
+        );
+      }
+    });
   }
   const ep = await api.endpoints.get(projectId, endpointId);
   return { outs: toOutputs(news, ep) };
@@ -415,15 +444,17 @@ function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {
 
 export async function remove(id: string, props: Props): Promise<void> {
   const { projectId, endpointId } = parseId(id, props);
-  let result: { operations: Operation[] } | undefined;
-  try {
-    result = await client().endpoints.delete(projectId, endpointId);
-  } catch (err) {
-    // Already gone is what delete wants.
-    if (err instanceof ApiError && err.kind === "not_found") return;
-    throw err;
-  }
-  if (result) await waitFor(projectId, result.operations, logger(props));
+  await serialized(projectId, async () => {
+    let result: { operations: Operation[] } | undefined;
+    try {
+      result = await client().endpoints.delete(projectId, endpointId);
+    } catch (err) {
+      // Already gone is what delete wants.
+      if (err instanceof ApiError && err.kind === "not_found") return;
+      throw err;
+    }
+    if (result) await waitFor(projectId, result.operations, logger(props));
+  });
 }
 
 export { remove as delete };
