@@ -1,0 +1,94 @@
+/**
+ * `npm run emulator -- --port 4010 [--host 127.0.0.1] [--api-key KEY] [--state file.json]
+ *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--log]`
+ */
+import { startEmulator, type EmulatorOptions } from "./index";
+
+const USAGE =
+  "Usage: npm run emulator -- [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--state file.json] " +
+  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--log]";
+
+function fail(message: string): never {
+  process.stderr.write(`emulator: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+export function parseArgs(argv: string[]): EmulatorOptions {
+  const o: EmulatorOptions = { port: 4010 };
+  const num = (flag: string, v: string | undefined) => {
+    if (v === undefined || v.trim() === "" || !Number.isFinite(Number(v)))
+      fail(`${flag} needs a number, got ${v ?? "nothing"}`);
+    return Number(v);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const next = () => argv[++i];
+    switch (flag) {
+      case "--port":
+        o.port = num(flag, next());
+        break;
+      case "--host":
+        o.host = next() ?? fail("--host needs a value");
+        break;
+      case "--api-key":
+        o.apiKey = next() ?? fail("--api-key needs a value");
+        break;
+      case "--state":
+        o.statePath = next() ?? fail("--state needs a file name");
+        break;
+      case "--seed":
+        o.seed = Math.trunc(num(flag, next()));
+        break;
+      case "--op-ms":
+        o.opMs = num(flag, next());
+        break;
+      case "--op-jitter":
+        o.opJitter = num(flag, next());
+        break;
+      case "--plan": {
+        const v = next();
+        if (v !== "free" && v !== "launch") fail("--plan must be free or launch");
+        o.plan = v;
+        break;
+      }
+      case "--check-availability":
+        o.checkAvailability = true;
+        break;
+      case "--log":
+        o.logger = true;
+        break;
+      case "--help":
+      case "-h":
+        process.stdout.write(`${USAGE}\n`);
+        process.exit(0);
+        break;
+      default:
+        fail(`unknown argument ${flag}`);
+    }
+  }
+  return o;
+}
+
+async function main(): Promise<void> {
+  const emu = await startEmulator(parseArgs(process.argv.slice(2)));
+  const s = emu.seed;
+  process.stdout.write(
+    [
+      `Emulator listening: ${emu.url}`,
+      `API key (personal, bootstrap): ${emu.apiKey}`,
+      `Project: ${s.projectId} (default branch ${s.defaultBranchId}, ${s.branchIds.length - 1} more branches)`,
+      `Free-plan project: ${s.freeProjectId} (branch ${s.freeProjectBranchId})`,
+      `Admin: ${emu.url.replace(/\/api\/v2$/, "")}/_emulator/state`,
+      "",
+    ].join("\n"),
+  );
+  const stop = () => {
+    void emu.stop().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((e: Error) => fail(e.message));
+}

@@ -1,0 +1,31 @@
+/** The one error type route code throws; the server turns it into `{code, message, request_id}`. */
+export class ApiFault extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiFault";
+  }
+}
+
+/** Error codes the emulator uses (the API's `ErrorCode` is a free string). */
+export const Codes = {
+  badRequest: "INVALID_REQUEST",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  notFound: "NOT_FOUND",
+  conflict: "CONFLICT",
+  locked: "LOCKED",
+  tooMany: "TOO_MANY_REQUESTS",
+  internal: "INTERNAL_ERROR",
+  unavailable: "SERVICE_UNAVAILABLE",
+  unsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE",
+} as const;
+
+export const badRequest = (message: string) => new ApiFault(400, Codes.badRequest, message);
+export const notFound = (message: string) => new ApiFault(404, Codes.notFound, message);
+export const forbidden = (message: string) => new ApiFault(403, Codes.forbidden, message);
+export const conflict = (message: string) => new ApiFault(409, Codes.conflict, message);

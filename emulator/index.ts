@@ -1,0 +1,146 @@
+/**
+ * A local emulator of the control API v2 (computes, operations, API keys):
+ * a real HTTP server for tests, demos and benchmarks. See emulator/README.md.
+ */
+import { randomInt } from "node:crypto";
+import { newToken } from "./ids";
+import { Emulator, applyOpFaults } from "./server";
+import { Store } from "./store";
+import type { EngineConfig } from "./engine";
+import { FaultOptionsSchema, type FaultOptions } from "./faults";
+import { branchRoutes } from "./routes/branches";
+import { endpointRoutes } from "./routes/endpoints";
+import { keyRoutes } from "./routes/keys";
+import { operationRoutes } from "./routes/operations";
+import { projectRoutes } from "./routes/projects";
+
+export type { FaultOptions } from "./faults";
+
+export interface EmulatorOptions {
+  /** Port to listen on; default 0 (ephemeral). */
+  port?: number;
+  /** Interface to listen on; default "127.0.0.1". */
+  host?: string;
+  /** Token of the bootstrap personal key; random 64 characters if absent. */
+  apiKey?: string;
+  /** Persist the whole state to this JSON file (atomically); loaded at start when it exists. */
+  statePath?: string;
+  /** Seed for ids, faults and jitter; random if absent. */
+  seed?: number;
+  /** Default duration of each operation in ms (default 300). */
+  opMs?: number;
+  /** Per-action duration overrides in ms, e.g. `{ start_compute: 500 }`. */
+  opDurations?: Partial<Record<string, number>>;
+  /** Seeded jitter of durations, e.g. 0.3 = ±30 %. */
+  opJitter?: number;
+  /** Plan of the seeded main project's organization (default "launch", paid). */
+  plan?: "free" | "launch";
+  /** Server-wide faults. */
+  faults?: FaultOptions;
+  /** Background check_availability operations (default false). */
+  checkAvailability?: boolean;
+  /** Fastify request logging (default false). */
+  logger?: boolean;
+}
+
+/** A running emulator. */
+export interface EmulatorHandle {
+  /** Base URL ending in /api/v2, e.g. http://127.0.0.1:54321/api/v2 */
+  url: string;
+  /** Token of the bootstrap personal key. */
+  apiKey: string;
+  /** Identifiers of the seeded data. */
+  seed: {
+    orgId: string;
+    projectId: string;
+    defaultBranchId: string;
+    branchIds: string[];
+    freeProjectId: string;
+    freeProjectBranchId: string;
+  };
+  /** Emulator time = real time + offset; `advance` moves it forward. */
+  clock: { now(): number; advance(ms: number): void };
+  /** Replaces the server-wide faults. */
+  setFaults(f: FaultOptions): void;
+  /** API requests (under /api/v2) served so far. */
+  requestCount(): number;
+  /** A new personal key of the seeded admin or (non-admin) member user; returns its token. */
+  createPersonalKey(role?: "admin" | "member"): string;
+  stop(): Promise<void>;
+  /** Back to the seeded state (same seed, same bootstrap key); the clock keeps its offset. */
+  reset(): void;
+}
+
+/** Interval of background availability checks, in emulator time. */
+const CHECK_INTERVAL_MS = 60_000;
+
+/** Starts an emulator; resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const faults = FaultOptionsSchema.parse(options.faults ?? {});
+  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const plan = options.plan ?? "launch";
+  const bootstrapToken = options.apiKey ?? newToken();
+  const engine: EngineConfig = {
+    opMs: options.opMs ?? 300,
+    opDurations: options.opDurations ?? {},
+    opJitter: options.opJitter ?? 0,
+    opFailRate: 0,
+    opErrorRate: 0,
+    opCancelRate: 0,
+    checkAvailability: options.checkAvailability ?? false,
+    checkIntervalMs: CHECK_INTERVAL_MS,
+  };
+  applyOpFaults(engine, faults);
+  const store =
+    options.statePath && Store.exists(options.statePath)
+      ? Store.load(options.statePath)
+      : Store.seeded(seed, plan, options.statePath);
+  store.ensureBootstrapKey(bootstrapToken);
+  store.save();
+  const emu = new Emulator(
+    {
+      seed: store.state.seed,
+      plan,
+      bootstrapToken,
+      statePath: options.statePath,
+      faults,
+      engine,
+      logger: options.logger ?? false,
+    },
+    store,
+    (r) => {
+      projectRoutes(r);
+      branchRoutes(r);
+      endpointRoutes(r);
+      operationRoutes(r);
+      keyRoutes(r);
+    },
+  );
+  const host = options.host ?? "127.0.0.1";
+  await emu.app.listen({ port: options.port ?? 0, host });
+  const addr = emu.app.server.address();
+  const port = typeof addr === "object" && addr ? addr.port : options.port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const info = () => emu.store.state.seed_info;
+  return {
+    url: `http://${urlHost}:${port}/api/v2`,
+    apiKey: bootstrapToken,
+    get seed() {
+      const s = info();
+      return {
+        orgId: s.orgId,
+        projectId: s.projectId,
+        defaultBranchId: s.defaultBranchId,
+        branchIds: [...s.branchIds],
+        freeProjectId: s.freeProjectId,
+        freeProjectBranchId: s.freeProjectBranchId,
+      };
+    },
+    clock: { now: () => emu.store.now(), advance: (ms: number) => emu.advance(ms) },
+    setFaults: (f) => emu.setFaults(f),
+    requestCount: () => emu.requests,
+    createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
+    stop: () => emu.app.close(),
+    reset: () => emu.reset(),
+  };
+}

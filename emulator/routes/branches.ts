@@ -1,0 +1,116 @@
+/** Branches: list, get, create (optionally with computes), delete. */
+import { badRequest, conflict, notFound } from "../errors";
+import { branchId } from "../ids";
+import { iso } from "../store";
+import type { OpSpec } from "../engine";
+import type { Router } from "../server";
+import type { Branch, Endpoint } from "../state";
+import { branchAnnotation } from "../views";
+import { BranchCreateBody } from "../validation";
+import { buildEndpoint } from "./endpoints";
+
+export function branchRoutes(r: Router): void {
+  r.get("/projects/:project_id/branches", (ctx) => {
+    const p = ctx.project(ctx.params().project_id, "list branches");
+    const branches = ctx.store
+      .branchesOf(p.id)
+      .sort((a, b) =>
+        a.updated_at === b.updated_at ? a.name.localeCompare(b.name) : a.updated_at < b.updated_at ? 1 : -1,
+      );
+    return { body: { branches, annotations: {} } };
+  });
+
+  r.get("/projects/:project_id/branches/:branch_id", (ctx) => {
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, "get branch");
+    const b = ctx.store.branch(p.id, branch_id);
+    if (!b) throw notFound(`Failed to get branch: branch ${branch_id} not found in project ${p.id}`);
+    return { body: { branch: b, annotation: branchAnnotation(b) } };
+  });
+
+  r.post("/projects/:project_id/branches", (ctx) => {
+    const what = "create branch";
+    const p = ctx.project(ctx.params().project_id, what);
+    const body = ctx.body(BranchCreateBody, what);
+    const store = ctx.store;
+    const parentId = body.branch?.parent_id ?? p.default_branch_id;
+    if (!store.branch(p.id, parentId))
+      throw notFound(`Failed to ${what}: parent branch ${parentId} not found in project ${p.id}`);
+    const id = branchId(store.rngIds, (x) => x in store.state.branches);
+    const name = body.branch?.name ?? id;
+    if (store.branchesOf(p.id).some((b) => b.name === name)) {
+      throw conflict(
+        `Failed to ${what}: a branch named "${name}" already exists in project ${p.id}; choose another name`,
+      );
+    }
+    const endpointOpts = body.endpoints ?? [];
+    if (endpointOpts.filter((e) => e.type === "read_write").length > 1) {
+      throw badRequest(
+        `Failed to ${what}: endpoints lists more than one read_write endpoint; a branch has at most one`,
+      );
+    }
+    const endpoints: Endpoint[] = endpointOpts.map((e, i) =>
+      buildEndpoint(ctx, p, { ...e, branch_id: id }, `${what} (endpoints.${i})`),
+    );
+    ctx.lock(p, what);
+    const now = iso(ctx.now());
+    const branch: Branch = {
+      id,
+      project_id: p.id,
+      parent_id: parentId,
+      name,
+      current_state: "init",
+      pending_state: "ready",
+      state_changed_at: now,
+      creation_source: "console",
+      default: false,
+      protected: body.branch?.protected ?? false,
+      cpu_used_sec: 0,
+      active_time_seconds: 0,
+      compute_time_seconds: 0,
+      written_data_bytes: 0,
+      data_transfer_bytes: 0,
+      logical_size: store.state.branches[parentId].logical_size,
+      init_source: body.branch?.init_source ?? "parent-data",
+      created_at: now,
+      updated_at: now,
+    };
+    store.state.branches[id] = branch;
+    store.dirty = true;
+    const specs: OpSpec[] = [{ action: "create_branch", branch_id: id }];
+    for (const ep of endpoints) {
+      ep.pending_state = "active";
+      store.addEndpoint(ep);
+      specs.push({ action: "start_compute", branch_id: id, endpoint_id: ep.id });
+    }
+    const operations = ctx.operations(p.id, specs);
+    return { status: 201, body: { branch, endpoints, operations, roles: [], databases: [] } };
+  });
+
+  r.delete("/projects/:project_id/branches/:branch_id", (ctx) => {
+    const what = "delete branch";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const store = ctx.store;
+    const b = store.branch(p.id, branch_id);
+    // Like endpoints, a branch that does not exist (or is gone already) answers 204.
+    if (!b) return { status: 204 };
+    if (b.default)
+      throw badRequest(`Failed to ${what}: ${b.id} is the project's default branch and cannot be deleted`);
+    const child = store.branchesOf(p.id).find((x) => x.parent_id === b.id);
+    if (child)
+      throw conflict(`Failed to ${what}: ${b.id} has child branch ${child.id}; delete the children first`);
+    ctx.lock(p, what);
+    const specs: OpSpec[] = [];
+    for (const ep of [...store.endpointList(p.id)].filter((e) => e.branch_id === b.id)) {
+      if (ep.current_state === "active")
+        specs.push({ action: "suspend_compute", branch_id: b.id, endpoint_id: ep.id });
+      store.removeEndpoint(ep);
+    }
+    specs.push({ action: "delete_timeline", branch_id: b.id });
+    delete store.state.branches[b.id];
+    store.dirty = true;
+    b.updated_at = iso(ctx.now());
+    return { body: { branch: b, operations: ctx.operations(p.id, specs) } };
+  });
+}

@@ -1,0 +1,404 @@
+/**
+ * The HTTP layer: a Fastify app under `/api/v2`, one request wrapper that does
+ * faults → authentication → handler → persistence → (optional) dropped
+ * connection, the error and not-found handlers, and the loopback-only admin
+ * routes under `/_emulator`.
+ */
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { ApiFault, Codes, badRequest, notFound } from "./errors";
+import {
+  FaultOptionsSchema,
+  parseFaultHeader,
+  rollStatusFault,
+  statusFault,
+  type FaultOptions,
+  type RequestFault,
+} from "./faults";
+import { createOperations, hasPending, materialize, type EngineConfig, type OpSpec } from "./engine";
+import { Store, iso } from "./store";
+import { newToken } from "./ids";
+import type { ApiKey, Operation, Project, User } from "./state";
+import type { Plan } from "./sizes";
+import { parseBody } from "./validation";
+import type { z } from "zod";
+
+export const API_PREFIX = "/api/v2";
+
+/** Who is calling: the key and, for personal keys, its user. */
+export interface Principal {
+  key: ApiKey;
+  user?: User;
+}
+
+/** What a handler returns: a status (default 200) and a JSON body (none for 204). */
+export interface Reply {
+  status?: number;
+  body?: unknown;
+}
+
+export interface ServerSettings {
+  seed: number;
+  plan: Plan;
+  bootstrapToken: string;
+  statePath?: string;
+  faults: FaultOptions;
+  engine: EngineConfig;
+  logger: boolean;
+}
+
+/** Per-request context handed to route handlers. */
+export class Ctx {
+  constructor(
+    readonly emu: Emulator,
+    readonly req: FastifyRequest,
+    readonly principal: Principal,
+    readonly fault: RequestFault | undefined,
+  ) {}
+
+  get store(): Store {
+    return this.emu.store;
+  }
+
+  now(): number {
+    return this.emu.store.now();
+  }
+
+  params(): Record<string, string> {
+    return this.req.params as Record<string, string>;
+  }
+
+  query(): Record<string, unknown> {
+    return this.req.query as Record<string, unknown>;
+  }
+
+  body<T>(schema: z.ZodType<T>, what: string): T {
+    return parseBody(schema, this.req.body, what);
+  }
+
+  canSee(project: Project): boolean {
+    const { key, user } = this.principal;
+    if (key.kind === "project") return key.project_id === project.id;
+    if (key.kind === "organization") return project.org_id === key.org_id;
+    if (!user) return false;
+    if (project.org_id)
+      return this.store.state.orgs[project.org_id]?.members.some((m) => m.user_id === user.id) ?? false;
+    return project.owner_id === user.id;
+  }
+
+  /** A project this key may see, brought up to date; 404 otherwise. */
+  project(id: string, what: string): Project {
+    const p = this.store.project(id);
+    if (!p || !this.canSee(p)) {
+      throw notFound(
+        `Failed to ${what}: project ${id} not found. It does not exist or this API key cannot access it`,
+      );
+    }
+    materialize(this.store, this.emu.settings.engine, p.id, this.now());
+    return p;
+  }
+
+  /** Refuses a state-changing request while an operation of the project is not terminal (423). */
+  lock(project: Project, what: string): void {
+    if (!hasPending(this.store, project.id)) return;
+    const ops = this.store.opsOf(project.id);
+    const busy = ops[this.store.sim(project.id).pending].op;
+    throw new ApiFault(
+      423,
+      Codes.locked,
+      `Failed to ${what}: project ${project.id} is locked by operation ${busy.id} (${busy.action}, ${busy.status}) in progress. Retry when it has finished`,
+    );
+  }
+
+  /** Creates this request's operations and returns them as the API shows them right after creation. */
+  operations(projectId: string, specs: OpSpec[]): Operation[] {
+    if (specs.length === 0) return [];
+    const now = this.now();
+    const recs = createOperations(
+      this.store,
+      this.emu.settings.engine,
+      projectId,
+      specs,
+      this.fault?.op,
+      now,
+    );
+    materialize(this.store, this.emu.settings.engine, projectId, now);
+    return recs.map((r) => r.op);
+  }
+}
+
+export type Handler = (ctx: Ctx) => Reply;
+
+/** Registers API routes; each route module receives one. */
+export interface Router {
+  get(path: string, h: Handler): void;
+  post(path: string, h: Handler): void;
+  patch(path: string, h: Handler): void;
+  delete(path: string, h: Handler): void;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const MUTATING = new Set(["POST", "PATCH", "DELETE", "PUT"]);
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** True for a loopback peer address (IPv4, IPv6 or IPv4-mapped); admin routes answer only these. */
+export function isLoopback(address: string | undefined): boolean {
+  return LOOPBACK.test(address ?? "");
+}
+
+export class Emulator {
+  readonly app: FastifyInstance;
+  store: Store;
+  requests = 0;
+
+  constructor(
+    readonly settings: ServerSettings,
+    store: Store,
+    registerRoutes: (r: Router) => void,
+  ) {
+    this.store = store;
+    this.app = Fastify({
+      logger: settings.logger,
+      requestIdHeader: "x-request-id",
+      genReqId: () => randomUUID(),
+      forceCloseConnections: true,
+      bodyLimit: 1 << 20,
+    });
+    const app = this.app;
+    app.addHook("onRequest", (req, reply, done) => {
+      reply.header("x-request-id", req.id);
+      if (req.url.startsWith(API_PREFIX)) this.requests++;
+      done();
+    });
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === "") return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (e) {
+        done(
+          badRequest(`Failed to parse the request body: malformed JSON (${(e as Error).message})`),
+          undefined,
+        );
+      }
+    });
+    app.setErrorHandler((err, req, reply) => this.sendError(err, req, reply));
+    app.setNotFoundHandler((req, reply) => {
+      const path = req.url.split("?")[0];
+      this.sendError(
+        new ApiFault(
+          404,
+          Codes.notFound,
+          `No route for ${req.method} ${path}: the emulator does not serve it (unknown path or method). See emulator/README.md for the routes it serves`,
+        ),
+        req,
+        reply,
+      );
+    });
+    const route = (method: "GET" | "POST" | "PATCH" | "DELETE") => (path: string, h: Handler) =>
+      app.route({ method, url: API_PREFIX + path, handler: (req, reply) => this.handle(req, reply, h) });
+    registerRoutes({
+      get: route("GET"),
+      post: route("POST"),
+      patch: route("PATCH"),
+      delete: route("DELETE"),
+    });
+    this.registerAdmin();
+  }
+
+  private sendError(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
+    let status = 500;
+    let code: string = Codes.internal;
+    let message: string;
+    if (err instanceof ApiFault) {
+      status = err.status;
+      code = err.code;
+      message = err.message;
+      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    } else {
+      const e = err as { statusCode?: number; message?: string };
+      if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+        status = e.statusCode;
+        code = status === 415 ? Codes.unsupportedMediaType : Codes.badRequest;
+        message = `Failed to read the request: ${e.message}`;
+      } else {
+        message = `Internal emulator error while serving ${req.method} ${req.url.split("?")[0]}: ${e.message ?? String(err)}`;
+      }
+    }
+    reply.code(status).send({ code, message, request_id: req.id });
+  }
+
+  private authenticate(req: FastifyRequest): Principal {
+    const h = req.headers.authorization;
+    const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
+    if (!m) {
+      throw new ApiFault(
+        401,
+        Codes.unauthorized,
+        "Unauthorized: send the header Authorization: Bearer <API key>",
+      );
+    }
+    const key = this.store.keyByToken(m[1]);
+    if (!key)
+      throw new ApiFault(401, Codes.unauthorized, "Unauthorized: the API key is invalid or has been revoked");
+    key.last_used_at = iso(Date.now());
+    key.last_used_from_addr = req.ip;
+    return { key, user: key.kind === "personal" ? this.store.state.users[key.created_by] : undefined };
+  }
+
+  private async handle(req: FastifyRequest, reply: FastifyReply, h: Handler): Promise<unknown> {
+    const fault = parseFaultHeader(req.headers["x-emulator-fault"]);
+    const server = this.settings.faults;
+    const latency = fault?.latencyMs ?? server.latencyMs;
+    if (latency) await sleep(latency);
+    const retryAfter = fault?.retryAfter ?? server.retryAfterSeconds ?? 1;
+    if (fault?.status) throw statusFault(fault.status, retryAfter, "X-Emulator-Fault header");
+    const rolled = rollStatusFault(server, this.store.rngFaults);
+    if (rolled) throw statusFault(rolled, retryAfter, "server-wide fault rate");
+    const ctx = new Ctx(this, req, this.authenticate(req), fault);
+    let out: Reply;
+    try {
+      out = h(ctx);
+    } finally {
+      this.store.saveIfDirty();
+    }
+    if (MUTATING.has(req.method)) {
+      const drop =
+        fault?.dropAfterCommit ||
+        (server.dropAfterCommitRate ? this.store.rngFaults.next() < server.dropAfterCommitRate : false);
+      if (drop) {
+        reply.hijack();
+        req.raw.socket.destroy();
+        return reply;
+      }
+    }
+    reply.code(out.status ?? 200);
+    if (out.body === undefined) return reply.send();
+    return out.body;
+  }
+
+  // ---- admin routes (no API key; loopback only) ---------------------------
+
+  private registerAdmin(): void {
+    const app = this.app;
+    const guard = (req: FastifyRequest) => {
+      if (!isLoopback(req.socket.remoteAddress)) {
+        throw new ApiFault(403, Codes.forbidden, "Admin routes under /_emulator answer only on loopback");
+      }
+    };
+    app.get("/_emulator/state", async (req) => {
+      guard(req);
+      return this.summary();
+    });
+    app.put("/_emulator/faults", async (req) => {
+      guard(req);
+      const r = FaultOptionsSchema.safeParse(req.body ?? {});
+      if (!r.success) {
+        throw badRequest(
+          `Failed to set faults: ${r.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}`,
+        );
+      }
+      this.settings.faults = r.data;
+      applyOpFaults(this.settings.engine, r.data);
+      return { faults: this.settings.faults };
+    });
+    app.post("/_emulator/reset", async (req) => {
+      guard(req);
+      this.reset();
+      return { ok: true, seed: this.store.state.seed_info };
+    });
+    app.post("/_emulator/advance", async (req) => {
+      guard(req);
+      const ms = (req.body as { ms?: unknown } | undefined)?.ms;
+      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
+        throw badRequest('Failed to advance the clock: body must be {"ms": <non-negative number>}');
+      }
+      this.advance(ms);
+      return { now: iso(this.store.now()) };
+    });
+    app.post("/_emulator/api_keys", async (req) => {
+      guard(req);
+      const role = (req.body as { role?: unknown } | undefined)?.role ?? "admin";
+      if (role !== "admin" && role !== "member") {
+        throw badRequest('Failed to create a personal key: role must be "admin" or "member"');
+      }
+      const { key, token } = this.createPersonalKey(role);
+      return { id: key.id, key: token, user_id: key.created_by, role };
+    });
+  }
+
+  /** A new personal key of the seeded admin or (non-admin) member user. */
+  createPersonalKey(role: "admin" | "member"): { key: ApiKey; token: string } {
+    const info = this.store.state.seed_info;
+    const token = newToken();
+    const key = this.store.addKey(
+      {
+        name: `emulator-${role}`,
+        kind: "personal",
+        created_by: role === "admin" ? info.adminUserId : info.memberUserId,
+      },
+      token,
+    );
+    this.store.saveIfDirty();
+    return { key, token };
+  }
+
+  advance(ms: number): void {
+    this.store.advance(ms);
+    this.store.saveIfDirty();
+  }
+
+  reset(): void {
+    const offset = this.store.state.clock_offset_ms;
+    this.store = Store.seeded(this.settings.seed, this.settings.plan, this.settings.statePath, offset);
+    this.store.ensureBootstrapKey(this.settings.bootstrapToken);
+    this.store.save();
+  }
+
+  setFaults(f: FaultOptions): void {
+    const parsed = FaultOptionsSchema.parse(f);
+    this.settings.faults = parsed;
+    applyOpFaults(this.settings.engine, parsed);
+  }
+
+  /** A summary for out-of-process users (demo, e2e tests); brings every project up to date first. */
+  summary(): unknown {
+    const s = this.store.state;
+    const now = this.store.now();
+    const projects = Object.values(s.projects).map((p) => {
+      materialize(this.store, this.settings.engine, p.id, now);
+      const ops = this.store.opsOf(p.id);
+      return {
+        id: p.id,
+        plan: this.store.plan(p),
+        endpoints: this.store.endpointList(p.id).map((e) => ({
+          id: e.id,
+          branch_id: e.branch_id,
+          type: e.type,
+          current_state: e.current_state,
+          ...(e.pending_state ? { pending_state: e.pending_state } : {}),
+          autoscaling_limit_min_cu: e.autoscaling_limit_min_cu,
+          autoscaling_limit_max_cu: e.autoscaling_limit_max_cu,
+        })),
+        operations: ops.length,
+        pending_operations: ops.length - this.store.sim(p.id).pending,
+      };
+    });
+    this.store.saveIfDirty();
+    return {
+      now: iso(now),
+      requests: this.requests,
+      seed: s.seed_info,
+      faults: this.settings.faults,
+      projects,
+    };
+  }
+}
+
+/** Copies the operation fault rates into the engine settings. */
+export function applyOpFaults(engine: EngineConfig, f: FaultOptions): void {
+  engine.opFailRate = f.opFailRate ?? 0;
+  engine.opErrorRate = f.opErrorRate ?? 0;
+  engine.opCancelRate = f.opCancelRate ?? 0;
+}

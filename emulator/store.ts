@@ -1,0 +1,383 @@
+/**
+ * The store: owns the serializable {@link State}, the seeded random streams, the
+ * emulator clock and the in-memory indexes (key hash → key, operation id →
+ * operation, project → endpoints) that keep hot requests to a map lookup.
+ * Persistence is a whole-state JSON file written atomically (temp file + rename).
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { Rng, deriveSeed } from "./rng";
+import { branchId, orgId, projectId, proxyHostFor, sha256 } from "./ids";
+import {
+  StateSchema,
+  type ApiKey,
+  type Branch,
+  type Endpoint,
+  type OperationRecord,
+  type Project,
+  type ProjectSim,
+  type State,
+} from "./state";
+import type { Plan } from "./sizes";
+
+/** Number of branches the main project gets besides its default branch. */
+export const EXTRA_BRANCHES = 24;
+const REGION = "aws-us-east-2";
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class Store {
+  state: State;
+  rngIds: Rng;
+  rngFaults: Rng;
+  rngJitter: Rng;
+  /** Set when something changed that a state file should keep. */
+  dirty = false;
+  private keysByHash = new Map<string, ApiKey>();
+  private opsById = new Map<string, OperationRecord>();
+  private endpointsByProject = new Map<string, Endpoint[]>();
+
+  constructor(
+    state: State,
+    readonly statePath?: string,
+  ) {
+    this.state = state;
+    this.rngIds = new Rng(state.rng.ids);
+    this.rngFaults = new Rng(state.rng.faults);
+    this.rngJitter = new Rng(state.rng.jitter);
+    this.reindex();
+  }
+
+  /** A fresh seeded store; the clock offset is kept from `clockOffsetMs`. */
+  static seeded(seed: number, plan: Plan, statePath?: string, clockOffsetMs = 0): Store {
+    return new Store(seedState(seed, plan, Date.now() + clockOffsetMs, clockOffsetMs), statePath);
+  }
+
+  /** Loads a state file written by {@link save}; throws naming the file when it is not valid. */
+  static load(statePath: string): Store {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(statePath, "utf8"));
+    } catch (e) {
+      throw new Error(`Failed to load emulator state from ${statePath}: ${(e as Error).message}`);
+    }
+    const parsed = StateSchema.safeParse(raw);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw new Error(
+        `Failed to load emulator state from ${statePath}: ${first.path.join(".")}: ${first.message}. ` +
+          "Delete the file to start from the seeded state.",
+      );
+    }
+    return new Store(parsed.data, statePath);
+  }
+
+  static exists(statePath: string): boolean {
+    return existsSync(statePath);
+  }
+
+  /** Writes the whole state atomically when a state path is set. */
+  save(): void {
+    this.dirty = false;
+    if (!this.statePath) return;
+    this.state.rng = { ids: this.rngIds.state, faults: this.rngFaults.state, jitter: this.rngJitter.state };
+    const tmp = `${this.statePath}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state));
+    renameSync(tmp, this.statePath);
+  }
+
+  saveIfDirty(): void {
+    if (this.dirty) this.save();
+  }
+
+  /** Emulator time: real time plus the offset that `advance` moves. */
+  now(): number {
+    return Date.now() + this.state.clock_offset_ms;
+  }
+
+  advance(ms: number): void {
+    this.state.clock_offset_ms += ms;
+    this.dirty = true;
+  }
+
+  private reindex(): void {
+    this.keysByHash.clear();
+    for (const k of Object.values(this.state.api_keys))
+      if (!k.revoked) this.keysByHash.set(k.token_sha256, k);
+    this.opsById.clear();
+    for (const list of Object.values(this.state.operations))
+      for (const r of list) this.opsById.set(r.op.id, r);
+    this.endpointsByProject.clear();
+    for (const ep of Object.values(this.state.endpoints)) this.endpointList(ep.project_id).push(ep);
+  }
+
+  // ---- projects, branches -------------------------------------------------
+
+  project(id: string): Project | undefined {
+    return Object.prototype.hasOwnProperty.call(this.state.projects, id)
+      ? this.state.projects[id]
+      : undefined;
+  }
+
+  plan(project: Project): Plan {
+    if (project.org_id) return this.state.orgs[project.org_id].plan;
+    return this.state.users[project.owner_id].plan;
+  }
+
+  branch(projectId: string, id: string): Branch | undefined {
+    const b = Object.prototype.hasOwnProperty.call(this.state.branches, id)
+      ? this.state.branches[id]
+      : undefined;
+    return b && b.project_id === projectId ? b : undefined;
+  }
+
+  branchesOf(projectId: string): Branch[] {
+    return Object.values(this.state.branches).filter((b) => b.project_id === projectId);
+  }
+
+  // ---- endpoints ---------------------------------------------------------
+
+  endpoint(projectId: string, id: string): Endpoint | undefined {
+    const e = Object.prototype.hasOwnProperty.call(this.state.endpoints, id)
+      ? this.state.endpoints[id]
+      : undefined;
+    return e && e.project_id === projectId ? e : undefined;
+  }
+
+  endpointList(projectId: string): Endpoint[] {
+    let list = this.endpointsByProject.get(projectId);
+    if (!list) this.endpointsByProject.set(projectId, (list = []));
+    return list;
+  }
+
+  addEndpoint(ep: Endpoint): void {
+    this.state.endpoints[ep.id] = ep;
+    this.endpointList(ep.project_id).push(ep);
+    this.dirty = true;
+  }
+
+  removeEndpoint(ep: Endpoint): void {
+    delete this.state.endpoints[ep.id];
+    const list = this.endpointList(ep.project_id);
+    list.splice(list.indexOf(ep), 1);
+    this.dirty = true;
+  }
+
+  // ---- operations --------------------------------------------------------
+
+  opsOf(projectId: string): OperationRecord[] {
+    let list = this.state.operations[projectId];
+    if (!list) this.state.operations[projectId] = list = [];
+    return list;
+  }
+
+  sim(projectId: string): ProjectSim {
+    let s = this.state.sim[projectId];
+    if (!s) this.state.sim[projectId] = s = { pending: this.opsOf(projectId).length, last_end_ms: 0 };
+    return s;
+  }
+
+  operation(projectId: string, id: string): OperationRecord | undefined {
+    const r = this.opsById.get(id);
+    return r && r.op.project_id === projectId ? r : undefined;
+  }
+
+  addOperation(r: OperationRecord): void {
+    this.opsOf(r.op.project_id).push(r);
+    this.opsById.set(r.op.id, r);
+    this.dirty = true;
+  }
+
+  /** A creation time in µs that is unique and never goes backwards. */
+  nextCreatedUs(ms: number): number {
+    const us = Math.max(Math.round(ms * 1000), this.state.last_created_us + 1);
+    this.state.last_created_us = us;
+    return us;
+  }
+
+  // ---- API keys ----------------------------------------------------------
+
+  keyByToken(token: string): ApiKey | undefined {
+    return this.keysByHash.get(sha256(token));
+  }
+
+  addKey(
+    fields: Omit<
+      ApiKey,
+      "id" | "token_sha256" | "created_at" | "last_used_at" | "last_used_from_addr" | "revoked"
+    >,
+    token: string,
+  ): ApiKey {
+    const key: ApiKey = {
+      ...fields,
+      id: this.state.next_key_id++,
+      token_sha256: sha256(token),
+      created_at: iso(this.now()),
+      last_used_at: null,
+      last_used_from_addr: "",
+      revoked: false,
+    };
+    this.state.api_keys[String(key.id)] = key;
+    this.keysByHash.set(key.token_sha256, key);
+    this.dirty = true;
+    return key;
+  }
+
+  revokeKey(key: ApiKey): void {
+    key.revoked = true;
+    this.keysByHash.delete(key.token_sha256);
+    this.dirty = true;
+  }
+
+  /** Makes sure a personal key of the seeded admin user with this token exists. */
+  ensureBootstrapKey(token: string): void {
+    const existing = this.keysByHash.get(sha256(token));
+    if (existing) return;
+    this.addKey({ name: "bootstrap", kind: "personal", created_by: this.state.seed_info.adminUserId }, token);
+  }
+}
+
+/** Builds the seeded state: see emulator/README.md for what it holds. */
+export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs = 0): State {
+  const rng = new Rng(deriveSeed(seed, 0));
+  const createdMs = nowMs - 3_600_000;
+  const created = iso(createdMs);
+  const adminUserId = rng.uuid();
+  const memberUserId = rng.uuid();
+  const org = orgId(rng);
+  const state: State = {
+    version: 1,
+    seed,
+    rng: { ids: 0, faults: deriveSeed(seed, 1), jitter: deriveSeed(seed, 2) },
+    clock_offset_ms: clockOffsetMs,
+    next_key_id: 1,
+    last_created_us: 0,
+    seed_info: {
+      orgId: org,
+      projectId: "",
+      defaultBranchId: "",
+      branchIds: [],
+      freeProjectId: "",
+      freeProjectBranchId: "",
+      adminUserId,
+      memberUserId,
+    },
+    users: {
+      [adminUserId]: {
+        id: adminUserId,
+        name: "Ada",
+        last_name: "Admin",
+        email: "ada@example.com",
+        image: "",
+        plan: "free",
+      },
+      [memberUserId]: {
+        id: memberUserId,
+        name: "Max",
+        last_name: "Member",
+        email: "max@example.com",
+        image: "",
+        plan: "free",
+      },
+    },
+    orgs: {
+      [org]: {
+        id: org,
+        name: "Emulator Org",
+        handle: `emulator-org-${org}`,
+        plan,
+        created_at: created,
+        updated_at: created,
+        members: [
+          { user_id: adminUserId, role: "admin" },
+          { user_id: memberUserId, role: "member" },
+        ],
+      },
+    },
+    projects: {},
+    branches: {},
+    endpoints: {},
+    operations: {},
+    sim: {},
+    api_keys: {},
+  };
+  const taken = (id: string) => id in state.projects || id in state.branches;
+  let us = 0;
+  const finishedOp = (p: string, b: string, action: "create_timeline" | "create_branch", atMs: number) => {
+    us = Math.max(atMs * 1000, us + 1);
+    state.operations[p].push({
+      op: {
+        id: rng.uuid(),
+        project_id: p,
+        branch_id: b,
+        action,
+        status: "finished",
+        failures_count: 0,
+        created_at: iso(atMs),
+        updated_at: iso(atMs + 1000),
+        total_duration_ms: 1000,
+      },
+      sim: { created_us: us, duration_ms: 1000, fault: "none" },
+    });
+    state.sim[p] = { pending: state.operations[p].length, last_end_ms: atMs + 1000 };
+  };
+  const makeProject = (name: string, ownerOrg: string | undefined, branchNames: string[]) => {
+    const pid = projectId(rng, taken);
+    const branchIds: string[] = [];
+    state.operations[pid] = [];
+    branchNames.forEach((bname, i) => {
+      const bid = branchId(rng, taken);
+      const atMs = createdMs + i * 10_000;
+      const at = iso(atMs);
+      state.branches[bid] = {
+        id: bid,
+        project_id: pid,
+        ...(i === 0 ? {} : { parent_id: branchIds[0] }),
+        name: bname,
+        current_state: "ready",
+        state_changed_at: iso(atMs + 1000),
+        creation_source: "console",
+        default: i === 0,
+        protected: false,
+        cpu_used_sec: 0,
+        active_time_seconds: 0,
+        compute_time_seconds: 0,
+        written_data_bytes: 0,
+        data_transfer_bytes: 0,
+        logical_size: 30_000_000,
+        init_source: "parent-data",
+        created_at: at,
+        updated_at: iso(atMs + 1000),
+      };
+      branchIds.push(bid);
+      finishedOp(pid, bid, i === 0 ? "create_timeline" : "create_branch", atMs);
+    });
+    state.projects[pid] = {
+      id: pid,
+      name,
+      ...(ownerOrg ? { org_id: ownerOrg } : {}),
+      owner_id: adminUserId,
+      region_id: REGION,
+      platform_id: "aws",
+      pg_version: 17,
+      proxy_host: proxyHostFor(REGION),
+      provisioner: "k8s-neonvm",
+      created_at: created,
+      updated_at: created,
+      default_branch_id: branchIds[0],
+    };
+    return { pid, branchIds };
+  };
+  const main = makeProject("emulator-main", org, [
+    "main",
+    ...Array.from({ length: EXTRA_BRANCHES }, (_, i) => `dev-${String(i + 1).padStart(2, "0")}`),
+  ]);
+  const free = makeProject("emulator-free", undefined, ["main"]);
+  state.seed_info.projectId = main.pid;
+  state.seed_info.defaultBranchId = main.branchIds[0];
+  state.seed_info.branchIds = main.branchIds;
+  state.seed_info.freeProjectId = free.pid;
+  state.seed_info.freeProjectBranchId = free.branchIds[0];
+  state.last_created_us = us;
+  state.rng.ids = rng.state;
+  return state;
+}

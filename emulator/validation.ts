@@ -1,0 +1,142 @@
+/**
+ * Request-body and query validation with zod. Every refusal is a 400 whose
+ * message names the field and what is allowed.
+ */
+import { z } from "zod";
+import { badRequest, type ApiFault } from "./errors";
+
+const idPattern = z.string().regex(/^[a-z0-9-]{1,60}$/, "must match ^[a-z0-9-]{1,60}$");
+const computeUnit = z.number().min(0.25, "must be at least 0.25");
+const provisioner = z.enum(["k8s-pod", "k8s-neonvm", "serverless-platform"]);
+const suspendTimeout = z
+  .number()
+  .int("must be an integer")
+  .min(-1, "must be -1 (never), 0 (default 300 s) or 60 to 604800")
+  .max(604800, "must be at most 604800 (one week)")
+  .refine((s) => s <= 0 || s >= 60, "must be -1 (never), 0 (default 300 s) or 60 to 604800");
+
+const settings = z
+  .object({
+    pg_settings: z.record(z.string(), z.string()).optional(),
+    pgbouncer_settings: z.record(z.string(), z.string()).optional(),
+    preload_libraries: z
+      .object({ use_defaults: z.boolean().optional(), enabled_libraries: z.array(z.string()).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const endpointCommon = {
+  autoscaling_limit_min_cu: computeUnit.optional(),
+  autoscaling_limit_max_cu: computeUnit.optional(),
+  provisioner: provisioner.optional(),
+  settings: settings.optional(),
+  pooler_enabled: z.boolean().optional(),
+  pooler_mode: z.literal("transaction").optional(),
+  disabled: z.boolean().optional(),
+  passwordless_access: z.boolean().optional(),
+  suspend_timeout_seconds: suspendTimeout.optional(),
+  name: z.string().min(1, "must not be empty").max(64, "must be at most 64 characters").optional(),
+};
+
+export const EndpointCreateBody = z
+  .object({
+    endpoint: z
+      .object({
+        branch_id: idPattern,
+        type: z.enum(["read_write", "read_only"]),
+        region_id: z.string().optional(),
+        ...endpointCommon,
+      })
+      .strict(),
+  })
+  .strict();
+export type EndpointCreate = z.infer<typeof EndpointCreateBody>["endpoint"];
+
+export const EndpointUpdateBody = z
+  .object({ endpoint: z.object({ branch_id: idPattern.optional(), ...endpointCommon }).strict() })
+  .strict();
+export type EndpointUpdate = z.infer<typeof EndpointUpdateBody>["endpoint"];
+
+export const BranchEndpointOptions = z
+  .object({
+    type: z.enum(["read_write", "read_only"]),
+    settings: settings.optional(),
+    autoscaling_limit_min_cu: computeUnit.optional(),
+    autoscaling_limit_max_cu: computeUnit.optional(),
+    provisioner: provisioner.optional(),
+    suspend_timeout_seconds: suspendTimeout.optional(),
+  })
+  .strict();
+
+export const BranchCreateBody = z
+  .object({
+    branch: z
+      .object({
+        parent_id: idPattern.optional(),
+        name: z.string().min(1).max(256).optional(),
+        parent_lsn: z.string().optional(),
+        parent_timestamp: z.string().datetime().optional(),
+        protected: z.boolean().optional(),
+        archived: z.boolean().optional(),
+        init_source: z.enum(["schema-only", "parent-data"]).optional(),
+        expires_at: z.string().datetime().optional(),
+      })
+      .strict()
+      .optional(),
+    endpoints: z.array(BranchEndpointOptions).optional(),
+    annotation_value: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+
+export const ApiKeyCreateBody = z
+  .object({ key_name: z.string().min(1, "must not be empty").max(64, "must be at most 64 characters") })
+  .strict();
+export const OrgApiKeyCreateBody = z
+  .object({
+    key_name: z.string().min(1, "must not be empty").max(64, "must be at most 64 characters"),
+    project_id: idPattern.optional(),
+  })
+  .strict();
+
+/** Parses a body or throws a 400 whose message names every offending field. */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const r = schema.safeParse(body === undefined ? {} : body);
+  if (r.success) return r.data;
+  throw invalid(what, r.error, body);
+}
+
+function invalid(what: string, error: z.ZodError, input: unknown): ApiFault {
+  const parts = error.issues.map((i) => {
+    const path = i.path.map(String).join(".") || "body";
+    if (i.code === "unrecognized_keys") {
+      const where = i.path.length ? `${path}: ` : "";
+      return `${where}unknown field${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => `"${k}"`).join(", ")}`;
+    }
+    if (valueAt(input, i.path) === undefined) {
+      return `${path} is required (${i.message.replace(/^Invalid (input|option): /, "").replace(/, received undefined/, "")})`;
+    }
+    return `${path}: ${i.message.replace(/^Invalid input: /, "")}`;
+  });
+  return badRequest(`Failed to ${what}: invalid request: ${parts.join("; ")}`);
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const k of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/** An optional integer query parameter within bounds; 400 naming it otherwise. */
+export function intQuery(value: unknown, name: string, min: number, max: number, dflt: number): number {
+  if (value === undefined || value === "") return dflt;
+  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw badRequest(
+      `Invalid query parameter ${name}=${String(value)}: must be an integer from ${min} to ${max}`,
+    );
+  }
+  return Number(value);
+}
