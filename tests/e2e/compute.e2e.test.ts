@@ -3,7 +3,7 @@
  * against the emulator over real HTTP. The tests run in order and share one stack, as a user's
  * successive `pulumi up`s would.
  */
-import { spawn } from "child_process";
+import { execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
@@ -37,12 +37,14 @@ async function setComputes(specs: Spec[]) {
 
 async function up(specs: Spec[]) {
   await setComputes(specs);
-  return temp.stack.up({ onOutput: capture });
+  return temp.stack.up({ onOutput: capture, onError: capture });
 }
 
 async function preview(specs: Spec[]) {
   await setComputes(specs);
-  return temp.stack.preview({ onOutput: capture, diff: true });
+  const result = await temp.stack.preview({ onOutput: capture, onError: capture, diff: true });
+  lastPreview = result.stdout;
+  return result;
 }
 
 function changed(summary: Record<string, number | undefined>) {
@@ -86,6 +88,7 @@ const replica = (n: number, extra: Record<string, unknown> = {}): Spec => ({
 });
 
 let specs: Spec[];
+let lastPreview = "";
 
 test("1. up creates a read_write compute and two replicas; a second preview shows no changes", async () => {
   specs = [primary(), replica(1), replica(2)];
@@ -122,7 +125,10 @@ test("3. a branch move is in place; moving a read_write compute onto a branch th
     { name: "other", branchId: branches[1], cu: 0.25 },
   ];
   const pre = await preview(specs);
-  expect(changed(pre.changeSummary)).toEqual({ update: 1, create: 1 });
+  expect({ changes: changed(pre.changeSummary), lastPreview }).toEqual({
+    changes: { update: 1, create: 1 },
+    lastPreview: expect.any(String),
+  });
   await up(specs);
   const moved = (await endpointsInEmulator()).find((e) => e.id === replicaId);
   expect(moved?.branch_id).toBe(branches[1]);
@@ -176,7 +182,7 @@ test("6. an out-of-band delete is dropped by refresh and recreated by up", async
       projectId,
       del.operations.map((o) => o.id),
     );
-  const refreshed = await temp.stack.refresh({ onOutput: capture });
+  const refreshed = await temp.stack.refresh({ onOutput: capture, onError: capture });
   expect(refreshed.summary.resourceChanges?.delete).toBe(1);
   const result = await up(specs);
   expect(result.summary.resourceChanges?.create).toBe(1);
@@ -206,7 +212,8 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
   }
   child.kill("SIGKILL");
   await new Promise((r) => child.once("exit", r));
-  // The engine holds the lock file of a killed run only in memory; the next up proceeds.
+  // A killed CLI leaves its lock behind; `pulumi cancel` is what a CI job does next.
+  await temp.stack.cancel();
   const result = await up(specs);
   expect(result.summary.result).toBe("succeeded");
   const onBranch = (await endpointsInEmulator()).filter((e) => e.branch_id === branches[2]);
@@ -247,23 +254,30 @@ test("9. with faults on (423 storms, 429, 503, dropped connections) up converges
 });
 
 test("10. destroy leaves the emulator without computes", async () => {
-  await temp.stack.destroy({ onOutput: capture });
+  await temp.stack.destroy({ onOutput: capture, onError: capture });
   expect(await endpointsInEmulator()).toEqual([]);
 });
 
 test("11. neither the stack export nor any CLI output contains the API key or the bootstrap token", async () => {
   await up([primary()]);
-  const exported = JSON.stringify(await temp.stack.exportStack());
+  // `pulumi stack export` as a user runs it (the Automation API's exportStack adds --show-secrets).
+  const bin = temp.env.PATH.split(path.delimiter)[0];
+  const exported = execFileSync(path.join(bin, "pulumi"), ["stack", "export", "--stack", "dev"], {
+    cwd: temp.workDir,
+    env: { ...process.env, ...temp.env },
+    encoding: "utf8",
+  });
   const stateFiles = fs
     .readdirSync(temp.backendDir, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".json"))
     .map((f) => fs.readFileSync(path.join(temp.backendDir, f), "utf8"))
     .join("\n");
+  expect(exported).toContain("pulumi-nodejs:dynamic/neon:Compute");
+  expect(stateFiles.length).toBeGreaterThan(0);
   for (const secret of [stackKey, emulator.apiKey]) {
     expect(exported).not.toContain(secret);
     expect(stateFiles).not.toContain(secret);
     expect(transcript).not.toContain(secret);
   }
-  expect(exported).toContain("__provider");
-  await temp.stack.destroy({ onOutput: capture });
+  await temp.stack.destroy({ onOutput: capture, onError: capture });
 });
