@@ -66,7 +66,8 @@ function effective(key: string, value: unknown): unknown {
 
 const DONT_CARE_WHEN_UNSET = new Set(["name", "provisioner", "regionId", "minCu", "maxCu", "restartTrigger"]);
 
-function sameValue(a: unknown, b: unknown): boolean {
+/** Deep equality of plain JSON values, ignoring key order. */
+export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a && b && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a as Props).sort();

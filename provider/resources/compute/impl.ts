@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "crypto";
 import { createNeonClient, ApiError, type NeonClient, type Endpoint, type Operation } from "../../api";
 import { checkInputs, INTERNAL_KEYS, type ComputeInputs } from "./inputs";
-import { diffCompute, propertyChanged } from "./diff";
+import { diffCompute, propertyChanged, sameValue } from "./diff";
 import { deriveSizing } from "./sizing";
 import { resourceLogger, type ResourceLogger } from "../engine-log";
 
@@ -232,6 +232,7 @@ export function autoName(urn: string): string {
 }
 
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  if (typeof inputs.importId === "string") return importExisting(inputs);
   const i = { ...(inputs as unknown as ComputeInputs) };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
   if (!i.name && urn) i.name = autoName(urn);
@@ -249,7 +250,9 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
       let result: { endpoint: Endpoint; operations: Operation[] };
       if (interrupted) {
         // Only this resource's own auto-name matches: an earlier run was stopped after creating it.
-        log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
+        log.info(
+          `found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`,
+        );
         result = {
           endpoint: interrupted,
           operations: await pendingOperationsOf(api, i.projectId, interrupted.id),
@@ -258,7 +261,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
         result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
       }
       ep = result.endpoint;
-      log.info(
+      log.progress(
         `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
       );
       await waitFor(i.projectId, result.operations, log);
@@ -276,6 +279,45 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
       [reason],
     );
   }
+}
+
+/**
+ * Adopts an existing compute named by `importId` instead of creating one (`pulumi import` cannot
+ * work for dynamic resources: the engine reads without the provider code). Like Pulumi's import, it
+ * changes nothing: the declared inputs must describe the compute as it is, else it fails and says
+ * which properties differ.
+ */
+async function importExisting(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const importId = inputs.importId as string;
+  const { projectId, endpointId } = parseId(importId);
+  let ep: Endpoint;
+  try {
+    ep = await client().endpoints.get(projectId, endpointId);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      throw new Error(
+        `Failed to import compute ${importId}: it does not exist (or the API key cannot see it). ` +
+          "Check importId, or remove it to create a new compute.",
+      );
+    }
+    throw err;
+  }
+  const actual = toOutputs({}, ep);
+  const declared = Object.keys(inputs).filter(
+    (k) => INPUT_KEYS.includes(k) && !["cu", "restartTrigger", "importId"].includes(k),
+  );
+  const differences = declared.filter((k) => propertyChanged(k, actual, inputs));
+  if (differences.length > 0) {
+    const detail = differences
+      .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
+      .join("; ");
+    throw new Error(
+      `Failed to import ${describe(ep)}: the declared inputs differ from the compute (${detail}). ` +
+        "Import changes nothing: make the program match the compute, import, then change it in a later update.",
+    );
+  }
+  logger(inputs).info(`imported ${describe(ep)}; deleting this resource will delete the compute`);
+  return { id: ep.id, outs: toOutputs(inputs, ep) };
 }
 
 async function createOrReconcile(
@@ -364,6 +406,7 @@ const INPUT_KEYS = [
   "provisioner",
   "regionId",
   "restartTrigger",
+  "importId",
 ];
 
 export async function read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
@@ -400,13 +443,23 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   if (Object.keys(body).length > 0) {
     if (d.restartWarning) log.warn(d.restartWarning);
     await serialized(projectId, async () => {
-      let result;
+      let operations: Operation[];
       try {
-        result = await api.endpoints.update(projectId, endpointId, body as never);
+        operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
       } catch (err) {
-        throw friendlyUpdateError(err, olds, news);
+        if (!(err instanceof ApiError && err.mayHaveReachedServer))
+          throw friendlyUpdateError(err, olds, news);
+        // The answer was lost: look at the compute rather than blindly sending the change again.
+        const current = await api.endpoints.get(projectId, endpointId);
+        if (patchApplied(body, current)) {
+          log.info(`the answer to the update request was lost; ${describe(current)} already has the change`);
+          operations = await pendingOperationsOf(api, projectId, endpointId);
+        } else {
+          log.info("the answer to the update request was lost and the change is not there; sending it again");
+          operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
+        }
       }
-      await waitFor(projectId, result.operations, log);
+      await waitFor(projectId, operations, log);
     });
   }
   if (d.updates.includes("restartTrigger")) {
@@ -426,6 +479,23 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   }
   const ep = await api.endpoints.get(projectId, endpointId);
   return { outs: toOutputs(news, ep) };
+}
+
+/** True when every field of a PATCH body already reads back from the compute. */
+export function patchApplied(body: Props, ep: Endpoint): boolean {
+  const actual: Props = {
+    branch_id: ep.branch_id,
+    autoscaling_limit_min_cu: ep.autoscaling_limit_min_cu,
+    autoscaling_limit_max_cu: ep.autoscaling_limit_max_cu,
+    suspend_timeout_seconds: ep.suspend_timeout_seconds,
+    settings: { pg_settings: ep.settings?.pg_settings ?? {} },
+    pooler_enabled: ep.pooler_enabled,
+    pooler_mode: ep.pooler_mode,
+    disabled: ep.disabled,
+    name: ep.name,
+    provisioner: ep.provisioner,
+  };
+  return Object.entries(body).every(([k, v]) => sameValue(v, actual[k]));
 }
 
 function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {

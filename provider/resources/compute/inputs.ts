@@ -39,6 +39,7 @@ export interface ComputeInputs {
   provisioner?: (typeof PROVISIONERS)[number];
   regionId?: string;
   restartTrigger?: string;
+  importId?: string;
 }
 
 /** A validation failure reported against one input property. */
@@ -101,6 +102,13 @@ const inputsSchema = z.strictObject({
     .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' })
     .optional(),
   restartTrigger: z.string({ error: "must be a string; change it to restart the compute" }).optional(),
+  importId: z
+    .string({ error: "must be a string" })
+    .regex(/^[a-z0-9-]{1,60}\/ep-[a-z0-9-]{1,60}$/, {
+      error:
+        'must name an existing compute as "<projectId>/<endpointId>", e.g. "shiny-wind-123456/ep-cool-sky-123456"',
+    })
+    .optional(),
 });
 
 function isUnknown(value: unknown): boolean {
@@ -176,6 +184,15 @@ export function checkInputs(news: Record<string, unknown>): {
 function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<string>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const has = (k: keyof ComputeInputs) => value[k] !== undefined || unknownKeys.has(k);
+  if (typeof value.importId === "string" && typeof value.projectId === "string") {
+    const project = value.importId.split("/")[0];
+    if (project !== value.projectId) {
+      failures.push({
+        property: "importId",
+        reason: `importId names project ${project} but projectId is ${value.projectId}; make them the same`,
+      });
+    }
+  }
   if (has("cu") && (has("minCu") || has("maxCu"))) {
     failures.push({
       property: "cu",

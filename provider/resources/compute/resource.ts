@@ -54,6 +54,13 @@ export interface ComputeArgs {
   regionId?: pulumi.Input<string>;
   /** Any string; changing it restarts the compute if it is active (an idle compute has nothing to restart). */
   restartTrigger?: pulumi.Input<string>;
+  /**
+   * Adopt an existing compute instead of creating one: `"<projectId>/<endpointId>"`. The other inputs
+   * must describe the compute as it is (the import changes nothing and fails naming any difference).
+   * Once imported, deleting the resource deletes the compute (use `retainOnDelete` to keep it).
+   * `pulumi import` does not work for dynamic resources; this input is the way to import.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /**

@@ -212,6 +212,17 @@ describe("Compute provider against the emulator", () => {
     );
   });
 
+  it("checks the compute when an update's answer is lost, instead of sending the change again", async () => {
+    const c = await createCompute("patched", { branchId: branches[5], cu: 1 });
+    emulator.setFaults({ dropAfterCommitRate: 1 });
+    const news = { ...c.outs, cu: undefined, minCu: 2, maxCu: 2, pgSettings: { b: "2", a: "1" } };
+    const updated = await impl.update(c.id, c.outs, news);
+    expect(updated.outs).toMatchObject({ minCu: 2, maxCu: 2, pgSettings: { a: "1", b: "2" } });
+    expect(logs.join("\n")).toMatch(
+      /answer to the update request was lost; compute .* already has the change/,
+    );
+  });
+
   it("finishes the compute an interrupted run created for the same resource, and only that one", async () => {
     const name = autoName(urn("resumed"));
     const earlier = await api.endpoints.create(projectId, {
@@ -228,6 +239,39 @@ describe("Compute provider against the emulator", () => {
     // A resource with an explicit name never adopts anything.
     const other = await createCompute("named", { branchId: branches[3], type: "read_only", name });
     expect(other.id).not.toBe(earlier.endpoint.id);
+  });
+
+  it("imports an existing compute by projectId/endpointId without changing it, and refuses a mismatch", async () => {
+    const made = await api.endpoints.create(projectId, {
+      branch_id: branches[4],
+      type: "read_only",
+      autoscaling_limit_min_cu: 1,
+      autoscaling_limit_max_cu: 1,
+    });
+    await api.waitForOperations(
+      projectId,
+      made.operations.map((o) => o.id),
+    );
+    const importId = `${projectId}/${made.endpoint.id}`;
+    const mismatch = await impl.check(
+      {},
+      { projectId, branchId: branches[4], type: "read_only", cu: 2, importId },
+    );
+    await expect(impl.create(mismatch.inputs)).rejects.toThrow(
+      /minCu: declared 2, actual 1; maxCu: declared 2, actual 1/,
+    );
+
+    const c = await createCompute("imported", { branchId: branches[4], type: "read_only", cu: 1, importId });
+    expect(c.id).toBe(made.endpoint.id);
+    expect(c.outs).toMatchObject({ host: made.endpoint.host, importId });
+    expect(await api.endpoints.listByBranch(projectId, branches[4])).toHaveLength(1);
+    expect((await impl.diff(c.id, c.outs, { ...c.outs })).changes).toBe(false);
+
+    const missing = await impl.check(
+      {},
+      { projectId, branchId: branches[4], importId: `${projectId}/ep-nope-123` },
+    );
+    await expect(impl.create(missing.inputs)).rejects.toThrow(/does not exist/);
   });
 
   it("fails with one clear error when no API key is configured", async () => {

@@ -115,6 +115,14 @@ describe("check", () => {
     expect(r.inputs.minCu).toBeUndefined();
   });
 
+  it("checks the form of importId and that it names the same project", () => {
+    expect(failuresOf({ ...base, importId: `${base.projectId}/ep-cool-sky-1` })).toEqual([]);
+    expect(failuresOf({ ...base, importId: "ep-cool-sky-1" })[0]).toMatchObject({ property: "importId" });
+    expect(failuresOf({ ...base, importId: "other-project/ep-cool-sky-1" })[0].reason).toMatch(
+      /names project other-project but projectId is shiny-wind-123456/,
+    );
+  });
+
   it("keeps internal properties out of validation", () => {
     expect(failuresOf({ ...base, __provider: "x", __urn: "urn:pulumi:x", endpointId: undefined })).toEqual(
       [],
