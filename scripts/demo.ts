@@ -34,9 +34,11 @@ async function main(): Promise<void> {
       console.log(`  ${key} = ${JSON.stringify(out.value)}`);
 
     const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-    console.log("\n• Operations the control plane recorded (oldest first):");
+    console.log("\n• Operations the control plane recorded for the computes (oldest first):");
     const ops = [];
-    for await (const op of api.operations.list(emulator.seed.projectId, { limit: 100 })) ops.push(op);
+    for await (const op of api.operations.list(emulator.seed.projectId, { limit: 100 })) {
+      if (op.endpoint_id) ops.push(op);
+    }
     for (const op of ops.reverse()) {
       console.log(
         `  ${op.created_at}  ${op.action.padEnd(16)} ${op.status.padEnd(9)} ${op.endpoint_id ?? ""}`,

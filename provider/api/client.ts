@@ -1,0 +1,358 @@
+/**
+ * Typed calls of the Neon API v2, per area: endpoints (computes), operations,
+ * projects and API keys, plus the operation waiter bound to this client.
+ */
+import type { z } from "zod";
+import {
+  createHttpClient,
+  ResponseShapeError,
+  type HttpClient,
+  type HttpMethod,
+  type RetryInfo,
+} from "../http";
+import type { Sleep } from "../http/clock";
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeyRevokedSchema,
+  describeIssues,
+  EndpointOperationsSchema,
+  EndpointResponseSchema,
+  EndpointsResponseSchema,
+  OperationResponseSchema,
+  OperationsPageSchema,
+  ProjectsPageSchema,
+  type ApiKey,
+  type ApiKeyCreated,
+  type ApiKeyRevoked,
+  type Endpoint,
+  type EndpointCreateRequest,
+  type EndpointUpdateRequest,
+  type Operation,
+  type Project,
+} from "./schemas";
+import { paginate } from "./pager";
+import { OperationWaiter, type WaitOptions } from "../operations/waiter";
+
+/** Options of {@link createNeonClient}. */
+export interface NeonClientOptions {
+  /** A personal, organization or project-scoped API key. */
+  apiKey: string;
+  /** Default `https://console.neon.tech/api/v2`. */
+  baseUrl?: string;
+  /** Per-request timeout, default 30 s. */
+  timeoutMs?: number;
+  /** How long one call keeps retrying 423/429/503/…, default 10 min. */
+  retryDeadlineMs?: number;
+  sleep?: Sleep;
+  now?: () => number;
+  random?: () => number;
+  /** Called before every retry. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** `{ endpoint, operations }` as returned by state-changing endpoint calls. */
+export interface EndpointOperations {
+  endpoint: Endpoint;
+  operations: Operation[];
+}
+
+/** One page of operations. */
+export interface OperationsPage {
+  operations: Operation[];
+  /** Pass back to get the next page; absent at the end. */
+  cursor?: string;
+}
+
+/** The client. Holds the API key only inside its HTTP instance. */
+export interface NeonClient {
+  endpoints: {
+    list(projectId: string): Promise<Endpoint[]>;
+    get(projectId: string, endpointId: string): Promise<Endpoint>;
+    listByBranch(projectId: string, branchId: string): Promise<Endpoint[]>;
+    create(projectId: string, body: EndpointCreateRequest["endpoint"]): Promise<EndpointOperations>;
+    update(
+      projectId: string,
+      endpointId: string,
+      body: EndpointUpdateRequest["endpoint"],
+    ): Promise<EndpointOperations>;
+    /** `undefined` when the API answers 204 (the endpoint does not exist or is already deleted). */
+    delete(projectId: string, endpointId: string): Promise<EndpointOperations | undefined>;
+    start(projectId: string, endpointId: string): Promise<EndpointOperations>;
+    suspend(projectId: string, endpointId: string): Promise<EndpointOperations>;
+    restart(projectId: string, endpointId: string): Promise<EndpointOperations>;
+  };
+  operations: {
+    get(projectId: string, operationId: string): Promise<Operation>;
+    /** All operations of the project, newest first, fetched page by page as iterated. */
+    list(projectId: string, opts?: { limit?: number }): AsyncIterable<Operation>;
+    listPage(projectId: string, opts: { limit: number; cursor?: string }): Promise<OperationsPage>;
+  };
+  projects: {
+    list(opts?: { limit?: number; orgId?: string; search?: string }): AsyncIterable<Project>;
+  };
+  apiKeys: {
+    list(): Promise<ApiKey[]>;
+    create(name: string): Promise<ApiKeyCreated>;
+    revoke(keyId: number): Promise<ApiKeyRevoked>;
+    listOrg(orgId: string): Promise<ApiKey[]>;
+    createOrg(orgId: string, name: string, projectId?: string): Promise<ApiKeyCreated>;
+    revokeOrg(orgId: string, keyId: number): Promise<ApiKeyRevoked>;
+  };
+  /**
+   * Waits until every given operation of the project is `finished` or
+   * `skipped`; rejects with an `OperationError` when one ends in `error` or
+   * `cancelled`, stays `failed` past the grace period, or the deadline passes.
+   */
+  waitForOperations(projectId: string, operationIds: string[], opts?: WaitOptions): Promise<Operation[]>;
+  /** HTTP requests sent by this client so far, retries included. */
+  requestCount(): number;
+}
+
+const enc = encodeURIComponent;
+
+/** Page size of operation and project pagers when the caller gives none. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** Creates a client. Sends nothing until the first call. */
+export function createNeonClient(opts: NeonClientOptions): NeonClient {
+  if (!opts || typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
+    throw new Error(
+      "Failed to create the Neon API client: no API key was given. Set neon:apiKey or NEON_API_KEY.",
+    );
+  }
+  const http = createHttpClient(opts);
+  return buildClient(http);
+}
+
+/** Builds the typed client over an HTTP client (tests pass their own). */
+export function buildClient(http: HttpClient): NeonClient {
+  function call<S extends z.ZodType, T = z.infer<S>>(
+    method: HttpMethod,
+    path: string,
+    route: string,
+    verb: string,
+    thing: string,
+    schema: S,
+    extra: {
+      query?: Record<string, string | number | boolean | undefined>;
+      body?: unknown;
+      map?: (v: z.infer<S>) => T;
+    } = {},
+  ): Promise<T> {
+    return http.request<T>({
+      method,
+      path,
+      route: `${method} ${route}`,
+      verb,
+      thing,
+      query: extra.query,
+      body: extra.body,
+      parse: (data) => {
+        const r = schema.safeParse(data);
+        if (!r.success) throw new ResponseShapeError(describeIssues(r.error));
+        return extra.map ? extra.map(r.data) : (r.data as T);
+      },
+    });
+  }
+
+  const ep = (p: string) => `/projects/${enc(p)}/endpoints`;
+  const epId = (p: string, e: string) => `${ep(p)}/${enc(e)}`;
+  const compute = (p: string, e: string) => `compute ${e} in project ${p}`;
+
+  const endpoints: NeonClient["endpoints"] = {
+    list: (p) =>
+      call(
+        "GET",
+        ep(p),
+        "/projects/{project_id}/endpoints",
+        "list",
+        `the computes of project ${p}`,
+        EndpointsResponseSchema,
+        {
+          map: (r) => r.endpoints,
+        },
+      ),
+    get: (p, e) =>
+      call(
+        "GET",
+        epId(p, e),
+        "/projects/{project_id}/endpoints/{endpoint_id}",
+        "read",
+        compute(p, e),
+        EndpointResponseSchema,
+        {
+          map: (r) => r.endpoint,
+        },
+      ),
+    listByBranch: (p, b) =>
+      call(
+        "GET",
+        `/projects/${enc(p)}/branches/${enc(b)}/endpoints`,
+        "/projects/{project_id}/branches/{branch_id}/endpoints",
+        "list",
+        `the computes of branch ${b} in project ${p}`,
+        EndpointsResponseSchema,
+        { map: (r) => r.endpoints },
+      ),
+    create: (p, body) =>
+      call(
+        "POST",
+        ep(p),
+        "/projects/{project_id}/endpoints",
+        "create",
+        `a ${body?.type ?? "read_write"} compute on branch ${body?.branch_id} in project ${p}`,
+        EndpointOperationsSchema,
+        { body: { endpoint: body } },
+      ),
+    update: (p, e, body) =>
+      call(
+        "PATCH",
+        epId(p, e),
+        "/projects/{project_id}/endpoints/{endpoint_id}",
+        "update",
+        compute(p, e),
+        EndpointOperationsSchema,
+        {
+          body: { endpoint: body },
+        },
+      ),
+    delete: (p, e) =>
+      http.request<EndpointOperations | undefined>({
+        method: "DELETE",
+        path: epId(p, e),
+        route: "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+        verb: "delete",
+        thing: compute(p, e),
+        // 204 means "does not exist or already deleted" in the API.
+        parse: (data, status) => {
+          if (status === 204 || data === undefined) return undefined;
+          const r = EndpointOperationsSchema.safeParse(data);
+          if (!r.success) throw new ResponseShapeError(describeIssues(r.error));
+          return r.data;
+        },
+      }),
+    start: (p, e) => action(p, e, "start"),
+    suspend: (p, e) => action(p, e, "suspend"),
+    restart: (p, e) => action(p, e, "restart"),
+  };
+
+  function action(p: string, e: string, verb: "start" | "suspend" | "restart"): Promise<EndpointOperations> {
+    return call(
+      "POST",
+      `${epId(p, e)}/${verb}`,
+      `/projects/{project_id}/endpoints/{endpoint_id}/${verb}`,
+      verb,
+      compute(p, e),
+      EndpointOperationsSchema,
+    );
+  }
+
+  const listPage: NeonClient["operations"]["listPage"] = (p, { limit, cursor }) =>
+    call(
+      "GET",
+      `/projects/${enc(p)}/operations`,
+      "/projects/{project_id}/operations",
+      "list",
+      `the operations of project ${p}`,
+      OperationsPageSchema,
+      {
+        query: { limit, cursor },
+        map: (r) => ({ operations: r.operations, cursor: r.pagination?.cursor || undefined }),
+      },
+    );
+
+  const operations: NeonClient["operations"] = {
+    get: (p, id) =>
+      call(
+        "GET",
+        `/projects/${enc(p)}/operations/${enc(id)}`,
+        "/projects/{project_id}/operations/{operation_id}",
+        "read",
+        `operation ${id} of project ${p}`,
+        OperationResponseSchema,
+        { map: (r) => r.operation },
+      ),
+    list: (p, o = {}) => {
+      const limit = o.limit ?? DEFAULT_PAGE_SIZE;
+      return paginate(limit, async (cursor) => {
+        const page = await listPage(p, { limit, cursor });
+        return { items: page.operations, cursor: page.cursor };
+      });
+    },
+    listPage,
+  };
+
+  const projects: NeonClient["projects"] = {
+    list: (o = {}) => {
+      const limit = o.limit ?? DEFAULT_PAGE_SIZE;
+      return paginate(limit, (cursor) =>
+        call("GET", "/projects", "/projects", "list", "projects", ProjectsPageSchema, {
+          query: { limit, cursor, org_id: o.orgId, search: o.search },
+          map: (r) => ({ items: r.projects, cursor: r.pagination?.cursor || undefined }),
+        }),
+      );
+    },
+  };
+
+  const orgKeys = (org: string) => `/organizations/${enc(org)}/api_keys`;
+  const apiKeys: NeonClient["apiKeys"] = {
+    list: () => call("GET", "/api_keys", "/api_keys", "list", "API keys", ApiKeyListSchema),
+    create: (name) =>
+      call("POST", "/api_keys", "/api_keys", "create", `API key "${name}"`, ApiKeyCreatedSchema, {
+        body: { key_name: name },
+      }),
+    revoke: (id) =>
+      call(
+        "DELETE",
+        `/api_keys/${enc(String(id))}`,
+        "/api_keys/{key_id}",
+        "revoke",
+        `API key ${id}`,
+        ApiKeyRevokedSchema,
+      ),
+    listOrg: (org) =>
+      call(
+        "GET",
+        orgKeys(org),
+        "/organizations/{org_id}/api_keys",
+        "list",
+        `the API keys of organization ${org}`,
+        ApiKeyListSchema,
+      ),
+    createOrg: (org, name, projectId) =>
+      call(
+        "POST",
+        orgKeys(org),
+        "/organizations/{org_id}/api_keys",
+        "create",
+        `API key "${name}" of organization ${org}`,
+        ApiKeyCreatedSchema,
+        { body: projectId ? { key_name: name, project_id: projectId } : { key_name: name } },
+      ),
+    revokeOrg: (org, id) =>
+      call(
+        "DELETE",
+        `${orgKeys(org)}/${enc(String(id))}`,
+        "/organizations/{org_id}/api_keys/{key_id}",
+        "revoke",
+        `API key ${id} of organization ${org}`,
+        ApiKeyRevokedSchema,
+      ),
+  };
+
+  const waiter = new OperationWaiter({
+    listPage: (p, limit) => listPage(p, { limit }),
+    get: (p, id) => operations.get(p, id),
+    clock: http.clock,
+  });
+
+  return {
+    endpoints,
+    operations,
+    projects,
+    apiKeys,
+    waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
+    requestCount: () => http.requestCount(),
+  };
+}

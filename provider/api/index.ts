@@ -1,0 +1,17 @@
+/**
+ * The Neon API v2 client: typed calls, zod schemas and pagers. Errors are
+ * {@link ApiError}s; waits that fail are {@link OperationError}s.
+ */
+export {
+  createNeonClient,
+  buildClient,
+  DEFAULT_PAGE_SIZE,
+  type NeonClient,
+  type NeonClientOptions,
+  type EndpointOperations,
+  type OperationsPage,
+} from "./client";
+export * from "./schemas";
+export { paginate, collectAll, type Page } from "./pager";
+export { ApiError, type ApiErrorKind, type RetryInfo } from "../http";
+export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

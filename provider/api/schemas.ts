@@ -1,0 +1,207 @@
+/**
+ * zod schemas of the Neon API v2 objects and envelopes this provider reads,
+ * with the TypeScript types inferred from them. Field names are the API's
+ * (snake_case). Unknown extra fields are dropped (zod's default), so a newer
+ * API that adds fields keeps working; a missing required field is an error
+ * that names the field.
+ */
+import { z } from "zod";
+
+// The API documents these as enums, but parsing them as plain strings keeps
+// the provider working when the service adds a value; the types below still
+// name the known ones for readers.
+/** Known values of `Endpoint.type`. */
+export type EndpointType = "read_write" | "read_only";
+/** Known values of `Endpoint.current_state` / `pending_state`. */
+export type EndpointState = "init" | "active" | "idle";
+/** Known values of `Operation.status`. */
+export type OperationStatus =
+  "scheduling" | "running" | "finished" | "failed" | "error" | "cancelling" | "cancelled" | "skipped";
+
+/** `EndpointSettingsData`: `pg_settings` values are strings in the API. */
+export const EndpointSettingsSchema = z.object({
+  pg_settings: z.record(z.string(), z.string()).optional(),
+  pgbouncer_settings: z.record(z.string(), z.string()).optional(),
+  preload_libraries: z
+    .object({ use_defaults: z.boolean().optional(), enabled_libraries: z.array(z.string()).optional() })
+    .optional(),
+});
+
+/** A compute endpoint as the API returns it. */
+export const EndpointSchema = z.object({
+  id: z.string(),
+  host: z.string(),
+  project_id: z.string(),
+  branch_id: z.string(),
+  type: z.string(),
+  autoscaling_limit_min_cu: z.number(),
+  autoscaling_limit_max_cu: z.number(),
+  region_id: z.string(),
+  current_state: z.string(),
+  pending_state: z.string().optional(),
+  settings: EndpointSettingsSchema,
+  pooler_enabled: z.boolean(),
+  pooler_mode: z.string(),
+  disabled: z.boolean(),
+  passwordless_access: z.boolean(),
+  last_active: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  proxy_host: z.string(),
+  suspend_timeout_seconds: z.number(),
+  provisioner: z.string(),
+  name: z.string().optional(),
+  creation_source: z.string(),
+  started_at: z.string().optional(),
+  suspended_at: z.string().optional(),
+  compute_release_version: z.string().optional(),
+});
+/** A compute endpoint. */
+export type Endpoint = z.infer<typeof EndpointSchema>;
+
+/** A system operation. */
+export const OperationSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  branch_id: z.string().optional(),
+  endpoint_id: z.string().optional(),
+  action: z.string(),
+  status: z.string(),
+  error: z.string().optional(),
+  failures_count: z.number(),
+  retry_at: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  // Required in the OpenAPI document but absent from the product spec; only
+  // the waiter's duration estimate uses it, so its absence is tolerated.
+  total_duration_ms: z.number().optional(),
+});
+/** A system operation. */
+export type Operation = z.infer<typeof OperationSchema>;
+
+/** A project as listed by `GET /projects`. */
+export const ProjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform_id: z.string().optional(),
+  region_id: z.string(),
+  provisioner: z.string().optional(),
+  pg_version: z.number().optional(),
+  locked: z.boolean().optional(),
+  cpu_used_sec: z.number().optional(),
+  branch_logical_size_limit: z.number().optional(),
+  proxy_host: z.string().optional(),
+  org_id: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A project (list item). */
+export type Project = z.infer<typeof ProjectSchema>;
+
+const PaginationSchema = z.object({ cursor: z.string().optional() });
+
+/** `{ endpoint }` */
+export const EndpointResponseSchema = z.object({ endpoint: EndpointSchema });
+/** `{ endpoints }` */
+export const EndpointsResponseSchema = z.object({ endpoints: z.array(EndpointSchema) });
+/** `{ endpoint, operations }` from create, update, delete, start, suspend and restart. */
+export const EndpointOperationsSchema = z.object({
+  endpoint: EndpointSchema,
+  operations: z.array(OperationSchema),
+});
+/** `{ operation }` */
+export const OperationResponseSchema = z.object({ operation: OperationSchema });
+/** `{ operations, pagination? }` */
+export const OperationsPageSchema = z.object({
+  operations: z.array(OperationSchema),
+  pagination: PaginationSchema.optional(),
+});
+/** `{ projects, pagination? }` */
+export const ProjectsPageSchema = z.object({
+  projects: z.array(ProjectSchema),
+  pagination: PaginationSchema.optional(),
+});
+
+// The creator is a uuid string in create/revoke answers but an object in list items.
+const CreatedBySchema = z.union([
+  z.string(),
+  z.object({ id: z.string(), name: z.string().optional(), image: z.string().optional() }),
+]);
+
+/** An API key as listed (the secret is never listed). */
+export const ApiKeySchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  created_at: z.string(),
+  created_by: CreatedBySchema.optional(),
+  last_used_at: z.string().nullable().optional(),
+  last_used_from_addr: z.string().optional(),
+  project_id: z.string().optional(),
+});
+/** An API key (list item). */
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+/** The answer to creating a key: the only time its secret `key` is shown. */
+export const ApiKeyCreatedSchema = z.object({
+  id: z.number(),
+  key: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  created_by: CreatedBySchema.optional(),
+  project_id: z.string().optional(),
+});
+/** A newly created API key, secret included. */
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
+
+/** The answer to revoking a key. */
+export const ApiKeyRevokedSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  revoked: z.boolean(),
+  created_at: z.string().optional(),
+  created_by: CreatedBySchema.optional(),
+  last_used_at: z.string().nullable().optional(),
+  last_used_from_addr: z.string().optional(),
+  project_id: z.string().optional(),
+});
+/** A revoked API key. */
+export type ApiKeyRevoked = z.infer<typeof ApiKeyRevokedSchema>;
+
+/** `GET /api_keys` answers with a bare array. */
+export const ApiKeyListSchema = z.array(ApiKeySchema);
+
+/** Body of `POST /projects/{project_id}/endpoints` (the inner `endpoint` object). */
+export interface EndpointCreateRequest {
+  endpoint: {
+    branch_id: string;
+    type: EndpointType | (string & {});
+    region_id?: string;
+    settings?: z.infer<typeof EndpointSettingsSchema>;
+    autoscaling_limit_min_cu?: number;
+    autoscaling_limit_max_cu?: number;
+    provisioner?: string;
+    pooler_enabled?: boolean;
+    pooler_mode?: string;
+    disabled?: boolean;
+    passwordless_access?: boolean;
+    suspend_timeout_seconds?: number;
+    name?: string;
+  };
+}
+
+/** Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`: every field optional; no `type` or `region_id`. */
+export interface EndpointUpdateRequest {
+  endpoint: Partial<Omit<EndpointCreateRequest["endpoint"], "type" | "region_id">>;
+}
+
+/**
+ * Lists the problems of a failed parse as `field.path: what`, e.g.
+ * `endpoints.0.host: missing required field`.
+ */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.slice(0, 10).map((i) => {
+    const where = i.path.length ? i.path.map(String).join(".") : "(body)";
+    const missing = i.code === "invalid_type" && /received undefined/.test(i.message);
+    return `${where}: ${missing ? "missing required field" : i.message}`;
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * The HTTP layer: client factory, the {@link ApiError} boundary, the pure
+ * retry policy and backoff, and the clock seam.
+ */
+export {
+  ApiError,
+  kindOfStatus,
+  redact,
+  sanitizeCause,
+  type ApiErrorKind,
+  type ApiErrorInit,
+  type SanitizedCause,
+} from "./errors";
+export { makeClock, realSleep, type Clock, type Sleep } from "./clock";
+export {
+  shouldRetry,
+  backoffDelay,
+  parseRetryAfter,
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY_LIMITS,
+  MIN_BACKOFF_MS,
+  type AttemptOutcome,
+  type BackoffShape,
+  type HttpMethod,
+  type RetryDecision,
+  type RetryLimits,
+  type RetryReason,
+} from "./retry";
+export {
+  createHttpClient,
+  ResponseShapeError,
+  DEFAULT_BASE_URL,
+  DEFAULT_RETRY_DEADLINE_MS,
+  DEFAULT_TIMEOUT_MS,
+  PACKAGE_NAME,
+  PACKAGE_VERSION,
+  USER_AGENT,
+  type HttpClient,
+  type HttpClientOptions,
+  type RequestSpec,
+  type RetryInfo,
+} from "./client";

@@ -1,0 +1,290 @@
+/**
+ * The operation waiter as a pure step over plain data: given what is known
+ * about the awaited operations and the current time, decide whether the wait
+ * is done, has failed, or should poll again after some delay. The driver
+ * (`waiter.ts`) owns the clock, the HTTP calls and the sharing of polls.
+ *
+ * Status semantics (control API spec, "States and transitions"):
+ * - `finished`, `skipped`: success.
+ * - `error`, `cancelled`: failure.
+ * - `failed`: NOT terminal; the control plane may retry the operation. The
+ *   wait fails only when it stays `failed` longer than the grace period.
+ * - `scheduling`, `running`, `cancelling` and anything unknown: in progress.
+ */
+
+/** Statuses that complete an operation successfully. */
+export const SUCCESS_STATUSES: ReadonlySet<string> = new Set(["finished", "skipped"]);
+/** Statuses that end an operation unsuccessfully for good. */
+export const FAILURE_STATUSES: ReadonlySet<string> = new Set(["error", "cancelled"]);
+/** A status the control plane may still retry out of. */
+export const RETRYABLE_FAILED_STATUS = "failed";
+
+/** The fields of an operation the step reads. */
+export interface OpView {
+  id: string;
+  action: string;
+  status: string;
+  failures_count: number;
+  error?: string;
+}
+
+/** What the waiter knows about one operation. */
+export interface OpTrack {
+  id: string;
+  action?: string;
+  status?: string;
+  failuresCount?: number;
+  error?: string;
+  /** Time from which its running time is counted (registration, or when it left `scheduling`). */
+  anchorAt: number;
+  /** Last time it was seen in `scheduling`. */
+  scheduledSeenAt?: number;
+  /** Since when it has been `failed` without leaving that status. */
+  failedSince?: number;
+  /** Set when a read by id answered 404. */
+  notFound?: boolean;
+}
+
+/** The whole state of one wait: plain, serializable data. */
+export interface WaitState {
+  projectId: string;
+  ids: string[];
+  startedAt: number;
+  deadlineAt: number;
+  failedGraceMs: number;
+  ops: Record<string, OpTrack>;
+  /** Observations applied so far. */
+  attempt: number;
+  /** Last time any awaited operation changed status. */
+  lastChangeAt: number;
+}
+
+/** Expected running time of an action, learned from `total_duration_ms` of finished operations. */
+export interface DurationWindow {
+  /** Earliest expected finish, ms after start. */
+  lo: number;
+  /** Latest expected finish. */
+  hi: number;
+  median: number;
+  samples: number;
+}
+
+/** Poll timing. */
+export interface ScheduleConfig {
+  /** First check after registering a wait. */
+  firstPollMs: number;
+  /** Growth of the interval while nothing is known: next ≈ elapsed × growth. */
+  growth: number;
+  /** Largest interval between polls. */
+  maxIntervalMs: number;
+  /** Smallest interval between polls. */
+  minIntervalMs: number;
+  /** Largest interval inside an expected finish window. */
+  maxWindowIntervalMs: number;
+}
+
+/** Defaults: first check after 100 ms, ×1.5 up to 5 s. */
+export const DEFAULT_SCHEDULE: ScheduleConfig = {
+  firstPollMs: 100,
+  growth: 1.5,
+  maxIntervalMs: 5_000,
+  minIntervalMs: 50,
+  maxWindowIntervalMs: 2_000,
+};
+
+/** Why a wait failed. */
+export type FailReason = "error" | "cancelled" | "failed_too_long" | "deadline" | "not_found";
+
+/** What to do next. */
+export type Decision =
+  | { type: "done" }
+  | { type: "fail"; reason: FailReason; operationId: string }
+  | { type: "poll"; afterMs: number };
+
+/** Starts a wait. */
+export function initialState(
+  projectId: string,
+  ids: readonly string[],
+  now: number,
+  opts: { deadlineMs: number; failedGraceMs: number },
+): WaitState {
+  const unique = [...new Set(ids)];
+  const ops: Record<string, OpTrack> = {};
+  for (const id of unique) ops[id] = { id, anchorAt: now };
+  return {
+    projectId,
+    ids: unique,
+    startedAt: now,
+    deadlineAt: now + opts.deadlineMs,
+    failedGraceMs: opts.failedGraceMs,
+    ops,
+    attempt: 0,
+    lastChangeAt: now,
+  };
+}
+
+/** An observation of one operation: its current view, or the news that it does not exist. */
+export type Observation = { id: string; op: OpView } | { id: string; notFound: true };
+
+/**
+ * Applies observations made at `now`. Observations of operations this wait
+ * does not await are ignored, so one poll can feed many waits.
+ */
+export function observe(state: WaitState, now: number, observations: readonly Observation[]): WaitState {
+  const ops = { ...state.ops };
+  let changed = false;
+  let seen = false;
+  for (const o of observations) {
+    const prev = ops[o.id];
+    if (!prev) continue;
+    seen = true;
+    if ("notFound" in o) {
+      ops[o.id] = { ...prev, notFound: true };
+      changed = true;
+      continue;
+    }
+    const { status } = o.op;
+    const next: OpTrack = {
+      ...prev,
+      action: o.op.action,
+      status,
+      failuresCount: o.op.failures_count,
+      error: o.op.error ?? prev.error,
+      notFound: undefined,
+    };
+    if (status === "scheduling") next.scheduledSeenAt = now;
+    // It left `scheduling` some time after we last saw it there; counting from
+    // then over-estimates its running time, which only makes us poll earlier.
+    if (prev.status === "scheduling" && status !== "scheduling")
+      next.anchorAt = prev.scheduledSeenAt ?? prev.anchorAt;
+    if (status === RETRYABLE_FAILED_STATUS) next.failedSince = prev.failedSince ?? now;
+    else next.failedSince = undefined;
+    if (prev.status !== status) changed = true;
+    ops[o.id] = next;
+  }
+  if (!seen) return state;
+  return { ...state, ops, attempt: state.attempt + 1, lastChangeAt: changed ? now : state.lastChangeAt };
+}
+
+/**
+ * Decides what to do at `now`. Rules, first match wins:
+ * 1. An operation in `error` or `cancelled`: fail on it.
+ * 2. An operation that does not exist: fail on it.
+ * 3. An operation `failed` for at least the grace period: fail on it.
+ * 4. Every operation `finished` or `skipped`: done.
+ * 5. The deadline has passed: fail on the first unfinished operation.
+ * 6. Otherwise poll at the earliest time any unfinished operation wants a
+ *    look, never past the deadline.
+ */
+export function decide(
+  state: WaitState,
+  now: number,
+  windows: Readonly<Record<string, DurationWindow>> = {},
+  cfg: ScheduleConfig = DEFAULT_SCHEDULE,
+): Decision {
+  const tracks = state.ids.map((id) => state.ops[id]);
+  const terminal = tracks.find((t) => t.status !== undefined && FAILURE_STATUSES.has(t.status));
+  if (terminal)
+    return {
+      type: "fail",
+      reason: terminal.status === "cancelled" ? "cancelled" : "error",
+      operationId: terminal.id,
+    };
+  const missing = tracks.find((t) => t.notFound);
+  if (missing) return { type: "fail", reason: "not_found", operationId: missing.id };
+  const stuck = tracks.find((t) => t.failedSince !== undefined && now - t.failedSince >= state.failedGraceMs);
+  if (stuck) return { type: "fail", reason: "failed_too_long", operationId: stuck.id };
+  const open = tracks.filter((t) => !(t.status !== undefined && SUCCESS_STATUSES.has(t.status)));
+  if (open.length === 0) return { type: "done" };
+  if (now >= state.deadlineAt) return { type: "fail", reason: "deadline", operationId: open[0].id };
+
+  let at = Number.POSITIVE_INFINITY;
+  if (state.attempt === 0) {
+    at = state.startedAt + cfg.firstPollMs;
+  } else {
+    // While one operation of the wait runs, the ones queued behind it cannot finish first.
+    const running = open.filter((t) => t.status !== "scheduling");
+    for (const t of running.length > 0 ? running : open)
+      at = Math.min(at, nextPollAt(t, state, now, windows, cfg));
+    const failed = open.find((t) => t.failedSince !== undefined);
+    if (failed) at = Math.min(at, failed.failedSince! + state.failedGraceMs);
+  }
+  at = Math.min(Math.max(at, now + cfg.minIntervalMs), state.deadlineAt);
+  return { type: "poll", afterMs: Math.max(0, at - now) };
+}
+
+/**
+ * When one operation wants its next look. Without a duration estimate the
+ * interval grows with the elapsed time (×`growth`, from `firstPollMs` to
+ * `maxIntervalMs`). With one, it sleeps towards the expected finish window
+ * (checking once halfway when that sleep is long), polls densely inside the
+ * window, and backs off gradually after it.
+ */
+export function nextPollAt(
+  t: OpTrack,
+  state: WaitState,
+  now: number,
+  windows: Readonly<Record<string, DurationWindow>>,
+  cfg: ScheduleConfig,
+): number {
+  const grow = (from: number, min = cfg.firstPollMs) =>
+    now + clamp((now - from) * (cfg.growth - 1), min, cfg.maxIntervalMs);
+  if (t.failedSince !== undefined) return grow(t.failedSince);
+  if (t.status === undefined || t.status === "scheduling" || t.status === "cancelling") {
+    return grow(Math.max(t.anchorAt, state.lastChangeAt));
+  }
+  const w = t.action !== undefined ? windows[t.action] : undefined;
+  if (!w) return grow(t.anchorAt);
+  const elapsed = now - t.anchorAt;
+  const step = windowInterval(w, cfg);
+  if (elapsed < w.lo) {
+    // A long sleep to the window gets one check halfway, in case operations
+    // got faster; a short one (≤ 2 × the largest interval) does not need it.
+    const half = w.lo / 2;
+    const target = w.lo - elapsed > 2 * cfg.maxIntervalMs && elapsed + cfg.minIntervalMs < half ? half : w.lo;
+    return t.anchorAt + target;
+  }
+  if (elapsed < w.hi) return now + step;
+  // Late: start at the window's pace and slow down gently, on the scale of the window's width.
+  const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));
+  return now + clamp(late, step, cfg.maxIntervalMs);
+}
+
+/** Poll interval inside an expected-finish window: a twelfth of its width, 3 % of the median at least. */
+export function windowInterval(w: DurationWindow, cfg: ScheduleConfig = DEFAULT_SCHEDULE): number {
+  return clamp(Math.max((w.hi - w.lo) / 12, w.median * 0.03), cfg.minIntervalMs, cfg.maxWindowIntervalMs);
+}
+
+/** Minimum number of finished operations of an action before its durations are trusted. */
+export const MIN_DURATION_SAMPLES = 3;
+
+/**
+ * The expected finish window of an action from recent durations (ms): from
+ * the shortest to the longest seen, widened by a tenth of the median on each
+ * side. Undefined with too few samples.
+ */
+export function durationWindow(samples: readonly number[]): DurationWindow | undefined {
+  const xs = samples.filter((x) => Number.isFinite(x) && x >= 0).sort((a, b) => a - b);
+  if (xs.length < MIN_DURATION_SAMPLES) return undefined;
+  const median = xs[Math.floor(xs.length / 2)];
+  const margin = median * 0.1;
+  return { lo: Math.max(0, xs[0] - margin), hi: xs[xs.length - 1] + margin, median, samples: xs.length };
+}
+
+/** One step: apply observations made at `now`, then decide. */
+export function step(
+  state: WaitState,
+  input: {
+    now: number;
+    observations: readonly Observation[];
+    windows?: Readonly<Record<string, DurationWindow>>;
+    config?: ScheduleConfig;
+  },
+): { state: WaitState; decision: Decision } {
+  const next = observe(state, input.now, input.observations);
+  return { state: next, decision: decide(next, input.now, input.windows, input.config) };
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, x));
+}

@@ -1,0 +1,365 @@
+import util from "node:util";
+import axios, { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
+import { z } from "zod";
+import {
+  ApiError,
+  createHttpClient,
+  PACKAGE_NAME,
+  PACKAGE_VERSION,
+  ResponseShapeError,
+  type ApiErrorKind,
+  type HttpClientOptions,
+  type RequestSpec,
+  type RetryInfo,
+} from "../../../provider/http";
+import { buildClient, createNeonClient } from "../../../provider/api";
+import { FakeClock } from "../operations/fake-clock";
+
+const KEY = "napi_unit_test_secret_0123456789abcdef";
+
+type Reply =
+  { status: number; body?: unknown; headers?: Record<string, string> } | { fail: string; message?: string };
+
+/** An axios adapter answering from a script; records every request it sees. */
+function scripted(replies: Reply[] | ((config: InternalAxiosRequestConfig, n: number) => Reply)) {
+  const seen: InternalAxiosRequestConfig[] = [];
+  const adapter: AxiosAdapter = async (config) => {
+    seen.push(config);
+    const n = seen.length;
+    const r =
+      typeof replies === "function" ? replies(config, n) : replies[Math.min(n - 1, replies.length - 1)];
+    if ("fail" in r) {
+      // A real AxiosError: its config carries the Authorization header.
+      throw new AxiosError(r.message ?? `${r.fail} while talking to ${config.url}`, r.fail, config, {});
+    }
+    return {
+      data: r.body === undefined ? "" : JSON.stringify(r.body),
+      status: r.status,
+      statusText: `S${r.status}`,
+      headers: r.headers ?? {},
+      config,
+      request: {},
+    };
+  };
+  return { adapter, seen };
+}
+
+function client(replies: Parameters<typeof scripted>[0], extra: Partial<HttpClientOptions> = {}) {
+  const clock = new FakeClock();
+  const s = scripted(replies);
+  const retries: RetryInfo[] = [];
+  const http = createHttpClient({
+    apiKey: KEY,
+    baseUrl: "http://api.test/api/v2/",
+    adapter: s.adapter,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+    onRetry: (i) => retries.push(i),
+    ...extra,
+  });
+  return { http, clock, seen: s.seen, retries };
+}
+
+const ANY = z.unknown();
+function spec(
+  method: RequestSpec<unknown>["method"],
+  extra: Partial<RequestSpec<unknown>> = {},
+): RequestSpec<unknown> {
+  return {
+    method,
+    path: "/projects/p-1/endpoints",
+    route: `${method} /projects/{project_id}/endpoints`,
+    verb: "create",
+    thing: "a compute in project p-1",
+    parse: (d) => ANY.parse(d),
+    ...extra,
+  };
+}
+
+async function failure(p: Promise<unknown>, clock: FakeClock): Promise<ApiError> {
+  try {
+    await clock.run(p);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("requests", () => {
+  test("sends auth, JSON, user agent and a fresh X-Request-ID per request", async () => {
+    const { http, clock, seen } = client([
+      { status: 423, body: { code: "LOCKED", message: "busy" } },
+      { status: 200, body: { ok: 1 } },
+    ]);
+    await clock.run(http.request(spec("POST", { body: { endpoint: { branch_id: "br-1" } } })));
+    expect(seen).toHaveLength(2);
+    for (const c of seen) {
+      expect(c.baseURL).toBe("http://api.test/api/v2");
+      expect(c.headers.Authorization).toBe(`Bearer ${KEY}`);
+      expect(c.headers.Accept).toBe("application/json");
+      expect(c.headers["Content-Type"]).toBe("application/json");
+      expect(String(c.headers["User-Agent"])).toContain(`${PACKAGE_NAME}/${PACKAGE_VERSION}`);
+      expect(String(c.headers["X-Request-ID"])).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(String(c.data))).toEqual({ endpoint: { branch_id: "br-1" } });
+    }
+    expect(seen[0].headers["X-Request-ID"]).not.toBe(seen[1].headers["X-Request-ID"]);
+    expect(http.requestCount()).toBe(2);
+  });
+
+  test("the User-Agent constants match package.json", () => {
+    const pkg = require("../../../package.json") as { name: string; version: string };
+    expect(PACKAGE_NAME).toBe(pkg.name);
+    expect(PACKAGE_VERSION).toBe(pkg.version);
+  });
+
+  test("the default base URL is the public API; timeout is set", async () => {
+    const { http, clock, seen } = client([{ status: 200, body: {} }], {
+      baseUrl: undefined,
+      timeoutMs: 1234,
+    });
+    await clock.run(http.request(spec("GET")));
+    expect(seen[0].baseURL).toBe("https://console.neon.tech/api/v2");
+    expect(seen[0].timeout).toBe(1234);
+  });
+
+  test("a 423 storm is retried with small jittered delays until the lock is free", async () => {
+    const storm: Reply[] = Array.from({ length: 12 }, () => ({
+      status: 423,
+      body: { code: "LOCKED", message: "busy" },
+    }));
+    const { http, clock, retries } = client([...storm, { status: 201, body: { ok: true } }]);
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: true });
+    expect(retries).toHaveLength(12);
+    expect(retries.every((r) => r.reason === "locked" && r.status === 423)).toBe(true);
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(2000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(100);
+  });
+
+  test("429 waits at least its Retry-After (seconds)", async () => {
+    const { http, clock } = client([
+      { status: 429, headers: { "retry-after": "2" } },
+      { status: 200, body: {} },
+    ]);
+    await clock.run(http.request(spec("POST")));
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(2000);
+    expect(clock.sleeps[0]).toBeLessThan(2500);
+  });
+
+  test("429 with an HTTP-date Retry-After", async () => {
+    const { http, clock } = client((_c, n) =>
+      n === 1
+        ? { status: 429, headers: { "retry-after": new Date(3000).toUTCString() } }
+        : { status: 200, body: {} },
+    );
+    await clock.run(http.request(spec("GET")));
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(3000);
+  });
+
+  test("GET retries a reset connection, a timeout, 502 and 504", async () => {
+    const { http, clock, seen } = client([
+      { fail: "ECONNRESET" },
+      { fail: "ETIMEDOUT" },
+      { status: 502 },
+      { status: 504 },
+      { status: 200, body: { fine: 1 } },
+    ]);
+    await expect(clock.run(http.request(spec("GET")))).resolves.toEqual({ fine: 1 });
+    expect(seen).toHaveLength(5);
+  });
+
+  test("a POST cut off after sending is not repeated: network error with mayHaveReachedServer", async () => {
+    const { http, clock, seen } = client([
+      { fail: "ECONNRESET", message: "socket hang up" },
+      { status: 201, body: {} },
+    ]);
+    const err = await failure(http.request(spec("POST")), clock);
+    expect(seen).toHaveLength(1);
+    expect(err.kind).toBe("network");
+    expect(err.mayHaveReachedServer).toBe(true);
+    expect(err.message).toMatch(
+      /^Failed to create a compute in project p-1: the connection failed \(ECONNRESET\)/,
+    );
+    expect(err.message).toMatch(/may have reached the service/);
+  });
+
+  test("a PATCH that timed out is not repeated either", async () => {
+    const { http, clock, seen } = client([{ fail: "ETIMEDOUT" }]);
+    const err = await failure(http.request(spec("PATCH")), clock);
+    expect(seen).toHaveLength(1);
+    expect(err.kind).toBe("timeout");
+    expect(err.mayHaveReachedServer).toBe(true);
+  });
+
+  test("a POST whose connection was refused is retried (it never reached the server)", async () => {
+    const { http, clock, seen } = client([{ fail: "ECONNREFUSED" }, { status: 201, body: { made: 1 } }]);
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ made: 1 });
+    expect(seen).toHaveLength(2);
+  });
+
+  test("503 is retried for POST", async () => {
+    const { http, clock, seen } = client([{ status: 503 }, { status: 201, body: {} }]);
+    await clock.run(http.request(spec("POST")));
+    expect(seen).toHaveLength(2);
+  });
+
+  test("500 is final", async () => {
+    const { http, clock, seen } = client([
+      { status: 500, body: { code: "INTERNAL", message: "boom", request_id: "rq-9" } },
+    ]);
+    const err = await failure(http.request(spec("GET")), clock);
+    expect(seen).toHaveLength(1);
+    expect(err.kind).toBe("server");
+    expect(err.message).toBe(
+      "Failed to create a compute in project p-1: boom (HTTP 500, code INTERNAL, request id rq-9). " +
+        "The Neon service failed to handle the request; retry later, and quote the request id if it persists.",
+    );
+  });
+
+  test("the retry deadline ends a 423 storm, and the error says so", async () => {
+    const { http, clock, seen } = client(
+      () => ({ status: 423, body: { code: "LOCKED", message: "project already has running operations" } }),
+      {
+        retryDeadlineMs: 10_000,
+      },
+    );
+    const err = await failure(http.request(spec("POST")), clock);
+    expect(err.kind).toBe("locked");
+    expect(err.deadlineExceeded).toBe(true);
+    expect(err.status).toBe(423);
+    expect(err.attempts).toBe(seen.length);
+    expect(clock.t).toBeLessThanOrEqual(10_000);
+    expect(clock.t).toBeGreaterThan(7_000);
+    expect(err.message).toMatch(
+      /^Failed to create a compute in project p-1: project already has running operations \(HTTP 423, code LOCKED, request id [0-9a-f-]{36}, \d+ attempts\)\. Gave up retrying: the retry deadline of 10 s passed\./,
+    );
+  });
+
+  test("a Retry-After longer than the deadline fails at once", async () => {
+    const { http, clock, seen } = client([{ status: 429, headers: { "retry-after": "120" } }], {
+      retryDeadlineMs: 60_000,
+    });
+    const err = await failure(http.request(spec("GET")), clock);
+    expect(seen).toHaveLength(1);
+    expect(err.kind).toBe("rate_limited");
+    expect(err.deadlineExceeded).toBe(true);
+    expect(clock.t).toBe(0);
+  });
+
+  test.each<[number, ApiErrorKind]>([
+    [400, "invalid"],
+    [401, "unauthorized"],
+    [403, "invalid"],
+    [404, "not_found"],
+    [409, "invalid"],
+    [422, "invalid"],
+    [500, "server"],
+  ])("HTTP %i → kind %s, not retried", async (status, kind) => {
+    const { http, clock, seen } = client([{ status, body: { code: "X", message: "nope" } }]);
+    const err = await failure(http.request(spec("GET")), clock);
+    expect(err.kind).toBe(kind);
+    expect(err.status).toBe(status);
+    expect(err.code).toBe("X");
+    expect(err.apiMessage).toBe("nope");
+    expect(seen).toHaveLength(1);
+  });
+
+  test("a non-JSON error body still gives a message", async () => {
+    const { http, clock } = client([{ status: 404, body: undefined }]);
+    const err = await failure(http.request(spec("GET")), clock);
+    expect(err.message).toMatch(/^Failed to create a compute in project p-1: S404 \(HTTP 404/);
+  });
+
+  test("a response that does not match its schema names the field and the route", async () => {
+    const { http, clock } = client([{ status: 200, body: { endpoint: { id: "ep-1" } } }]);
+    const parse = (d: unknown) => {
+      const r = z.object({ endpoint: z.object({ id: z.string(), host: z.string() }) }).safeParse(d);
+      if (!r.success) throw new ResponseShapeError(r.error.issues.map((i) => `${i.path.join(".")}: missing`));
+      return r.data;
+    };
+    const err = await failure(http.request({ ...spec("GET"), parse }), clock);
+    expect(err.kind).toBe("invalid_response");
+    expect(err.message).toContain("endpoint.host");
+    expect(err.message).toContain("GET /projects/{project_id}/endpoints");
+  });
+});
+
+describe("redaction: no error of any kind reveals the API key", () => {
+  // Every reply echoes the key, as a careless server or proxy might.
+  const echo = { code: "E", message: `the key ${KEY} (Bearer ${KEY}) is not welcome` };
+  // Every row has all four cells: with fewer, jest would pass a `done` callback as the last one.
+  const cases: [ApiErrorKind, Reply[], RequestSpec<unknown>["method"], Partial<HttpClientOptions>][] = [
+    ["unauthorized", [{ status: 401, body: echo }], "GET", {}],
+    ["not_found", [{ status: 404, body: echo }], "GET", {}],
+    ["locked", [{ status: 423, body: echo }], "POST", { retryDeadlineMs: 1_000 }],
+    [
+      "rate_limited",
+      [{ status: 429, body: echo, headers: { "retry-after": "1" } }],
+      "GET",
+      { retryLimits: { rate_limited: 2 } },
+    ],
+    ["invalid", [{ status: 400, body: echo }], "PATCH", {}],
+    ["server", [{ status: 503, body: echo }], "GET", { retryLimits: { unavailable: 2 } }],
+    [
+      "network",
+      [{ fail: "ECONNRESET", message: `socket hang up, Authorization: Bearer ${KEY}` }],
+      "POST",
+      {},
+    ],
+    [
+      "network",
+      [{ fail: "ECONNREFUSED", message: `connect ECONNREFUSED ${KEY}` }],
+      "GET",
+      { retryLimits: { network: 2 } },
+    ],
+    [
+      "timeout",
+      [{ fail: "ETIMEDOUT", message: `timeout of 30000ms exceeded ${KEY}` }],
+      "GET",
+      { retryLimits: { network: 1 } },
+    ],
+    ["invalid_response", [{ status: 200, body: { leaked: KEY } }], "GET", {}],
+  ];
+
+  test.each(cases)("%s", async (kind, replies, method, extra) => {
+    const logs: string[] = [];
+    const { http, clock, retries } = client(replies, extra);
+    const parse =
+      kind === "invalid_response"
+        ? () => {
+            throw new ResponseShapeError([`unexpected ${KEY}`]);
+          }
+        : (d: unknown) => d;
+    const err = await failure(http.request({ ...spec(method), parse }), clock);
+    expect(err.kind).toBe(kind);
+    expect(axios.isAxiosError(err)).toBe(false);
+    expect(err.cause === undefined || Object.getPrototypeOf(err.cause) === Object.prototype).toBe(true);
+    logs.push(
+      err.message,
+      String(err),
+      err.stack ?? "",
+      JSON.stringify(err),
+      JSON.stringify(err.cause ?? null),
+      util.inspect(err, { depth: 20, showHidden: true }),
+      util.format("%o", err),
+      JSON.stringify(retries),
+      util.inspect(http, { depth: 5, showHidden: true }),
+    );
+    for (const line of logs) expect(line).not.toContain(KEY);
+  });
+
+  test("an error from the typed client does not reveal the key either", async () => {
+    const clock = new FakeClock();
+    const { adapter } = scripted([{ fail: "ECONNRESET", message: `reset ${KEY}` }]);
+    const api = buildClient(createHttpClient({ apiKey: KEY, adapter, now: clock.now, sleep: clock.sleep }));
+    const err = await failure(api.endpoints.create("p-1", { branch_id: "br-1", type: "read_write" }), clock);
+    expect(err.mayHaveReachedServer).toBe(true);
+    expect(util.inspect(err, { depth: 20, showHidden: true })).not.toContain(KEY);
+    expect(util.inspect(api, { depth: 20, showHidden: true })).not.toContain(KEY);
+  });
+
+  test("createNeonClient refuses an empty key with a clear message", () => {
+    expect(() => createNeonClient({ apiKey: "" })).toThrow(/no API key was given/);
+  });
+});

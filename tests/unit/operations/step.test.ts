@@ -1,0 +1,349 @@
+import {
+  decide,
+  DEFAULT_SCHEDULE,
+  durationWindow,
+  initialState,
+  observe,
+  step,
+  windowInterval,
+  type Decision,
+  type DurationWindow,
+  type Observation,
+  type WaitState,
+} from "../../../provider/operations";
+
+const DEADLINE = 600_000;
+const GRACE = 60_000;
+
+function start(ids = ["op-1"], now = 0): WaitState {
+  return initialState("p-1", ids, now, { deadlineMs: DEADLINE, failedGraceMs: GRACE });
+}
+
+function seen(
+  id: string,
+  status: string,
+  extra: { action?: string; failures_count?: number; error?: string } = {},
+): Observation {
+  return {
+    id,
+    op: {
+      id,
+      action: extra.action ?? "start_compute",
+      status,
+      failures_count: extra.failures_count ?? 0,
+      error: extra.error,
+    },
+  };
+}
+
+/** Feeds `[time, status]` observations of one operation; returns every decision. */
+function play(
+  seq: [number, string, { failures_count?: number; error?: string }?][],
+  s = start(),
+): { decisions: Decision[]; state: WaitState } {
+  const decisions: Decision[] = [];
+  let state = s;
+  for (const [now, status, extra] of seq) {
+    const r = step(state, { now, observations: [seen("op-1", status, extra)] });
+    state = r.state;
+    decisions.push(r.decision);
+  }
+  return { decisions, state };
+}
+
+const last = <T>(xs: T[]) => xs[xs.length - 1];
+
+describe("status sequences", () => {
+  test("running → finished: done", () => {
+    const { decisions } = play([
+      [100, "running"],
+      [250, "running"],
+      [500, "finished"],
+    ]);
+    expect(decisions.slice(0, 2).every((d) => d.type === "poll")).toBe(true);
+    expect(last(decisions)).toEqual({ type: "done" });
+  });
+
+  test("finished at the first look: done", () => {
+    expect(play([[100, "finished"]]).decisions).toEqual([{ type: "done" }]);
+  });
+
+  test("skipped counts as success", () => {
+    expect(play([[100, "skipped"]]).decisions).toEqual([{ type: "done" }]);
+  });
+
+  test("scheduling → running → finished: done", () => {
+    const { decisions } = play([
+      [100, "scheduling"],
+      [300, "running"],
+      [900, "finished"],
+    ]);
+    expect(decisions.map((d) => d.type)).toEqual(["poll", "poll", "done"]);
+  });
+
+  test("failed is not terminal: failed → running → finished is done", () => {
+    const { decisions, state } = play([
+      [100, "running"],
+      [1_000, "failed", { failures_count: 1, error: "transient" }],
+      [5_000, "failed", { failures_count: 1 }],
+      [10_000, "running", { failures_count: 1 }],
+      [20_000, "finished", { failures_count: 1 }],
+    ]);
+    expect(decisions.map((d) => d.type)).toEqual(["poll", "poll", "poll", "poll", "done"]);
+    expect(state.ops["op-1"].failedSince).toBeUndefined();
+  });
+
+  test("failed → running → failed again restarts the grace period", () => {
+    const { decisions } = play([
+      [1_000, "failed", { failures_count: 1 }],
+      [50_000, "running", { failures_count: 1 }],
+      [55_000, "failed", { failures_count: 2 }],
+      [100_000, "failed", { failures_count: 2 }],
+    ]);
+    expect(decisions.every((d) => d.type === "poll")).toBe(true);
+  });
+
+  test("failed past the grace period fails, naming the operation", () => {
+    const { decisions, state } = play([
+      [1_000, "failed", { failures_count: 3, error: "compute did not start" }],
+      [30_000, "failed", { failures_count: 3 }],
+      [61_000, "failed", { failures_count: 3 }],
+    ]);
+    expect(decisions.slice(0, 2).every((d) => d.type === "poll")).toBe(true);
+    expect(last(decisions)).toEqual({ type: "fail", reason: "failed_too_long", operationId: "op-1" });
+    expect(state.ops["op-1"]).toMatchObject({
+      failuresCount: 3,
+      error: "compute did not start",
+      status: "failed",
+    });
+  });
+
+  test("while failed, a poll is scheduled no later than the end of the grace period", () => {
+    const { decisions } = play([
+      [1_000, "failed", { failures_count: 1 }],
+      [58_000, "failed"],
+    ]);
+    const d = last(decisions);
+    expect(d.type).toBe("poll");
+    if (d.type === "poll") expect(58_000 + d.afterMs).toBeLessThanOrEqual(61_000);
+  });
+
+  test("error fails at once, keeping the error text", () => {
+    const { decisions, state } = play([
+      [100, "running"],
+      [400, "error", { error: "out of capacity" }],
+    ]);
+    expect(last(decisions)).toEqual({ type: "fail", reason: "error", operationId: "op-1" });
+    expect(state.ops["op-1"].error).toBe("out of capacity");
+  });
+
+  test("cancelling → cancelled fails", () => {
+    const { decisions } = play([
+      [100, "cancelling"],
+      [400, "cancelled"],
+    ]);
+    expect(decisions.map((d) => d.type)).toEqual(["poll", "fail"]);
+    expect(last(decisions)).toMatchObject({ reason: "cancelled" });
+  });
+
+  test("an unknown status keeps the wait going", () => {
+    expect(play([[100, "paused_by_new_api"]]).decisions[0].type).toBe("poll");
+  });
+
+  test("the deadline fails the wait and no poll is scheduled past it", () => {
+    let state = start();
+    let now = 0;
+    for (;;) {
+      const r = step(state, { now, observations: [seen("op-1", "running")] });
+      state = r.state;
+      if (r.decision.type !== "poll") {
+        expect(r.decision).toEqual({ type: "fail", reason: "deadline", operationId: "op-1" });
+        expect(now).toBe(DEADLINE);
+        break;
+      }
+      expect(now + r.decision.afterMs).toBeLessThanOrEqual(DEADLINE);
+      now += r.decision.afterMs;
+    }
+  });
+
+  test("an operation that does not exist fails the wait", () => {
+    const r = step(start(), { now: 100, observations: [{ id: "op-1", notFound: true }] });
+    expect(r.decision).toEqual({ type: "fail", reason: "not_found", operationId: "op-1" });
+  });
+});
+
+describe("several operations", () => {
+  test("done only when all are done; the chain order does not matter", () => {
+    let s = start(["a", "b"]);
+    let r = step(s, { now: 100, observations: [seen("a", "running"), seen("b", "scheduling")] });
+    expect(r.decision.type).toBe("poll");
+    s = r.state;
+    r = step(s, { now: 500, observations: [seen("a", "finished"), seen("b", "running")] });
+    expect(r.decision.type).toBe("poll");
+    r = step(r.state, { now: 900, observations: [seen("b", "skipped")] });
+    expect(r.decision).toEqual({ type: "done" });
+  });
+
+  test("one error fails the wait although others still run", () => {
+    const r = step(start(["a", "b"]), { now: 100, observations: [seen("a", "running"), seen("b", "error")] });
+    expect(r.decision).toEqual({ type: "fail", reason: "error", operationId: "b" });
+  });
+
+  test("duplicate ids are awaited once", () => {
+    expect(start(["a", "a", "b"]).ids).toEqual(["a", "b"]);
+  });
+
+  test("observations of other operations are ignored (one poll feeds many waits)", () => {
+    const s = start(["a"]);
+    const next = observe(s, 100, [seen("zzz", "finished")]);
+    expect(next).toBe(s);
+    expect(decide(next, 100)).toMatchObject({ type: "poll" });
+  });
+
+  test("the state is plain data that survives JSON", () => {
+    const { state } = play([
+      [100, "running"],
+      [300, "failed", { failures_count: 1 }],
+    ]);
+    const copy = JSON.parse(JSON.stringify(state)) as WaitState;
+    expect(decide(copy, 400)).toEqual(decide(state, 400));
+  });
+});
+
+describe("poll timing without a duration estimate", () => {
+  test("first look after ~100 ms, then the interval grows ×1.5 up to 5 s", () => {
+    const s = start();
+    expect(decide(s, 0)).toEqual({ type: "poll", afterMs: DEFAULT_SCHEDULE.firstPollMs });
+    let state = s;
+    let now = DEFAULT_SCHEDULE.firstPollMs;
+    const intervals: number[] = [];
+    while (now < 120_000) {
+      const r = step(state, { now, observations: [seen("op-1", "running")] });
+      state = r.state;
+      if (r.decision.type !== "poll") throw new Error("unexpected");
+      intervals.push(r.decision.afterMs);
+      now += r.decision.afterMs;
+    }
+    expect(intervals[0]).toBeLessThanOrEqual(100);
+    for (let i = 1; i < intervals.length; i++) {
+      expect(intervals[i]).toBeGreaterThanOrEqual(intervals[i - 1]);
+      expect(intervals[i]).toBeLessThanOrEqual(Math.max(100, intervals[i - 1] * 1.5 + 1));
+    }
+    expect(Math.max(...intervals)).toBe(5_000);
+    // Few requests for a long wait: ~2 minutes cost about 35 polls.
+    expect(intervals.length).toBeLessThan(40);
+  });
+});
+
+describe("poll timing with a duration estimate", () => {
+  const windows: Record<string, DurationWindow> = {
+    start_compute: { lo: 7_000, hi: 13_000, median: 10_000, samples: 10 },
+  };
+  const at = (state: WaitState, now: number) => {
+    const d = decide(state, now, windows);
+    if (d.type !== "poll") throw new Error("expected a poll");
+    return now + d.afterMs;
+  };
+
+  test("sleeps to the window start, then polls densely, then backs off gently", () => {
+    let s = start();
+    s = observe(s, 100, [seen("op-1", "running")]);
+    expect(at(s, 100)).toBe(7_000);
+    s = observe(s, 7_000, [seen("op-1", "running")]);
+    const inWindow = at(s, 7_000) - 7_000;
+    expect(inWindow).toBe(windowInterval(windows.start_compute));
+    expect(inWindow).toBe(500);
+    // Past the window the interval grows, but starts from the window's pace.
+    s = observe(s, 14_000, [seen("op-1", "running")]);
+    const late = at(s, 14_000) - 14_000;
+    expect(late).toBeGreaterThanOrEqual(500);
+    expect(late).toBeLessThan(1_000);
+    s = observe(s, 30_000, [seen("op-1", "running")]);
+    expect(at(s, 30_000) - 30_000).toBeGreaterThan(late);
+    expect(at(s, 30_000) - 30_000).toBeLessThanOrEqual(5_000);
+  });
+
+  test("a long sleep to the window (30 s operations) gets one check halfway", () => {
+    const long = { start_compute: { lo: 20_000, hi: 40_000, median: 30_000, samples: 5 } };
+    let s = start();
+    s = observe(s, 100, [seen("op-1", "running")]);
+    expect(decide(s, 100, long)).toEqual({ type: "poll", afterMs: 9_900 });
+    s = observe(s, 10_000, [seen("op-1", "running")]);
+    expect(decide(s, 10_000, long)).toEqual({ type: "poll", afterMs: 10_000 });
+  });
+
+  test("a 10 s (±30 %) operation costs fewer polls on average than polling every second", () => {
+    let ours = 0;
+    let ref = 0;
+    const finishes = Array.from({ length: 25 }, (_, i) => 7_000 + i * 250);
+    for (const finish of finishes) {
+      let s = start();
+      let now = 100;
+      for (;;) {
+        ours++;
+        const r = step(s, {
+          now,
+          observations: [seen("op-1", now >= finish ? "finished" : "running")],
+          windows,
+        });
+        s = r.state;
+        if (r.decision.type === "done") break;
+        if (r.decision.type !== "poll") throw new Error("unexpected");
+        now += r.decision.afterMs;
+      }
+      ref += Math.ceil(finish / 1000);
+      expect(now - finish).toBeLessThanOrEqual(600);
+    }
+    expect(ours / finishes.length).toBeLessThan(ref / finishes.length);
+  });
+
+  test("a much faster operation than expected is still seen by the halfway check", () => {
+    const long = { start_compute: { lo: 20_000, hi: 40_000, median: 30_000, samples: 5 } };
+    let s = start();
+    let r = step(s, { now: 100, observations: [seen("op-1", "running")], windows: long });
+    s = r.state;
+    expect(r.decision).toEqual({ type: "poll", afterMs: 9_900 });
+    r = step(s, { now: 10_000, observations: [seen("op-1", "finished")], windows: long });
+    expect(r.decision).toEqual({ type: "done" });
+  });
+
+  test("an operation queued behind another does not drive the schedule while that one runs", () => {
+    let s = start(["a", "b"]);
+    s = observe(s, 100, [seen("a", "running"), seen("b", "scheduling")]);
+    expect(at(s, 100)).toBe(7_000);
+  });
+
+  test("a scheduled operation that starts running is timed from when it was last seen queued", () => {
+    let s = start(["a"]);
+    s = observe(s, 100, [seen("a", "scheduling")]);
+    s = observe(s, 2_000, [seen("a", "scheduling")]);
+    s = observe(s, 3_000, [seen("a", "running")]);
+    expect(s.ops.a.anchorAt).toBe(2_000);
+  });
+});
+
+describe("durationWindow", () => {
+  test("needs three samples", () => {
+    expect(durationWindow([])).toBeUndefined();
+    expect(durationWindow([1000, 1100])).toBeUndefined();
+  });
+
+  test("spans the samples, widened by a tenth of the median", () => {
+    expect(durationWindow([1000, 2000, 1500, -5, NaN])).toEqual({
+      lo: 850,
+      hi: 2150,
+      median: 1500,
+      samples: 3,
+    });
+  });
+
+  test("windowInterval stays within its bounds", () => {
+    expect(windowInterval({ lo: 490, hi: 510, median: 500, samples: 3 })).toBe(
+      DEFAULT_SCHEDULE.minIntervalMs,
+    );
+    expect(windowInterval({ lo: 0, hi: 600_000, median: 300_000, samples: 3 })).toBe(
+      DEFAULT_SCHEDULE.maxWindowIntervalMs,
+    );
+    expect(windowInterval({ lo: 1_400, hi: 2_600, median: 2_000, samples: 3 })).toBe(100);
+  });
+});
