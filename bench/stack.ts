@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     let ops = 0;
     for await (const op of api.operations.list(projectId, { limit: 100 })) {
       if (op.created_at < since) break;
-      opSum += op.total_duration_ms;
+      opSum += op.total_duration_ms ?? Date.parse(op.updated_at) - Date.parse(op.created_at);
       ops++;
     }
     const upRatio = upMs / opSum;

@@ -7,5 +7,10 @@ const branchIds = config.requireObject<string[]>("branchIds");
 const count = config.requireNumber("count");
 
 for (let i = 0; i < count; i++) {
-  new Compute(`compute-${i}`, { projectId, branchId: branchIds[i % branchIds.length], type: i < branchIds.length ? "read_write" : "read_only", cu: 0.25 });
+  new Compute(`compute-${i}`, {
+    projectId,
+    branchId: branchIds[i % branchIds.length],
+    type: i < branchIds.length ? "read_write" : "read_only",
+    cu: 0.25,
+  });
 }
