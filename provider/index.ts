@@ -3,5 +3,10 @@
  *
  * @packageDocumentation
  */
-export { Compute, type ComputeArgs, COMPUTE_TYPE_TOKEN } from "./resources/compute/resource";
+export {
+  Compute,
+  type ComputeArgs,
+  COMPUTE_TYPE_TOKEN,
+  COMPUTE_OUTPUT_KEYS,
+} from "./resources/compute/resource";
 export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";

@@ -221,6 +221,9 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
     cwd: temp.workDir,
     env: { ...process.env, ...temp.env },
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so the kill takes the language host and provider processes too,
+    // as when a CI runner kills a job.
+    detached: true,
   });
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
@@ -230,7 +233,7 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
     if ((await endpointsInEmulator()).some((e) => e.branch_id === branches[2])) break;
     await new Promise((r) => setTimeout(r, 20));
   }
-  child.kill("SIGKILL");
+  process.kill(-(child.pid as number), "SIGKILL");
   await new Promise((r) => child.once("exit", r));
   // A killed CLI leaves its lock behind; `pulumi cancel` is what a CI job does next.
   await temp.stack.cancel();

@@ -1,5 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
+import { COMPUTE_OUTPUT_KEYS } from "@neon-labs-unofficial/pulumi-neon-compute";
 
+// A dynamic provider that does nothing: the baseline for the preview benchmark.
 const provider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
     return { inputs: news };
@@ -13,11 +15,28 @@ const provider: pulumi.dynamic.ResourceProvider = {
 };
 
 class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, n: number) {
-    super(provider, name, { n }, undefined, "bench", "Noop");
+  constructor(name: string, props: pulumi.Inputs) {
+    super(provider, name, props, undefined, "bench", "Noop");
   }
 }
 
 const config = new pulumi.Config();
 const count = config.requireNumber("count");
-for (let i = 0; i < count; i++) new Noop(`noop-${i}`, i);
+// "compute": the same inputs and seeded outputs as the computes program declares, so that the
+// comparison measures the provider, not the SDK's per-property cost. "minimal": one input.
+const shape = config.get("shape") ?? "compute";
+for (let i = 0; i < count; i++) {
+  const props =
+    shape === "minimal"
+      ? { n: i }
+      : {
+          ...Object.fromEntries(COMPUTE_OUTPUT_KEYS.map((key) => [key, undefined])),
+          n: i,
+          projectId: "bench-project",
+          branchId: `br-bench-${i}`,
+          type: "read_write",
+          cu: 0.25,
+          __urn: `urn:bench:${i}`,
+        };
+  new Noop(`noop-${i}`, props);
+}

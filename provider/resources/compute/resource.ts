@@ -6,6 +6,34 @@ export const COMPUTE_MODULE = "neon";
 export const COMPUTE_TYPE = "Compute";
 export const COMPUTE_TYPE_TOKEN = `pulumi-nodejs:dynamic/${COMPUTE_MODULE}:${COMPUTE_TYPE}`;
 
+/** The outputs of a {@link Compute} besides its inputs, in the order the class declares them. */
+export const COMPUTE_OUTPUT_KEYS = [
+  "endpointId",
+  "host",
+  "proxyHost",
+  "currentState",
+  "pendingState",
+  "regionId",
+  "minCu",
+  "maxCu",
+  "suspendTimeoutSeconds",
+  "pgSettings",
+  "poolerEnabled",
+  "poolerMode",
+  "disabled",
+  "name",
+  "provisioner",
+  "restartTrigger",
+  "creationSource",
+  "createdAt",
+  "updatedAt",
+  "lastActive",
+  "ramGb",
+  "lfcGb",
+  "maxConnections",
+  "tempDiskGiB",
+] as const;
+
 /** Inputs of a {@link Compute}. */
 export interface ComputeArgs {
   /** Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute. */
@@ -111,34 +139,11 @@ export class Compute extends pulumi.dynamic.Resource {
       computeProvider,
       name,
       {
+        // Every output is seeded so that it appears on the class; given inputs take precedence.
+        ...Object.fromEntries(COMPUTE_OUTPUT_KEYS.map((key) => [key, undefined])),
         ...args,
         // Lets the provider attribute its progress lines to this resource in `pulumi up`.
         __urn: pulumi.createUrn(name, COMPUTE_TYPE_TOKEN, opts?.parent),
-        // Every output is seeded so that it appears on the class.
-        endpointId: undefined,
-        host: undefined,
-        proxyHost: undefined,
-        currentState: undefined,
-        pendingState: undefined,
-        regionId: args.regionId,
-        minCu: args.minCu,
-        maxCu: args.maxCu,
-        suspendTimeoutSeconds: args.suspendTimeoutSeconds,
-        pgSettings: args.pgSettings,
-        poolerEnabled: args.poolerEnabled,
-        poolerMode: args.poolerMode,
-        disabled: args.disabled,
-        name: args.name,
-        provisioner: args.provisioner,
-        restartTrigger: args.restartTrigger,
-        creationSource: undefined,
-        createdAt: undefined,
-        updatedAt: undefined,
-        lastActive: undefined,
-        ramGb: undefined,
-        lfcGb: undefined,
-        maxConnections: undefined,
-        tempDiskGiB: undefined,
       },
       opts,
       COMPUTE_MODULE,
