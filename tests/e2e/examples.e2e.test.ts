@@ -1,0 +1,87 @@
+/**
+ * The programs in examples/ as a user runs them: the real Pulumi CLI against the emulator.
+ */
+import * as path from "path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { createNeonClient, type NeonClient } from "../../provider/api";
+import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
+
+jest.setTimeout(240_000);
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+const stacks: TempStack[] = [];
+
+async function exampleStack(name: string, branchId: string, extra: Record<string, string> = {}) {
+  const project = `neon-${name}`;
+  const config: Record<string, { value: string; secret?: boolean }> = {
+    [`${project}:projectId`]: { value: emulator.seed.projectId },
+    [`${project}:branchId`]: { value: branchId },
+    "neon:apiUrl": { value: emulator.url },
+    "neon:apiKey": { value: emulator.apiKey, secret: true },
+  };
+  for (const [k, v] of Object.entries(extra)) config[`${project}:${k}`] = { value: v };
+  const temp = await createTempStack({ programDir: path.join(repoRoot, "examples", name), config });
+  stacks.push(temp);
+  return temp;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 100, seed: 21 });
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+afterAll(async () => {
+  for (const s of stacks) await s.dispose();
+  await emulator?.stop();
+});
+
+test("basic: a primary and two replicas with hosts and derived sizing", async () => {
+  const { stack } = await exampleStack("basic", emulator.seed.branchIds[0]);
+  const up = await stack.up();
+  expect(up.outputs.primarySizing.value).toEqual({
+    ramGb: 4,
+    lfcGb: 3,
+    maxConnections: 450,
+    tempDiskGiB: 20,
+  });
+  expect(up.outputs.replicaHosts.value).toHaveLength(2);
+  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[0])).toHaveLength(
+    3,
+  );
+  await stack.destroy();
+  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[0])).toEqual([]);
+});
+
+test("autoscaling: bounds, suspend timeout and pg settings, then a resize in place", async () => {
+  const { stack } = await exampleStack("autoscaling", emulator.seed.branchIds[1]);
+  const first = await stack.up();
+  expect(first.outputs.bounds.value).toBe("0.5–4 CU");
+  const [ep] = await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[1]);
+  expect(ep).toMatchObject({
+    suspend_timeout_seconds: 600,
+    settings: { pg_settings: { work_mem: "65536" } },
+  });
+
+  await stack.setConfig("neon-autoscaling:maxCu", { value: "8" });
+  const resized = await stack.up();
+  expect(resized.summary.resourceChanges).toMatchObject({ update: 1 });
+  expect(resized.outputs.bounds.value).toBe("0.5–8 CU");
+  expect((await api.endpoints.get(emulator.seed.projectId, ep.id)).autoscaling_limit_max_cu).toBe(8);
+  await stack.destroy();
+});
+
+test("branch-move: the compute moves between branches in place", async () => {
+  const [from, to] = [emulator.seed.branchIds[2], emulator.seed.branchIds[3]];
+  const { stack } = await exampleStack("branch-move", from);
+  const first = await stack.up();
+  await stack.setConfig("neon-branch-move:branchId", { value: to });
+  const moved = await stack.up();
+  expect(moved.summary.resourceChanges).toMatchObject({ update: 1 });
+  expect(moved.outputs.endpointId.value).toBe(first.outputs.endpointId.value);
+  expect(moved.outputs.host.value).toBe(first.outputs.host.value);
+  expect((await api.endpoints.get(emulator.seed.projectId, moved.outputs.endpointId.value)).branch_id).toBe(
+    to,
+  );
+  await stack.destroy();
+});
