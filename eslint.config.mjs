@@ -1,7 +1,16 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: [".pulumi-tmp/**", "dist/**", "node_modules/**", "**/node_modules/**", "coverage/**", "jest.config.js"] },
+  {
+    ignores: [
+      ".pulumi-tmp/**",
+      "dist/**",
+      "node_modules/**",
+      "**/node_modules/**",
+      "coverage/**",
+      "jest.config.js",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
