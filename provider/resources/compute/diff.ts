@@ -6,24 +6,9 @@
  * out (or echoed back by the API after a refresh) is not a change.
  */
 import { SUSPEND_TIMEOUT_DEFAULT_SECONDS, UNKNOWN } from "./inputs";
+import { REPLACE_PROPERTIES, UPDATE_PROPERTIES } from "./keys";
 
-/** Inputs whose change needs a new compute. */
-export const REPLACE_PROPERTIES = ["projectId", "type", "regionId"] as const;
-
-/** Inputs changed in place with a PATCH (or, for restartTrigger, a restart call). */
-export const UPDATE_PROPERTIES = [
-  "branchId",
-  "minCu",
-  "maxCu",
-  "suspendTimeoutSeconds",
-  "pgSettings",
-  "poolerEnabled",
-  "poolerMode",
-  "disabled",
-  "name",
-  "provisioner",
-  "restartTrigger",
-] as const;
+export { REPLACE_PROPERTIES, UPDATE_PROPERTIES };
 
 /** Outputs the engine may treat as stable across an in-place update. */
 const STABLE_OUTPUTS = ["endpointId", "projectId", "type", "regionId", "host", "proxyHost", "createdAt"];

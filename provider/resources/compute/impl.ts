@@ -10,6 +10,7 @@ import { createNeonClient, ApiError, type NeonClient, type Endpoint, type Operat
 import { checkInputs, INTERNAL_KEYS, type ComputeInputs } from "./inputs";
 import { diffCompute, propertyChanged, sameValue } from "./diff";
 import { deriveSizing } from "./sizing";
+import { COMPUTE_INPUT_KEYS } from "./keys";
 import { resourceLogger, type ResourceLogger } from "../engine-log";
 
 type Props = Record<string, unknown>;
@@ -390,24 +391,7 @@ export function parseId(id: string, props?: Props): { projectId: string; endpoin
   return { projectId, endpointId: id };
 }
 
-const INPUT_KEYS = [
-  "projectId",
-  "branchId",
-  "type",
-  "cu",
-  "minCu",
-  "maxCu",
-  "suspendTimeoutSeconds",
-  "pgSettings",
-  "poolerEnabled",
-  "poolerMode",
-  "disabled",
-  "name",
-  "provisioner",
-  "regionId",
-  "restartTrigger",
-  "importId",
-];
+const INPUT_KEYS: readonly string[] = COMPUTE_INPUT_KEYS;
 
 export async function read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
   const { projectId, endpointId } = parseId(id, props);

@@ -1,38 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { computeProvider } from "./provider";
+import { COMPUTE_API_OUTPUT_KEYS, COMPUTE_INPUT_KEYS } from "./keys";
 
 /** The module and type of the resource's type token: `pulumi-nodejs:dynamic/neon:Compute`. */
 export const COMPUTE_MODULE = "neon";
 export const COMPUTE_TYPE = "Compute";
 export const COMPUTE_TYPE_TOKEN = `pulumi-nodejs:dynamic/${COMPUTE_MODULE}:${COMPUTE_TYPE}`;
 
-/** The outputs of a {@link Compute} besides its inputs, in the order the class declares them. */
-export const COMPUTE_OUTPUT_KEYS = [
-  "endpointId",
-  "host",
-  "proxyHost",
-  "currentState",
-  "pendingState",
-  "regionId",
-  "minCu",
-  "maxCu",
-  "suspendTimeoutSeconds",
-  "pgSettings",
-  "poolerEnabled",
-  "poolerMode",
-  "disabled",
-  "name",
-  "provisioner",
-  "restartTrigger",
-  "creationSource",
-  "createdAt",
-  "updatedAt",
-  "lastActive",
-  "ramGb",
-  "lfcGb",
-  "maxConnections",
-  "tempDiskGiB",
-] as const;
+/** The keys seeded on every {@link Compute} so that each output appears on the class. */
+export const COMPUTE_OUTPUT_KEYS: readonly string[] = [
+  ...COMPUTE_API_OUTPUT_KEYS,
+  ...COMPUTE_INPUT_KEYS.filter((k) => !["projectId", "branchId", "type", "cu", "importId"].includes(k)),
+];
 
 /** Inputs of a {@link Compute}. */
 export interface ComputeArgs {
