@@ -40,6 +40,12 @@ export function setSettings(next: ProviderSettings): void {
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   const timeout =
     req.config.get("neon:operationTimeoutSeconds") ?? process.env.NEON_OPERATION_TIMEOUT_SECONDS;
+  if (timeout !== undefined && !(Number(timeout) > 0)) {
+    throw new Error(
+      `Failed to configure the Neon provider: neon:operationTimeoutSeconds is "${timeout}"; ` +
+        "set it to a number of seconds greater than 0, e.g. `pulumi config set neon:operationTimeoutSeconds 1800`.",
+    );
+  }
   setSettings({
     ...settings,
     apiKey: req.config.get("neon:apiKey") || undefined,
@@ -425,7 +431,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const d = diffCompute(olds, news);
   const body = updateBody(olds, news);
   if (Object.keys(body).length > 0) {
-    if (d.restartWarning) log.warn(d.restartWarning);
+    // The restart warning was already shown by diff, which runs before every update.
     await serialized(projectId, async () => {
       let operations: Operation[];
       try {

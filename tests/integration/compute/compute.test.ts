@@ -113,6 +113,7 @@ describe("Compute provider against the emulator", () => {
       autoscaling_limit_min_cu: 0.5,
       autoscaling_limit_max_cu: 4,
     });
+    expect(await impl.diff(c.id, c.outs, news)).toMatchObject({ changes: true, replaces: [] });
     const updated = await impl.update(c.id, c.outs, news);
     expect(updated.outs).toMatchObject({ minCu: 0.5, maxCu: 4, ramGb: 16 });
     expect(logs.join("\n")).toMatch(
@@ -272,6 +273,16 @@ describe("Compute provider against the emulator", () => {
       { projectId, branchId: branches[4], importId: `${projectId}/ep-nope-123` },
     );
     await expect(impl.create(missing.inputs)).rejects.toThrow(/does not exist/);
+  });
+
+  it("refuses an operation timeout that is not a positive number, naming the setting", async () => {
+    const config = (values: Record<string, string>) => ({
+      config: { get: (k: string) => values[k], require: (k: string) => values[k] },
+    });
+    await expect(impl.configure(config({ "neon:operationTimeoutSeconds": "soon" }))).rejects.toThrow(
+      /neon:operationTimeoutSeconds is "soon"; set it to a number of seconds/,
+    );
+    await expect(impl.configure(config({ "neon:operationTimeoutSeconds": "1800" }))).resolves.toBeUndefined();
   });
 
   it("fails with one clear error when no API key is configured", async () => {
