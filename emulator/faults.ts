@@ -18,6 +18,8 @@ export interface FaultOptions {
   retryAfterSeconds?: number;
   /** POST/PATCH/DELETE: apply the change, then destroy the socket without a response. */
   dropAfterCommitRate?: number;
+  /** POST/PATCH/DELETE: apply the change, then answer 502 Bad Gateway (a gateway lost the answer). */
+  errorAfterCommitRate?: number;
   /** An operation goes `failed` (failures_count 1), is retried and finishes. */
   opFailRate?: number;
   /** An operation ends `error` (with an `error` text). */
@@ -37,6 +39,7 @@ export const FaultOptionsSchema = z
     rate503: rate,
     retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
     dropAfterCommitRate: rate,
+    errorAfterCommitRate: rate,
     opFailRate: rate,
     opErrorRate: rate,
     opCancelRate: rate,
@@ -49,6 +52,7 @@ export interface RequestFault {
   retryAfter?: number;
   latencyMs?: number;
   dropAfterCommit?: boolean;
+  errorAfterCommit?: boolean;
   op?: OpFault;
 }
 
@@ -58,7 +62,7 @@ const OP_FAULTS = new Set(["failed", "error", "cancelled", "none"]);
 /**
  * Parses `X-Emulator-Fault`: comma-separated directives, each `name[=value][;param=value]`:
  * `status=423`, `status=429;retry-after=2`, `status=500`, `status=503`, `latency=200`,
- * `drop-after-commit`, `op=failed|error|cancelled`. A malformed header is a 400 naming it.
+ * `drop-after-commit`, `error-after-commit`, `op=failed|error|cancelled`. A malformed header is a 400 naming it.
  */
 export function parseFaultHeader(header: string | string[] | undefined): RequestFault | undefined {
   if (header === undefined) return undefined;
@@ -93,6 +97,9 @@ export function parseFaultHeader(header: string | string[] | undefined): Request
       case "drop-after-commit":
         fault.dropAfterCommit = true;
         break;
+      case "error-after-commit":
+        fault.errorAfterCommit = true;
+        break;
       case "op":
         if (!OP_FAULTS.has(value)) throw bad("needs one of failed, error, cancelled, none");
         fault.op = value as OpFault;
@@ -105,7 +112,7 @@ export function parseFaultHeader(header: string | string[] | undefined): Request
 }
 
 const FAULT_HELP =
-  "Known directives: status=423|429|500|503 (429 takes ;retry-after=<s>), latency=<ms>, drop-after-commit, op=failed|error|cancelled";
+  "Known directives: status=423|429|500|503 (429 takes ;retry-after=<s>), latency=<ms>, drop-after-commit, error-after-commit, op=failed|error|cancelled";
 
 /** The error response a status fault produces. */
 export function statusFault(status: number, retryAfterSeconds: number, source: string): ApiFault {

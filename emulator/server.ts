@@ -272,6 +272,17 @@ export class Emulator {
         req.raw.socket.destroy();
         return reply;
       }
+      const gatewayError =
+        fault?.errorAfterCommit ||
+        (server.errorAfterCommitRate ? this.store.rngFaults.next() < server.errorAfterCommitRate : false);
+      if (gatewayError) {
+        // The change is committed; a gateway in front of the service lost the answer.
+        throw new ApiFault(
+          502,
+          Codes.internal,
+          "Bad gateway: the upstream answer was lost (emulated fault error-after-commit; the change was applied)",
+        );
+      }
     }
     reply.code(out.status ?? 200);
     if (out.body === undefined) return reply.send();

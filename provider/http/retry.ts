@@ -67,6 +67,9 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "DELETE", "PUT"]);
  * 5. 502 and 504 on GET/DELETE/PUT: a gateway failed, the request may or may
  *    not have been processed; repeating an idempotent call is harmless.
  * 6. Any other status: final (401, 404, other 4xx, 500 and the rest of 5xx).
+ *    A 500, 502 or 504 answer to a POST/PATCH may come after the change was
+ *    committed (a gateway or a crash between commit and answer), so it is
+ *    flagged `mayHaveReachedServer` and the caller reconciles.
  * 7. No answer, connection never established: provably not processed, so
  *    every method may retry.
  * 8. No answer after the request may have been sent (reset, timeout): only
@@ -105,7 +108,7 @@ export function shouldRetry(
     }
     if ((s === 502 || s === 504) && idempotent)
       return within("bad_gateway") ? { retry: true, reason: "bad_gateway" } : no(); // 5
-    return no(); // 6
+    return no(!idempotent && (s === 500 || s === 502 || s === 504)); // 6
   }
   if (outcome.phase === "connect") return within("network") ? { retry: true, reason: "network" } : no(); // 7
   // 8: the request may have been processed; say so whenever we stop here.

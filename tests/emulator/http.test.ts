@@ -139,6 +139,21 @@ describe("per-request faults (X-Emulator-Fault)", () => {
     ).toBe(200);
   });
 
+  it("error-after-commit applies the change and then answers 502", async () => {
+    const res = await fetch(`${emu.url}/projects/${emu.seed.projectId}/endpoints`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${emu.apiKey}`,
+        "content-type": "application/json",
+        "x-emulator-fault": "error-after-commit",
+      },
+      body: JSON.stringify(createBody()),
+    });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { message: string }).message).toMatch(/change was applied/);
+    expect(await endpointCount()).toBe(1);
+  });
+
   it("combines directives", async () => {
     const t = Date.now();
     const r = await c.get("/projects", { headers: { "x-emulator-fault": "latency=100, status=503" } });
