@@ -9,6 +9,7 @@ import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 
 jest.setTimeout(240_000);
 
@@ -52,7 +53,7 @@ function changed(summary: Record<string, number | undefined>) {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 150, seed: 7 });
+  emulator = await startEmulator({ opMs: 150, opDurations: { start_compute: 400 }, seed: 7 });
   projectId = emulator.seed.projectId;
   branches = emulator.seed.branchIds;
   const bootstrap = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
@@ -144,19 +145,57 @@ test("3. a branch move is in place; moving a read_write compute onto a branch th
   expect(changed(back.changeSummary)).toEqual({});
 });
 
+/** True when the engine finished deleting the original before it finished creating the replacement. */
+function deletedBeforeCreated(steps: string[]): boolean {
+  const del = steps.indexOf("delete-replaced");
+  const create = steps.indexOf("create-replacement");
+  return del >= 0 && create >= 0 && del < create;
+}
+
+/** The engine's steps for one resource, in the order the engine finished them. */
+function stepsOf(events: EngineEvent[], name: string): string[] {
+  return events
+    .map((e) => e.resOutputsEvent?.metadata)
+    .filter((m) => m?.urn.endsWith(`::${name}`))
+    .map((m) => m!.op);
+}
+
 test("4. changing type replaces the compute, deleting the old one first", async () => {
   const oldId = (await temp.stack.outputs()).endpoints.value.other.endpointId;
   specs = specs.map((s) => (s.name === "other" ? { ...s, type: "read_only" } : s));
-  const before = transcript.length;
-  const result = await up(specs);
+  const events: EngineEvent[] = [];
+  await setComputes(specs);
+  const result = await temp.stack.up({ onOutput: capture, onError: capture, onEvent: (e) => events.push(e) });
   expect(changed(result.summary.resourceChanges ?? {})).toEqual({ replace: 1 });
-  expect(transcript.slice(before)).toMatch(/deleting original|delete-replaced|--replace|replaced/i);
+  expect(stepsOf(events, "other")).toContain("replace");
+  expect(deletedBeforeCreated(stepsOf(events, "other"))).toBe(true);
   const eps = await endpointsInEmulator();
   expect(eps.find((e) => e.id === oldId)).toBeUndefined();
   expect(eps.filter((e) => e.branch_id === branches[1]).map((e) => e.type)).toEqual([
     "read_only",
     "read_only",
   ]);
+
+  // A forced replacement (the engine does not ask diff) of a read_write compute: deleted first too,
+  // and the new compute is a new one, not the old one found again by its name.
+  const primaryId = (await temp.stack.outputs()).endpoints.value.primary.endpointId;
+  const forced: EngineEvent[] = [];
+  const urn = (await temp.stack.exportStack()).deployment.resources.find((r: { urn: string }) =>
+    r.urn.endsWith("::primary"),
+  ).urn;
+  await temp.stack.up({
+    onOutput: capture,
+    onError: capture,
+    replace: [urn],
+    onEvent: (e) => forced.push(e),
+  });
+  expect(deletedBeforeCreated(stepsOf(forced, "primary"))).toBe(true);
+  const newPrimary = (await temp.stack.outputs()).endpoints.value.primary.endpointId;
+  expect(newPrimary).not.toBe(primaryId);
+  const rw = (await endpointsInEmulator()).filter(
+    (e) => e.branch_id === branches[0] && e.type === "read_write",
+  );
+  expect(rw.map((e) => e.id)).toEqual([newPrimary]);
 });
 
 test("5. a restartTrigger change restarts an active compute", async () => {
@@ -212,8 +251,6 @@ test("7. importing an existing compute by projectId/endpointId yields no diff af
 });
 
 test("8. a run killed mid-create leaves no orphan and no duplicate after the next up", async () => {
-  // Slow operations so that the kill lands while start_compute runs.
-  emulator.setFaults({ latencyMs: 0 });
   specs = [...specs, replica(3, { branchId: branches[2] })];
   await setComputes(specs);
   const bin = temp.env.PATH.split(path.delimiter)[0];
@@ -229,10 +266,13 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
   child.stderr.on("data", (d) => capture(String(d)));
   // Kill as soon as the control plane has the new compute.
   const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if ((await endpointsInEmulator()).some((e) => e.branch_id === branches[2])) break;
-    await new Promise((r) => setTimeout(r, 20));
+  let seen: { current_state: string } | undefined;
+  while (Date.now() < deadline && !seen) {
+    seen = (await endpointsInEmulator()).find((e) => e.branch_id === branches[2]);
+    if (!seen) await new Promise((r) => setTimeout(r, 20));
   }
+  // The kill lands while its start_compute still runs: the compute is not ready yet.
+  expect(seen?.current_state).toBe("init");
   process.kill(-(child.pid as number), "SIGKILL");
   await new Promise((r) => child.once("exit", r));
   // A killed CLI leaves its lock behind; `pulumi cancel` is what a CI job does next.

@@ -35,8 +35,8 @@ function effective(key: string, value: unknown): unknown {
     case "type":
       return value ?? "read_write";
     case "suspendTimeoutSeconds":
-      // 0 means "the platform default"; the API may echo either form.
-      return value === undefined || value === 0 ? SUSPEND_TIMEOUT_DEFAULT_SECONDS : value;
+      // 0 means "the platform default" (300 s); the API may echo either form.
+      return value === 0 ? SUSPEND_TIMEOUT_DEFAULT_SECONDS : value;
     case "pgSettings":
       return value ?? {};
     case "poolerEnabled":
@@ -49,7 +49,16 @@ function effective(key: string, value: unknown): unknown {
   }
 }
 
-const DONT_CARE_WHEN_UNSET = new Set(["name", "provisioner", "regionId", "minCu", "maxCu", "restartTrigger"]);
+const DONT_CARE_WHEN_UNSET = new Set([
+  "name",
+  "provisioner",
+  "regionId",
+  "minCu",
+  "maxCu",
+  "restartTrigger",
+  // The platform (or the project's settings) decides; the API echoes whatever that is.
+  "suspendTimeoutSeconds",
+]);
 
 /** Deep equality of plain JSON values, ignoring key order. */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -84,15 +93,15 @@ export function propertyChanged(key: string, olds: Props, news: Props): boolean 
 export function diffCompute(olds: Props, news: Props): ComputeDiff {
   const replaces = REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
   const updates = UPDATE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
-  const oldType = effective("type", olds.type);
-  const newType = effective("type", news.type);
   const result: ComputeDiff = {
     changes: replaces.length > 0 || updates.length > 0,
     replaces: [...replaces],
     updates: [...updates],
     stables: replaces.length === 0 ? STABLE_OUTPUTS : [],
-    // A branch holds one read_write compute: the old one has to go before its replacement comes.
-    deleteBeforeReplace: replaces.length > 0 && (oldType === "read_write" || newType === "read_write"),
+    // A branch holds one read_write compute, so the old one has to go before its replacement comes;
+    // read_only computes are replaced the same way (see docs/decisions/0005), so a replacement never
+    // runs beside the compute it replaces.
+    deleteBeforeReplace: replaces.length > 0,
   };
   if (replaces.length === 0 && (updates.includes("minCu") || updates.includes("maxCu"))) {
     result.restartWarning =

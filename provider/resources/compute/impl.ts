@@ -65,7 +65,11 @@ function client(): NeonClient {
   }
   if (!cachedClient || cachedClient.key !== key || cachedClient.url !== url) {
     // One client per process: every Compute shares it, so their operation polls are shared too.
-    cachedClient = { key, url, client: createNeonClient({ apiKey: key, baseUrl: url || undefined }) };
+    cachedClient = {
+      key,
+      url,
+      client: createNeonClient({ apiKey: key, baseUrl: url || undefined, retryDeadlineMs: deadlineMs() }),
+    };
   }
   return cachedClient.client;
 }
@@ -111,6 +115,14 @@ export function serialized<T>(projectId: string, fn: () => Promise<T>): Promise<
     if (projectQueues.get(projectId) === settled) projectQueues.delete(projectId);
   });
   return run;
+}
+
+// Statuses after which an operation will not change again (`failed` is retried by the control plane).
+const TERMINAL: readonly string[] = ["finished", "skipped", "error", "cancelled"];
+
+/** An error message as the middle of a sentence: without its final period. */
+function clause(err: unknown): string {
+  return String((err as Error)?.message ?? err).replace(/\.\s*$/, "");
 }
 
 // --- check / diff ----------------------------------------------------------------------------
@@ -186,7 +198,11 @@ export function toOutputs(inputs: Props, ep: Endpoint): Props {
     minCu: ep.autoscaling_limit_min_cu,
     maxCu: ep.autoscaling_limit_max_cu,
     regionId: ep.region_id,
-    suspendTimeoutSeconds: ep.suspend_timeout_seconds,
+    // 0 asks for the platform default; the API may echo the default's value instead (e.g. 10800).
+    suspendTimeoutSeconds:
+      inputs.suspendTimeoutSeconds === 0 && ep.suspend_timeout_seconds !== -1
+        ? 0
+        : ep.suspend_timeout_seconds,
     pgSettings: { ...(ep.settings?.pg_settings ?? {}) },
     poolerEnabled: ep.pooler_enabled,
     poolerMode: ep.pooler_mode,
@@ -229,12 +245,21 @@ async function waitFor(projectId: string, operations: Operation[], log: Resource
 
 /**
  * The name a compute gets when its `name` input is unset: the resource's name plus a suffix derived
- * from its URN (stack, project and name), like Pulumi's auto-naming but deterministic. It lets a
- * later `up` recognise the compute that an interrupted run created for this very resource.
+ * from its URN (stack, project and name) and from the inputs whose change replaces it, like Pulumi's
+ * auto-naming but deterministic. It lets a later `up` recognise the compute that an interrupted run
+ * created for this very resource; a replacement (other project, type or region) gets another name,
+ * so it never mistakes the compute it replaces for its own.
  */
-export function autoName(urn: string): string {
+export function autoName(
+  urn: string,
+  identity: Pick<ComputeInputs, "projectId" | "type" | "regionId"> = {
+    projectId: "",
+    type: "read_write",
+  },
+): string {
   const logical = urn.slice(urn.lastIndexOf("::") + 2) || "compute";
-  const suffix = createHash("sha256").update(urn).digest("hex").slice(0, 7);
+  const key = [urn, identity.projectId, identity.type ?? "read_write", identity.regionId ?? ""].join("\n");
+  const suffix = createHash("sha256").update(key).digest("hex").slice(0, 7);
   return `${logical.slice(0, 56)}-${suffix}`;
 }
 
@@ -242,7 +267,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   if (typeof inputs.importId === "string") return importExisting(inputs);
   const i = { ...(inputs as unknown as ComputeInputs) };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
-  if (!i.name && urn) i.name = autoName(urn);
+  if (!i.name && urn) i.name = autoName(urn, i);
   const api = client();
   const log = logger(inputs);
   let ep: Endpoint | undefined;
@@ -278,7 +303,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   } catch (err) {
     if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
-    const reason = (err as Error).message;
+    const reason = clause(err);
     throw new ComputeInitError(
       `Failed to finish creating ${describe(ep)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
       ep.id,
@@ -365,19 +390,20 @@ async function pendingOperationsOf(
   endpointId: string,
 ): Promise<Operation[]> {
   const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter(
-    (o) => o.endpoint_id === endpointId && !["finished", "skipped"].includes(o.status),
-  );
+  return page.operations.filter((o) => o.endpoint_id === endpointId && !TERMINAL.includes(o.status));
+}
+
+// A conflict (409) on a read_write create or move is the branch's one read_write slot being taken.
+function isConflict(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 409;
 }
 
 function friendlyCreateError(err: unknown, i: ComputeInputs): unknown {
-  if (err instanceof ApiError && err.kind === "invalid" && (i.type ?? "read_write") === "read_write") {
-    if (/read_write/i.test(err.message)) {
-      return new Error(
-        `${err.message} A branch holds one read_write compute: give this resource type "read_only", ` +
-          "attach it to another branch, or remove the existing compute from the branch first.",
-      );
-    }
+  if (isConflict(err) && (i.type ?? "read_write") === "read_write") {
+    return new Error(
+      `${err.message} A branch holds one read_write compute: give this resource type "read_only", ` +
+        "attach it to another branch, or remove the existing compute from the branch first.",
+    );
   }
   return err;
 }
@@ -428,6 +454,10 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const { projectId, endpointId } = parseId(id, olds);
   const api = client();
   const log = logger(news);
+  if (olds.currentState === "init") {
+    // A create that did not finish (the engine keeps such a compute and updates it next time).
+    await finishStarting(api, projectId, endpointId, news, log);
+  }
   const d = diffCompute(olds, news);
   const body = updateBody(olds, news);
   if (Object.keys(body).length > 0) {
@@ -457,8 +487,14 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
       const current = await api.endpoints.get(projectId, endpointId);
       if (current.current_state === "active") {
         log.info(`restartTrigger changed: restarting ${describe(current)}`);
-        const result = await api.endpoints.restart(projectId, endpointId);
-        await waitFor(projectId, result.operations, log);
+        try {
+          const result = await api.endpoints.restart(projectId, endpointId);
+          await waitFor(projectId, result.operations, log);
+        } catch (err) {
+          // It scaled to zero between the read and the restart: nothing left to restart.
+          if (!isConflict(err)) throw err;
+          log.info(`${describe(current)} went idle before the restart: nothing to restart`);
+        }
       } else {
         log.info(
           `restartTrigger changed, but ${describe(current)} is ${current.current_state}: nothing to restart ` +
@@ -469,6 +505,40 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   }
   const ep = await api.endpoints.get(projectId, endpointId);
   return { outs: toOutputs(news, ep) };
+}
+
+/**
+ * Brings a compute left in `init` by a failed or interrupted create to life: waits for its pending
+ * operations, and starts it if its start failed. If it still does not start, the error keeps it in
+ * the stack, as create's does.
+ */
+async function finishStarting(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  news: Props,
+  log: ResourceLogger,
+): Promise<void> {
+  let current = await api.endpoints.get(projectId, endpointId);
+  if (current.current_state !== "init") return;
+  try {
+    await serialized(projectId, async () => {
+      await waitFor(projectId, await pendingOperationsOf(api, projectId, endpointId), log);
+      current = await api.endpoints.get(projectId, endpointId);
+      if (current.current_state !== "init") return;
+      log.info(`${describe(current)} did not start when it was created; starting it`);
+      const result = await api.endpoints.start(projectId, endpointId);
+      await waitFor(projectId, result.operations, log);
+    });
+  } catch (err) {
+    const reason = clause(err);
+    throw new ComputeInitError(
+      `Failed to start ${describe(current)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry.`,
+      endpointId,
+      toOutputs(news, current),
+      [reason],
+    );
+  }
 }
 
 /** True when every field of a PATCH body already reads back from the compute. */
@@ -489,13 +559,11 @@ export function patchApplied(body: Props, ep: Endpoint): boolean {
 }
 
 function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {
-  if (err instanceof ApiError && err.kind === "invalid" && olds.branchId !== news.branchId) {
-    if (/read_write/i.test(err.message)) {
-      return new Error(
-        `${err.message} The compute stays on branch ${String(olds.branchId)}. Move or delete the read_write ` +
-          `compute of branch ${String(news.branchId)} first, or choose another branch.`,
-      );
-    }
+  if (isConflict(err) && olds.branchId !== news.branchId) {
+    return new Error(
+      `${err.message} The compute stays on branch ${String(olds.branchId)}. Move or delete the read_write ` +
+        `compute of branch ${String(news.branchId)} first, or choose another branch.`,
+    );
   }
   return err;
 }

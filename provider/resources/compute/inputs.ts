@@ -173,7 +173,11 @@ export function checkInputs(news: Record<string, unknown>): {
   const inputs: Record<string, unknown> = { ...news };
   if (failures.length === 0) {
     if (inputs.type === undefined) inputs.type = "read_write";
-    if (typeof value.cu === "number" && !unknownKeys.has("cu")) {
+    if (unknownKeys.has("cu")) {
+      // Known only after apply: the bounds are too, so the preview shows the resize.
+      inputs.minCu = UNKNOWN;
+      inputs.maxCu = UNKNOWN;
+    } else if (typeof value.cu === "number") {
       inputs.minCu = value.cu;
       inputs.maxCu = value.cu;
     }

@@ -3,34 +3,28 @@
  *
  * Pulumi serializes this object into the state of every `Compute` resource
  * and runs that copy for `read` and `delete`. It is therefore a thin shim:
- * it captures two strings and nothing else (no client, no key, no zod
+ * it captures one string and nothing else (no client, no key, no zod
  * schema), and loads the real implementation (`impl.ts`, compiled to
  * `dist/`) with `require` inside the provider process.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as path from "path";
 
 type Impl = Required<pulumi.dynamic.ResourceProvider>;
 
-// The implementation as installed from npm (the path real users get), then the compiled
-// file of this checkout (a source checkout, where the package is not in node_modules).
-const packageImpl = "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl";
-const checkoutImpl = __filename.endsWith(".ts")
-  ? path.resolve(__dirname, "../../../dist/provider/resources/compute/impl.js")
-  : path.join(__dirname, "impl.js");
+// The implementation by package path, resolved from the program's folder inside the provider
+// process: the same string works on every machine that installed the package (no local paths
+// in state). In this repository `npm ci` links the package into node_modules (scripts/link-self.js).
+const implModule = "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl";
 
 function loadImpl(): Impl {
   try {
-    return require(packageImpl);
-  } catch (first) {
-    try {
-      return require(checkoutImpl);
-    } catch {
-      throw new Error(
-        `Failed to load the Compute provider: neither ${packageImpl} nor ${checkoutImpl} could be loaded ` +
-          `(${(first as Error).message}). Install the package, or run "npm run build" in the checkout.`,
-      );
-    }
+    return require(implModule);
+  } catch (err) {
+    throw new Error(
+      `Failed to load the Compute provider from ${implModule} (${(err as Error).message}). ` +
+        "Install @neon-labs-unofficial/pulumi-neon-compute in the program's project (npm install), " +
+        'or in a checkout of it run "npm ci" (which builds dist/ and links the package).',
+    );
   }
 }
 

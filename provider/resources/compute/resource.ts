@@ -124,7 +124,9 @@ export class Compute extends pulumi.dynamic.Resource {
         // Lets the provider attribute its progress lines to this resource in `pulumi up`.
         __urn: pulumi.createUrn(name, COMPUTE_TYPE_TOKEN, opts?.parent),
       },
-      opts,
+      // Replacements delete first, also when forced (`--replace`, `replaceOnChanges`), where the engine
+      // does not ask diff: a branch holds one read_write compute (docs/decisions/0005).
+      { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true },
       COMPUTE_MODULE,
       COMPUTE_TYPE,
     );

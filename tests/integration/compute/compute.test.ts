@@ -64,7 +64,7 @@ describe("Compute provider against the emulator", () => {
       lfcGb: 6,
       maxConnections: 901,
       tempDiskGiB: 30,
-      name: autoName(urn("primary")),
+      name: autoName(urn("primary"), { projectId, type: "read_write" }),
       __provider: "shim",
     });
     expect(ro2.outs).toMatchObject({ type: "read_only", ramGb: 16, tempDiskGiB: 60 });
@@ -195,37 +195,58 @@ describe("Compute provider against the emulator", () => {
     expect((await api.endpoints.listByBranch(projectId, branches[0])).map((e) => e.id)).toEqual([init.id]);
   });
 
-  it("finds the compute when the create answer is lost after the commit, instead of creating a second", async () => {
-    emulator.setFaults({ dropAfterCommitRate: 1 });
-    const checked = await impl.check(
-      {},
-      { projectId, branchId: branches[2], type: "read_only", name: "explicit", __urn: urn("lost") },
-    );
-    const pending = impl.create(checked.inputs);
-    // Only the POST is dropped; let the reads through once it has been sent.
-    await new Promise((r) => setTimeout(r, 150));
+  // Only POST/PATCH/DELETE are hit by these faults; the reads that reconcile go through.
+  const lostAnswers = [
+    ["the connection drops", { dropAfterCommitRate: 1 }],
+    ["a gateway answers 502", { errorAfterCommitRate: 1 }],
+  ] as const;
+
+  it.each(lostAnswers)(
+    "finds the compute when %s after the create was committed, instead of creating a second",
+    async (_label, faults) => {
+      emulator.setFaults(faults);
+      const checked = await impl.check(
+        {},
+        { projectId, branchId: branches[2], type: "read_only", name: "explicit", __urn: urn("lost") },
+      );
+      const created = await impl.create(checked.inputs);
+      const onBranch = await api.endpoints.listByBranch(projectId, branches[2]);
+      expect(onBranch.map((e) => e.id)).toEqual([created.id]);
+      expect(logs.join("\n")).toMatch(
+        new RegExp(`answer to the create request was lost; found compute ${created.id}`),
+      );
+    },
+  );
+
+  it("finishes a compute whose create failed on the next update, starting it", async () => {
+    emulator.setFaults({ opErrorRate: 1 });
+    const checked = await impl.check({}, { projectId, branchId: branches[6], cu: 0.5, __urn: urn("retry") });
+    const init = (await impl.create(checked.inputs).catch((e: unknown) => e)) as ComputeInitError;
+    expect(init).toBeInstanceOf(ComputeInitError);
+    expect(init.properties.currentState).toBe("init");
     emulator.setFaults({});
-    const created = await pending;
-    const onBranch = await api.endpoints.listByBranch(projectId, branches[2]);
-    expect(onBranch.map((e) => e.id)).toEqual([created.id]);
-    expect(logs.join("\n")).toMatch(
-      new RegExp(`answer to the create request was lost; found compute ${created.id}`),
-    );
+    // What the engine does on the next up: an update from the kept state with the same inputs.
+    const updated = await impl.update(init.id, init.properties, checked.inputs);
+    expect(updated.outs).toMatchObject({ endpointId: init.id, currentState: "active" });
+    expect(logs.join("\n")).toMatch(/did not start when it was created; starting it/);
   });
 
-  it("checks the compute when an update's answer is lost, instead of sending the change again", async () => {
-    const c = await createCompute("patched", { branchId: branches[5], cu: 1 });
-    emulator.setFaults({ dropAfterCommitRate: 1 });
-    const news = { ...c.outs, cu: undefined, minCu: 2, maxCu: 2, pgSettings: { b: "2", a: "1" } };
-    const updated = await impl.update(c.id, c.outs, news);
-    expect(updated.outs).toMatchObject({ minCu: 2, maxCu: 2, pgSettings: { a: "1", b: "2" } });
-    expect(logs.join("\n")).toMatch(
-      /answer to the update request was lost; compute .* already has the change/,
-    );
-  });
+  it.each(lostAnswers)(
+    "checks the compute when %s after an update, instead of sending the change again",
+    async (_label, faults) => {
+      const c = await createCompute("patched", { branchId: branches[5], cu: 1 });
+      emulator.setFaults(faults);
+      const news = { ...c.outs, cu: undefined, minCu: 2, maxCu: 2, pgSettings: { b: "2", a: "1" } };
+      const updated = await impl.update(c.id, c.outs, news);
+      expect(updated.outs).toMatchObject({ minCu: 2, maxCu: 2, pgSettings: { a: "1", b: "2" } });
+      expect(logs.join("\n")).toMatch(
+        /answer to the update request was lost; compute .* already has the change/,
+      );
+    },
+  );
 
   it("finishes the compute an interrupted run created for the same resource, and only that one", async () => {
-    const name = autoName(urn("resumed"));
+    const name = autoName(urn("resumed"), { projectId, type: "read_only" });
     const earlier = await api.endpoints.create(projectId, {
       branch_id: branches[3],
       type: "read_only",

@@ -112,7 +112,8 @@ describe("check", () => {
     });
     expect(r.failures).toEqual([]);
     expect(r.inputs.cu).toBe(UNKNOWN);
-    expect(r.inputs.minCu).toBeUndefined();
+    // The bounds follow cu, so the preview shows the (possible) resize.
+    expect(r.inputs).toMatchObject({ minCu: UNKNOWN, maxCu: UNKNOWN });
   });
 
   it("checks the form of importId and that it names the same project", () => {

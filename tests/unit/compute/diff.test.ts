@@ -52,12 +52,19 @@ describe("diff", () => {
     expect(d).toMatchObject({ changes: true, replaces: [key], deleteBeforeReplace: true });
   });
 
-  it("replaces a read_only compute without deleting first when neither side is read_write", () => {
+  it("deletes first when replacing a read_only compute too, so a replacement never runs beside its original", () => {
     const d = diffCompute(
       { ...olds, type: "read_only" },
       { ...news, type: "read_only", regionId: "aws-eu-1" },
     );
-    expect(d).toMatchObject({ replaces: ["regionId"], deleteBeforeReplace: false });
+    expect(d).toMatchObject({ replaces: ["regionId"], deleteBeforeReplace: true });
+  });
+
+  it("treats an unset suspend timeout as the platform's choice, whatever the API echoes", () => {
+    expect(diffCompute({ ...olds, suspendTimeoutSeconds: 10800 }, news).changes).toBe(false);
+    expect(
+      diffCompute({ ...olds, suspendTimeoutSeconds: 600 }, { ...news, suspendTimeoutSeconds: 0 }).updates,
+    ).toEqual(["suspendTimeoutSeconds"]);
   });
 
   it.each([
@@ -97,5 +104,20 @@ describe("diff", () => {
 
   it("does not restart when restartTrigger is removed", () => {
     expect(diffCompute({ ...olds, restartTrigger: "1" }, news).changes).toBe(false);
+  });
+});
+
+describe("auto-names", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { autoName } = require("../../../provider/resources/compute/impl");
+  const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/neon:Compute::primary";
+
+  it("are stable for one resource and differ for a replacement or another stack", () => {
+    const rw = { projectId: "p-1", type: "read_write" };
+    expect(autoName(urn, rw)).toBe(autoName(urn, { ...rw }));
+    expect(autoName(urn, rw)).toMatch(/^primary-[0-9a-f]{7}$/);
+    expect(autoName(urn, { ...rw, type: "read_only" })).not.toBe(autoName(urn, rw));
+    expect(autoName(urn, { ...rw, regionId: "aws-eu-1" })).not.toBe(autoName(urn, rw));
+    expect(autoName(urn.replace("dev::", "prod::"), rw)).not.toBe(autoName(urn, rw));
   });
 });
