@@ -145,6 +145,26 @@ test("3. a branch move is in place; moving a read_write compute onto a branch th
   expect(changed(back.changeSummary)).toEqual({});
 });
 
+/** Every process below `pid`, from `ps`. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift() as number;
+    for (const [p, pp] of rows) {
+      if (pp === parent) {
+        found.push(p);
+        queue.push(p);
+      }
+    }
+  }
+  return found;
+}
+
 /** True when the engine finished deleting the original before it finished creating the replacement. */
 function deletedBeforeCreated(steps: string[]): boolean {
   const del = steps.indexOf("delete-replaced");
@@ -273,7 +293,15 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
   }
   // The kill lands while its start_compute still runs: the compute is not ready yet.
   expect(seen?.current_state).toBe("init");
-  process.kill(-(child.pid as number), "SIGKILL");
+  // The CLI starts its plugins in process groups of their own: kill the whole tree, as a CI runner
+  // that kills a job's processes would.
+  for (const pid of [child.pid as number, ...descendants(child.pid as number)]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
   await new Promise((r) => child.once("exit", r));
   // A killed CLI leaves its lock behind; `pulumi cancel` is what a CI job does next.
   await temp.stack.cancel();
