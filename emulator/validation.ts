@@ -2,6 +2,7 @@
  * Request-body and query validation with zod. Every refusal is a 400 whose
  * message names the field and what is allowed.
  */
+import { EndpointSettingsSchema } from "./state";
 import { z } from "zod";
 import { badRequest, type ApiFault } from "./errors";
 
@@ -15,16 +16,8 @@ const suspendTimeout = z
   .max(604800, "must be at most 604800 (one week)")
   .refine((s) => s <= 0 || s >= 60, "must be -1 (never), 0 (default 300 s) or 60 to 604800");
 
-const settings = z
-  .object({
-    pg_settings: z.record(z.string(), z.string()).optional(),
-    pgbouncer_settings: z.record(z.string(), z.string()).optional(),
-    preload_libraries: z
-      .object({ use_defaults: z.boolean().optional(), enabled_libraries: z.array(z.string()).optional() })
-      .strict()
-      .optional(),
-  })
-  .strict();
+// Requests carry the same settings object as stored endpoints, minus unknown fields.
+const settings = EndpointSettingsSchema.strict();
 
 const endpointCommon = {
   autoscaling_limit_min_cu: computeUnit.optional(),
