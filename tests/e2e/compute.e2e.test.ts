@@ -312,6 +312,13 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
   const onBranch = (await endpointsInEmulator()).filter((e) => e.branch_id === branches[2]);
   expect(onBranch).toHaveLength(1);
   expect((await temp.stack.outputs()).endpoints.value["replica-3"].endpointId).toBe(onBranch[0].id);
+  // The engine keeps the killed run's pending create on record (and warns) until it is cleared; the
+  // compute itself is in the stack now, so clearing the record loses nothing.
+  expect((await temp.stack.exportStack()).deployment.pending_operations ?? []).toHaveLength(1);
+  await temp.stack.refresh({ clearPendingCreates: true, onOutput: capture, onError: capture });
+  expect((await temp.stack.exportStack()).deployment.pending_operations ?? []).toHaveLength(0);
+  expect((await temp.stack.outputs()).endpoints.value["replica-3"].endpointId).toBe(onBranch[0].id);
+  expect((await endpointsInEmulator()).filter((e) => e.branch_id === branches[2])).toHaveLength(1);
 });
 
 test("9. with faults on (423 storms, 429, 503, dropped connections) up converges to exactly the declared computes", async () => {
