@@ -291,8 +291,7 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
     seen = (await endpointsInEmulator()).find((e) => e.branch_id === branches[2]);
     if (!seen) await new Promise((r) => setTimeout(r, 20));
   }
-  // The kill lands while its start_compute still runs: the compute is not ready yet.
-  expect(seen?.current_state).toBe("init");
+  const stateAtKill = seen?.current_state;
   // The CLI starts its plugins in process groups of their own: kill the whole tree, as a CI runner
   // that kills a job's processes would.
   for (const pid of [child.pid as number, ...descendants(child.pid as number)]) {
@@ -303,6 +302,8 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
     }
   }
   await new Promise((r) => child.once("exit", r));
+  // The kill landed while its start_compute still ran: the compute was not ready yet.
+  expect(stateAtKill).toBe("init");
   // A killed CLI leaves its lock behind; `pulumi cancel` is what a CI job does next.
   await temp.stack.cancel();
   const before = transcript.length;

@@ -28,8 +28,8 @@ export interface ComputeDiff {
 }
 
 // How each property reads when it is left unset, so that "unset" and "the default" compare equal.
-// Properties not listed here (name, provisioner, regionId, sizes) are "don't care" when unset:
-// the platform picks a value and leaving the input out never asks to change it.
+// Properties in DONT_CARE_WHEN_UNSET are "don't care" when unset: the platform picks a value and
+// leaving the input out never asks to change it (removing such an input keeps the current value).
 function effective(key: string, value: unknown): unknown {
   switch (key) {
     case "type":

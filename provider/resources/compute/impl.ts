@@ -119,6 +119,7 @@ export function serialized<T>(projectId: string, fn: () => Promise<T>): Promise<
 
 // Statuses after which an operation will not change again (`failed` is retried by the control plane).
 const TERMINAL: readonly string[] = ["finished", "skipped", "error", "cancelled"];
+const SUCCEEDED: readonly string[] = ["finished", "skipped"];
 
 /** An error message as the middle of a sentence: without its final period. */
 function clause(err: unknown): string {
@@ -187,8 +188,13 @@ function stripUndefined<T extends Props>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Outputs: the inputs the user gave, overlaid with what the API reports, plus derived sizing. */
-export function toOutputs(inputs: Props, ep: Endpoint): Props {
+/**
+ * Outputs: the inputs the user gave, overlaid with what the API reports, plus derived sizing.
+ * `asked` is set right after this provider wrote the compute: a suspend timeout of 0 ("the platform
+ * default") then stays 0 whatever value the API echoes for that default. A refresh reports the
+ * API's value, so a change made outside Pulumi shows up.
+ */
+export function toOutputs(inputs: Props, ep: Endpoint, asked = true): Props {
   const sizing = deriveSizing(ep.autoscaling_limit_min_cu, ep.autoscaling_limit_max_cu);
   return stripUndefined({
     ...inputs,
@@ -198,11 +204,8 @@ export function toOutputs(inputs: Props, ep: Endpoint): Props {
     minCu: ep.autoscaling_limit_min_cu,
     maxCu: ep.autoscaling_limit_max_cu,
     regionId: ep.region_id,
-    // 0 asks for the platform default; the API may echo the default's value instead (e.g. 10800).
-    suspendTimeoutSeconds:
-      inputs.suspendTimeoutSeconds === 0 && ep.suspend_timeout_seconds !== -1
-        ? 0
-        : ep.suspend_timeout_seconds,
+    // 0 asks for the platform default; the API may echo the default's value instead.
+    suspendTimeoutSeconds: asked && inputs.suspendTimeoutSeconds === 0 ? 0 : ep.suspend_timeout_seconds,
     pgSettings: { ...(ep.settings?.pg_settings ?? {}) },
     poolerEnabled: ep.pooler_enabled,
     poolerMode: ep.pooler_mode,
@@ -271,6 +274,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const api = client();
   const log = logger(inputs);
   let ep: Endpoint | undefined;
+  let ready: Endpoint | undefined;
   try {
     await serialized(i.projectId, async () => {
       // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
@@ -287,7 +291,8 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
         );
         result = {
           endpoint: interrupted,
-          operations: await pendingOperationsOf(api, i.projectId, interrupted.id),
+          // Its older failures are history: ensureStarted below starts it if it never did.
+          operations: await operationsOf(api, i.projectId, interrupted.id, { includeFailed: false }),
         };
       } else {
         result = await createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
@@ -297,8 +302,13 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
         `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
       );
       await waitFor(i.projectId, result.operations, log);
+      // A compute found again (interrupted run, lost answer) may have failed to start earlier.
+      ready = await ensureStarted(api, i.projectId, ep.id, log, !i.disabled);
     });
-    const ready = await api.endpoints.get(i.projectId, (ep as Endpoint).id);
+    if (!ready) throw new Error(`Failed to read back ${describe(ep as Endpoint)}`);
+    if (ready.current_state === "init" && !i.disabled) {
+      throw new Error(`${describe(ready)} did not start`);
+    }
     return { id: ready.id, outs: toOutputs(inputs, ready) };
   } catch (err) {
     if (!ep) throw err;
@@ -334,7 +344,7 @@ async function importExisting(inputs: Props): Promise<pulumi.dynamic.CreateResul
     }
     throw err;
   }
-  const actual = toOutputs({}, ep);
+  const actual = toOutputs({}, ep, false);
   const declared = Object.keys(inputs).filter(
     (k) => INPUT_KEYS.includes(k) && !["cu", "restartTrigger", "importId"].includes(k),
   );
@@ -370,7 +380,11 @@ async function createOrReconcile(
     if (found.length === 1) {
       const ep = found[0];
       log.info(`the answer to the create request was lost; found ${describe(ep)}, which it created`);
-      return { endpoint: ep, operations: await pendingOperationsOf(api, i.projectId, ep.id) };
+      // A brand-new compute: every operation it has is this request's, failures included.
+      return {
+        endpoint: ep,
+        operations: await operationsOf(api, i.projectId, ep.id, { includeFailed: true }),
+      };
     }
     if (found.length === 0) {
       log.info("the answer to the create request was lost and nothing was created; sending it again");
@@ -384,13 +398,25 @@ async function createOrReconcile(
   }
 }
 
-async function pendingOperationsOf(
+/**
+ * The operations of one compute still worth waiting for. `includeFailed` keeps those that ended in
+ * error or were cancelled (waiting on them fails, which is right when they belong to the change at
+ * hand); `sinceMs` ignores operations created before that time.
+ */
+async function operationsOf(
   api: NeonClient,
   projectId: string,
   endpointId: string,
+  opts: { includeFailed: boolean; sinceMs?: number },
 ): Promise<Operation[]> {
   const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => o.endpoint_id === endpointId && !TERMINAL.includes(o.status));
+  const done = opts.includeFailed ? SUCCEEDED : TERMINAL;
+  return page.operations.filter(
+    (o) =>
+      o.endpoint_id === endpointId &&
+      !done.includes(o.status) &&
+      (opts.sinceMs === undefined || Date.parse(o.created_at) >= opts.sinceMs),
+  );
 }
 
 // A conflict (409) on a read_write create or move is the branch's one read_write slot being taken.
@@ -436,7 +462,7 @@ export async function read(id: string, props?: Props): Promise<pulumi.dynamic.Re
     throw err;
   }
   const old = props ?? {};
-  const outs = toOutputs(old, ep);
+  const outs = toOutputs(old, ep, false);
   // `cu` is shorthand for equal bounds; drop it when the compute no longer has a fixed size.
   if (outs.cu !== undefined && outs.minCu !== outs.cu) delete outs.cu;
   const inputs: Props = {};
@@ -454,16 +480,14 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const { projectId, endpointId } = parseId(id, olds);
   const api = client();
   const log = logger(news);
-  if (olds.currentState === "init") {
-    // A create that did not finish (the engine keeps such a compute and updates it next time).
-    await finishStarting(api, projectId, endpointId, news, log);
-  }
   const d = diffCompute(olds, news);
   const body = updateBody(olds, news);
   if (Object.keys(body).length > 0) {
     // The restart warning was already shown by diff, which runs before every update.
     await serialized(projectId, async () => {
       let operations: Operation[];
+      // Allows for clock skew between this machine and the control plane.
+      const sentAt = Date.now() - 120_000;
       try {
         operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
       } catch (err) {
@@ -473,7 +497,10 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
         const current = await api.endpoints.get(projectId, endpointId);
         if (patchApplied(body, current)) {
           log.info(`the answer to the update request was lost; ${describe(current)} already has the change`);
-          operations = await pendingOperationsOf(api, projectId, endpointId);
+          operations = await operationsOf(api, projectId, endpointId, {
+            includeFailed: true,
+            sinceMs: sentAt,
+          });
         } else {
           log.info("the answer to the update request was lost and the change is not there; sending it again");
           operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
@@ -481,6 +508,23 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
       }
       await waitFor(projectId, operations, log);
     });
+  }
+  if (olds.currentState === "init" && !news.disabled) {
+    // A create that did not finish: the engine keeps such a compute and updates it on the next up.
+    // The change above went first, so a fix to what made the start fail is in place.
+    try {
+      await serialized(projectId, () => ensureStarted(api, projectId, endpointId, log, true));
+    } catch (err) {
+      const reason = clause(err);
+      const current = await api.endpoints.get(projectId, endpointId).catch(() => undefined);
+      throw new ComputeInitError(
+        `Failed to start compute ${endpointId}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry.`,
+        endpointId,
+        // A restart asked for in this update did not happen: keep the old trigger so it is asked again.
+        current ? toOutputs({ ...news, restartTrigger: olds.restartTrigger }, current) : olds,
+        [reason],
+      );
+    }
   }
   if (d.updates.includes("restartTrigger")) {
     await serialized(projectId, async () => {
@@ -508,37 +552,29 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
 }
 
 /**
- * Brings a compute left in `init` by a failed or interrupted create to life: waits for its pending
- * operations, and starts it if its start failed. If it still does not start, the error keeps it in
- * the stack, as create's does.
+ * Reads a compute and, when `start` is set and it is still in `init` (its start failed or never
+ * ran), waits for its unfinished operations and starts it. Returns the compute as it ends up.
+ * Callers hold the project's queue (`serialized`).
  */
-async function finishStarting(
+async function ensureStarted(
   api: NeonClient,
   projectId: string,
   endpointId: string,
-  news: Props,
   log: ResourceLogger,
-): Promise<void> {
-  let current = await api.endpoints.get(projectId, endpointId);
-  if (current.current_state !== "init") return;
-  try {
-    await serialized(projectId, async () => {
-      await waitFor(projectId, await pendingOperationsOf(api, projectId, endpointId), log);
-      current = await api.endpoints.get(projectId, endpointId);
-      if (current.current_state !== "init") return;
-      log.info(`${describe(current)} did not start when it was created; starting it`);
-      const result = await api.endpoints.start(projectId, endpointId);
-      await waitFor(projectId, result.operations, log);
-    });
-  } catch (err) {
-    const reason = clause(err);
-    throw new ComputeInitError(
-      `Failed to start ${describe(current)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry.`,
-      endpointId,
-      toOutputs(news, current),
-      [reason],
-    );
+  start: boolean,
+): Promise<Endpoint> {
+  let ep = await api.endpoints.get(projectId, endpointId);
+  if (ep.current_state !== "init" || !start) return ep;
+  const pending = await operationsOf(api, projectId, endpointId, { includeFailed: false });
+  if (pending.length > 0) {
+    await waitFor(projectId, pending, log);
+    ep = await api.endpoints.get(projectId, endpointId);
+    if (ep.current_state !== "init") return ep;
   }
+  log.info(`${describe(ep)} did not start when it was created; starting it`);
+  const result = await api.endpoints.start(projectId, endpointId);
+  await waitFor(projectId, result.operations, log);
+  return api.endpoints.get(projectId, endpointId);
 }
 
 /** True when every field of a PATCH body already reads back from the compute. */

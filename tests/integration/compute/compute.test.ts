@@ -231,6 +231,48 @@ describe("Compute provider against the emulator", () => {
     expect(logs.join("\n")).toMatch(/did not start when it was created; starting it/);
   });
 
+  it("applies the program's change before starting a compute whose create failed", async () => {
+    emulator.setFaults({ opErrorRate: 1 });
+    const checked = await impl.check({}, { projectId, branchId: branches[7], cu: 0.5, __urn: urn("fix") });
+    const init = (await impl.create(checked.inputs).catch((e: unknown) => e)) as ComputeInitError;
+    expect(init).toBeInstanceOf(ComputeInitError);
+    emulator.setFaults({});
+    const fixed = await impl.check({}, { ...checked.inputs, pgSettings: { work_mem: "2048" } });
+    const updated = await impl.update(init.id, init.properties, fixed.inputs);
+    expect(updated.outs).toMatchObject({ pgSettings: { work_mem: "2048" } });
+    // Ready: active, or idle (scaled to zero, starts on the next connection); no longer stuck in init.
+    expect(["active", "idle"]).toContain(updated.outs?.currentState);
+    expect((await api.endpoints.get(projectId, init.id)).settings.pg_settings).toEqual({ work_mem: "2048" });
+    // The change went first and left the compute ready, so no second start was sent before it: the
+    // newest start_compute of this compute is still the failed one from the create.
+    const starts = [];
+    for await (const op of api.operations.list(projectId, { limit: 50 })) {
+      if (op.endpoint_id === init.id && op.action === "start_compute") starts.push(op.status);
+    }
+    expect(starts[0]).toBe("error");
+  });
+
+  it("starts a compute found from an interrupted run whose start had failed", async () => {
+    const name = autoName(urn("stalled"), { projectId, type: "read_only" });
+    emulator.setFaults({ opErrorRate: 1 });
+    const earlier = await api.endpoints.create(projectId, {
+      branch_id: branches[8],
+      type: "read_only",
+      name,
+    });
+    await api
+      .waitForOperations(
+        projectId,
+        earlier.operations.map((o) => o.id),
+      )
+      .catch(() => undefined);
+    expect((await api.endpoints.get(projectId, earlier.endpoint.id)).current_state).toBe("init");
+    emulator.setFaults({});
+    const c = await createCompute("stalled", { branchId: branches[8], type: "read_only" });
+    expect(c.id).toBe(earlier.endpoint.id);
+    expect(c.outs.currentState).toBe("active");
+  });
+
   it.each(lostAnswers)(
     "checks the compute when %s after an update, instead of sending the change again",
     async (_label, faults) => {

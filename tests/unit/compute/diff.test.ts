@@ -118,6 +118,7 @@ describe("auto-names", () => {
     expect(autoName(urn, rw)).toMatch(/^primary-[0-9a-f]{7}$/);
     expect(autoName(urn, { ...rw, type: "read_only" })).not.toBe(autoName(urn, rw));
     expect(autoName(urn, { ...rw, regionId: "aws-eu-1" })).not.toBe(autoName(urn, rw));
+    expect(autoName(urn, { ...rw, projectId: "p-2" })).not.toBe(autoName(urn, rw));
     expect(autoName(urn.replace("dev::", "prod::"), rw)).not.toBe(autoName(urn, rw));
   });
 });
