@@ -1,7 +1,7 @@
 /**
  * The HTTP layer: a Fastify app under `/api/v2`, one request wrapper that does
  * faults → authentication → handler → persistence → (optional) dropped
- * connection, the error and not-found handlers, and the loopback-only admin
+ * connection or 502 after the commit, the error and not-found handlers, and the loopback-only admin
  * routes under `/_emulator`.
  */
 import { randomUUID } from "node:crypto";
