@@ -7,10 +7,9 @@ import {
   createHttpClient,
   ResponseShapeError,
   type HttpClient,
+  type HttpClientOptions,
   type HttpMethod,
-  type RetryInfo,
 } from "../http";
-import type { Sleep } from "../http/clock";
 import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
@@ -34,22 +33,16 @@ import {
 import { paginate } from "./pager";
 import { OperationWaiter, type WaitOptions } from "../operations/waiter";
 
-/** Options of {@link createNeonClient}. */
-export interface NeonClientOptions {
-  /** A personal, organization or project-scoped API key. */
-  apiKey: string;
-  /** Default `https://console.neon.tech/api/v2`. */
-  baseUrl?: string;
-  /** Per-request timeout, default 30 s. */
-  timeoutMs?: number;
-  /** How long one call keeps retrying 423/429/503/…, default 10 min. */
-  retryDeadlineMs?: number;
-  sleep?: Sleep;
-  now?: () => number;
-  random?: () => number;
-  /** Called before every retry. */
-  onRetry?: (info: RetryInfo) => void;
-}
+/**
+ * Options of {@link createNeonClient}: the HTTP client's, without its test-only knobs (retry limits,
+ * backoff shapes, extra headers, adapter). `apiKey` is a personal, organization or project-scoped
+ * key; `baseUrl` defaults to `https://console.neon.tech/api/v2`; `timeoutMs` (30 s) bounds one
+ * request and `retryDeadlineMs` (10 min) one call's retries of 423/429/503/….
+ */
+export type NeonClientOptions = Pick<
+  HttpClientOptions,
+  "apiKey" | "baseUrl" | "timeoutMs" | "retryDeadlineMs" | "sleep" | "now" | "random" | "onRetry"
+>;
 
 /** `{ endpoint, operations }` as returned by state-changing endpoint calls. */
 export interface EndpointOperations {
