@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import {
+  ApiError,
   createHttpClient,
   ResponseShapeError,
   type HttpClient,
@@ -31,7 +32,7 @@ import {
   type Project,
 } from "./schemas";
 import { paginate } from "./pager";
-import { OperationWaiter, type WaitOptions } from "../operations/waiter";
+import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 
 /**
  * Options of {@link createNeonClient}: the HTTP client's, without its test-only knobs (retry limits,
@@ -106,6 +107,18 @@ const enc = encodeURIComponent;
 
 /** Page size of operation and project pagers when the caller gives none. */
 export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * How an error of a poll affects the operation waiter: the waiter is given this function instead
+ * of knowing `ApiError` (the arrows point resources → api → operations → http).
+ */
+export function classifyPollError(err: unknown): PollErrorClass {
+  if (!(err instanceof ApiError)) return "transient";
+  if (err.kind === "not_found") return "not_found";
+  // Polling cannot succeed after these; everything else is retried until the wait's deadline.
+  if (["unauthorized", "forbidden", "invalid", "invalid_response"].includes(err.kind)) return "fatal";
+  return "transient";
+}
 
 /** Creates a client. Sends nothing until the first call. */
 export function createNeonClient(opts: NeonClientOptions): NeonClient {
@@ -337,6 +350,7 @@ export function buildClient(http: HttpClient): NeonClient {
   const waiter = new OperationWaiter({
     listPage: (p, limit) => listPage(p, { limit }),
     get: (p, id) => operations.get(p, id),
+    classifyError: classifyPollError,
     clock: http.clock,
   });
 

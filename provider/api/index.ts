@@ -5,6 +5,7 @@
 export {
   createNeonClient,
   buildClient,
+  classifyPollError,
   DEFAULT_PAGE_SIZE,
   type NeonClient,
   type NeonClientOptions,

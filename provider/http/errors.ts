@@ -8,7 +8,9 @@
 /** What went wrong, coarse enough to branch on. */
 export type ApiErrorKind =
   | "unauthorized" // 401
+  | "forbidden" // 403: the key may not do this (e.g. a member's key creating an organization key)
   | "not_found" // 404
+  | "conflict" // 409: the request contradicts the current state (e.g. a branch's read_write slot is taken)
   | "locked" // 423: another operation in progress, or a quota exhausted
   | "rate_limited" // 429
   | "invalid" // any other 4xx
@@ -58,7 +60,11 @@ export interface ApiErrorInit {
 const REMEDIES: Record<ApiErrorKind, string> = {
   unauthorized:
     "Check the API key (neon:apiKey or NEON_API_KEY): it is missing, mistyped or revoked, or it has no access to this project.",
+  forbidden:
+    "The API key is not allowed to do this; use a key with the needed rights (see the key types in the README).",
   not_found: "Check that the ids are right and that the API key has access to the project.",
+  conflict:
+    "The request conflicts with the current state of the resource; change the request or the resource.",
   locked:
     "Another operation is in progress on the project, or a quota of the account is exhausted; wait for running operations to finish, check the plan's limits, then retry.",
   rate_limited: "Too many requests were sent; lower the parallelism (pulumi up --parallel) or retry later.",
@@ -103,8 +109,11 @@ export class ApiError extends Error {
   /** A sanitized description of the low-level failure; never the `AxiosError` itself. */
   override readonly cause?: SanitizedCause;
 
+  readonly #init: ApiErrorInit;
+
   constructor(init: ApiErrorInit) {
     super(formatMessage(init));
+    this.#init = { ...init };
     this.name = "ApiError";
     this.kind = init.kind;
     this.method = init.method;
@@ -117,6 +126,16 @@ export class ApiError extends Error {
     this.attempts = init.attempts ?? 1;
     this.deadlineExceeded = init.deadlineExceeded ?? false;
     this.cause = init.cause;
+  }
+
+  /**
+   * The same error with another remedy sentence: how a resource gives its own advice while keeping
+   * the status, code and request id (instead of wrapping the error in a plain `Error`).
+   */
+  withRemedy(remedy: string): ApiError {
+    const copy = new ApiError({ ...this.#init, remedy });
+    copy.stack = this.stack;
+    return copy;
   }
 
   /** A plain object for logs and `JSON.stringify`. */
@@ -141,7 +160,9 @@ export class ApiError extends Error {
 /** Maps an HTTP status to its {@link ApiErrorKind}. */
 export function kindOfStatus(status: number): ApiErrorKind {
   if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
   if (status === 404) return "not_found";
+  if (status === 409) return "conflict";
   if (status === 423) return "locked";
   if (status === 429) return "rate_limited";
   if (status >= 500) return "server";

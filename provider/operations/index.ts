@@ -9,11 +9,13 @@ export {
   DEFAULT_WAIT_DEADLINE_MS,
   DEFAULT_FAILED_GRACE_MS,
   type OperationSource,
+  type PollErrorClass,
   type WaitedOperation,
   type WaitOptions,
   type WaitProgress,
   type WaiterConfig,
 } from "./waiter";
+export { isSucceeded, isTerminal } from "./status";
 export {
   initialState,
   observe,

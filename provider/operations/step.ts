@@ -4,20 +4,13 @@
  * is done, has failed, or should poll again after some delay. The driver
  * (`waiter.ts`) owns the clock, the HTTP calls and the sharing of polls.
  *
- * Status semantics (control API spec, "States and transitions"):
- * - `finished`, `skipped`: success.
- * - `error`, `cancelled`: failure.
- * - `failed`: NOT terminal; the control plane may retry the operation. The
- *   wait fails only when it stays `failed` longer than the grace period.
- * - `scheduling`, `running`, `cancelling` and anything unknown: in progress.
+ * Status classes live in `status.ts`. A `failed` operation is not terminal:
+ * the wait fails only when it stays `failed` longer than the grace period.
  */
 
-/** Statuses that complete an operation successfully. */
-export const SUCCESS_STATUSES: ReadonlySet<string> = new Set(["finished", "skipped"]);
-/** Statuses that end an operation unsuccessfully for good. */
-export const FAILURE_STATUSES: ReadonlySet<string> = new Set(["error", "cancelled"]);
-/** A status the control plane may still retry out of. */
-export const RETRYABLE_FAILED_STATUS = "failed";
+import { FAILURE_STATUSES, RETRYABLE_FAILED_STATUS, SUCCESS_STATUSES } from "./status";
+
+export { FAILURE_STATUSES, RETRYABLE_FAILED_STATUS, SUCCESS_STATUSES };
 
 /** The fields of an operation the step reads. */
 export interface OpView {

@@ -8,7 +8,6 @@
  * operation missing from that page. Twenty resources waiting cost about what
  * one costs.
  */
-import { ApiError } from "../http/errors";
 import type { Clock } from "../http/clock";
 import { OperationError } from "./errors";
 import {
@@ -35,9 +34,17 @@ export interface WaitedOperation extends OpView {
 export interface OperationSource<Op extends WaitedOperation = WaitedOperation> {
   /** The newest `limit` operations of the project. */
   listPage(projectId: string, limit: number): Promise<{ operations: Op[] }>;
-  /** One operation by id; rejects with an `ApiError` of kind `not_found` when it does not exist. */
+  /** One operation by id; rejects with an error that `classifyError` calls `not_found` when it does not exist. */
   get(projectId: string, operationId: string): Promise<Op>;
 }
+
+/**
+ * How a polling error affects a wait: `not_found` (the operation or project does not exist),
+ * `fatal` (polling cannot succeed, e.g. 401: every wait of the project fails with this error) or
+ * `transient` (keep waiting; the deadline ends it). The API layer supplies it, so the waiter knows
+ * nothing of the HTTP error type.
+ */
+export type PollErrorClass = "not_found" | "fatal" | "transient";
 
 /** A progress report, one per status change of an operation and periodically while it runs. */
 export interface WaitProgress {
@@ -61,6 +68,8 @@ export interface WaitOptions {
 export interface WaiterConfig<Op extends WaitedOperation> {
   listPage: OperationSource<Op>["listPage"];
   get: OperationSource<Op>["get"];
+  /** Classifies an error thrown by `listPage` or `get`. */
+  classifyError: (err: unknown) => PollErrorClass;
   clock: Clock;
   schedule?: Partial<ScheduleConfig>;
   /** Repeat a progress report for an unchanged operation this often; default 10 s. */
@@ -155,9 +164,6 @@ export class DurationBook {
     return (this.cache = out);
   }
 }
-
-/** ApiError kinds after which polling cannot succeed. */
-const FATAL_KINDS = new Set(["unauthorized", "invalid", "invalid_response"]);
 
 class ProjectPoller<Op extends WaitedOperation> {
   private readonly waiters = new Set<Waiter<Op>>();
@@ -258,8 +264,7 @@ class ProjectPoller<Op extends WaitedOperation> {
             if (this.cfg.estimateDurations !== false) this.durations.record(op);
             found.set(id, op);
           } catch (err) {
-            if (err instanceof ApiError && err.kind === "not_found")
-              observations.push({ id, notFound: true });
+            if (this.cfg.classifyError(err) === "not_found") observations.push({ id, notFound: true });
             else throw err;
           }
         }),
@@ -267,8 +272,8 @@ class ProjectPoller<Op extends WaitedOperation> {
       this.pollFailures = 0;
       this.lastPollError = undefined;
     } catch (err) {
-      if (err instanceof ApiError && (FATAL_KINDS.has(err.kind) || err.kind === "not_found")) {
-        for (const w of this.waiters) w.reject(err);
+      if (this.cfg.classifyError(err) !== "transient") {
+        for (const w of this.waiters) w.reject(err as Error);
         this.waiters.clear();
         return;
       }

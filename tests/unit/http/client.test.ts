@@ -250,9 +250,9 @@ describe("requests", () => {
   test.each<[number, ApiErrorKind]>([
     [400, "invalid"],
     [401, "unauthorized"],
-    [403, "invalid"],
+    [403, "forbidden"],
     [404, "not_found"],
-    [409, "invalid"],
+    [409, "conflict"],
     [422, "invalid"],
     [500, "server"],
   ])("HTTP %i → kind %s, not retried", async (status, kind) => {

@@ -1,4 +1,5 @@
 import { ApiError } from "../../../provider/http";
+import { classifyPollError } from "../../../provider/api";
 import {
   OperationError,
   OperationWaiter,
@@ -86,7 +87,12 @@ function notFound(path: string): ApiError {
 function setup() {
   const clock = new FakeClock();
   const source = new FakeSource(clock);
-  const waiter = new OperationWaiter({ listPage: source.listPage, get: source.get, clock });
+  const waiter = new OperationWaiter({
+    listPage: source.listPage,
+    get: source.get,
+    classifyError: classifyPollError,
+    clock,
+  });
   return { clock, source, waiter };
 }
 

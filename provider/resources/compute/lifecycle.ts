@@ -1,0 +1,314 @@
+/**
+ * The lifecycle of `Compute`: check, diff, create, read, update and delete. Each method is a few
+ * lines that hand off to named steps (`recovery.ts`, `mapping.ts`) and the shared runtime.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
+import type { ResourceLogger } from "../engine-log";
+import { clause, client, logger, serialized, waitFor } from "../runtime";
+import { diffCompute, propertyChanged } from "./diff";
+import { checkInputs, INTERNAL_KEYS, type ComputeInputs } from "./inputs";
+import { COMPUTE_INPUT_KEYS } from "./keys";
+import { describe, parseId, patchApplied, toOutputs, updateBody } from "./mapping";
+import {
+  autoName,
+  createOrReconcile,
+  ensureStarted,
+  operationsOf,
+  type EndpointAndOperations,
+} from "./recovery";
+
+type Props = Record<string, unknown>;
+
+const INPUT_KEYS: readonly string[] = COMPUTE_INPUT_KEYS;
+
+/** Raised by create when the compute exists but did not become ready: the engine keeps it in state. */
+export class ComputeInitError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "ComputeInitError";
+  }
+}
+
+// --- check / diff ----------------------------------------------------------------------------
+
+export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+}
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffCompute(olds, news);
+  if (d.restartWarning) logger(news).warn(d.restartWarning);
+  return {
+    changes: d.changes,
+    replaces: d.replaces,
+    stables: d.stables,
+    deleteBeforeReplace: d.deleteBeforeReplace,
+  };
+}
+
+// --- create ------------------------------------------------------------------------------
+
+export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  if (typeof inputs.importId === "string") return importExisting(inputs);
+  const i = { ...(inputs as unknown as ComputeInputs) };
+  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  if (!i.name && urn) i.name = autoName(urn, i);
+  const api = client();
+  const log = logger(inputs);
+  let ep: Endpoint | undefined;
+  let ready: Endpoint | undefined;
+  try {
+    await serialized(i.projectId, async () => {
+      const result = await createOrFinish(api, i, Boolean(urn && !inputs.name), log);
+      ep = result.endpoint;
+      log.progress(
+        `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
+      );
+      await waitFor(i.projectId, result.operations, log);
+      // A compute found again (interrupted run, lost answer) may have failed to start earlier.
+      ready = await ensureStarted(api, i.projectId, ep.id, log, !i.disabled);
+    });
+    if (!ready) throw new Error(`Failed to read back ${describe(ep as Endpoint)}`);
+    if (ready.current_state === "init" && !i.disabled) {
+      throw new Error(`${describe(ready)} did not start`);
+    }
+    return { id: ready.id, outs: toOutputs(inputs, ready) };
+  } catch (err) {
+    if (!ep) throw err;
+    // The compute exists: keep it in state so that a later `up` finishes or deletes it.
+    const reason = clause(err);
+    throw new ComputeInitError(
+      `Failed to finish creating ${describe(ep)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+      ep.id,
+      toOutputs(inputs, ep),
+      [reason],
+    );
+  }
+}
+
+/**
+ * Creates the compute, or finishes the one an interrupted run created for this resource. Only an
+ * auto-named resource (`autoNamed`) can be recognised: its name is derived from its own URN.
+ */
+async function createOrFinish(
+  api: NeonClient,
+  i: ComputeInputs,
+  autoNamed: boolean,
+  log: ResourceLogger,
+): Promise<EndpointAndOperations> {
+  // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
+  const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
+  const interrupted = autoNamed
+    ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write"))
+    : undefined;
+  if (!interrupted) return createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
+  log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
+  return {
+    endpoint: interrupted,
+    // Its older failures are history: ensureStarted starts it if it never did.
+    operations: await operationsOf(api, i.projectId, interrupted.id, { includeFailed: false }),
+  };
+}
+
+/**
+ * Adopts an existing compute named by `importId` instead of creating one (`pulumi import` cannot
+ * work for dynamic resources: the engine reads without the provider code). Like Pulumi's import, it
+ * changes nothing: the declared inputs must describe the compute as it is, else it fails and says
+ * which properties differ.
+ */
+async function importExisting(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const importId = inputs.importId as string;
+  const { projectId, endpointId } = parseId(importId);
+  let ep: Endpoint;
+  try {
+    ep = await client().endpoints.get(projectId, endpointId);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      throw err.withRemedy(
+        `Compute ${importId} does not exist (or the API key cannot see it). ` +
+          "Check importId, or remove it to create a new compute.",
+      );
+    }
+    throw err;
+  }
+  const actual = toOutputs({}, ep, false);
+  const declared = Object.keys(inputs).filter(
+    (k) => INPUT_KEYS.includes(k) && !["cu", "restartTrigger", "importId"].includes(k),
+  );
+  const differences = declared.filter((k) => propertyChanged(k, actual, inputs));
+  if (differences.length > 0) {
+    const detail = differences
+      .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
+      .join("; ");
+    throw new Error(
+      `Failed to import ${describe(ep)}: the declared inputs differ from the compute (${detail}). ` +
+        "Import changes nothing: make the program match the compute, import, then change it in a later update.",
+    );
+  }
+  logger(inputs).info(`imported ${describe(ep)}; deleting this resource will delete the compute`);
+  return { id: ep.id, outs: toOutputs(inputs, ep) };
+}
+
+// --- read ----------------------------------------------------------------------------------
+
+export async function read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const { projectId, endpointId } = parseId(id, props);
+  let ep: Endpoint;
+  try {
+    ep = await client().endpoints.get(projectId, endpointId);
+  } catch (err) {
+    // Gone: no id tells the engine to drop the resource from the stack.
+    if (err instanceof ApiError && err.kind === "not_found") return {};
+    throw err;
+  }
+  const old = props ?? {};
+  const outs = toOutputs(old, ep, false);
+  // `cu` is shorthand for equal bounds; drop it when the compute no longer has a fixed size.
+  if (outs.cu !== undefined && outs.minCu !== outs.cu) delete outs.cu;
+  const inputs: Props = {};
+  for (const k of [...INPUT_KEYS, ...INTERNAL_KEYS]) {
+    if (k in old || ["projectId", "branchId", "type"].includes(k)) {
+      if (outs[k] !== undefined) inputs[k] = outs[k];
+    }
+  }
+  return { id: ep.id, props: outs, inputs };
+}
+
+// --- update --------------------------------------------------------------------------------
+
+export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const { projectId, endpointId } = parseId(id, olds);
+  const api = client();
+  const log = logger(news);
+  const d = diffCompute(olds, news);
+  const body = updateBody(olds, news);
+  // The restart warning was already shown by diff, which runs before every update.
+  if (Object.keys(body).length > 0) {
+    await serialized(projectId, () => applyPatch(api, projectId, endpointId, body, olds, news, log));
+  }
+  if (olds.currentState === "init" && !news.disabled) {
+    await startUnstarted(api, projectId, endpointId, olds, news, log);
+  }
+  if (d.updates.includes("restartTrigger")) {
+    await serialized(projectId, () => restartIfActive(api, projectId, endpointId, log));
+  }
+  const ep = await api.endpoints.get(projectId, endpointId);
+  return { outs: toOutputs(news, ep) };
+}
+
+/** Sends the PATCH and waits for its operations; a lost answer is reconciled by reading. */
+async function applyPatch(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  body: Props,
+  olds: Props,
+  news: Props,
+  log: ResourceLogger,
+): Promise<void> {
+  let operations: Operation[];
+  // Allows for clock skew between this machine and the control plane.
+  const sentAt = Date.now() - 120_000;
+  try {
+    operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.mayHaveReachedServer)) throw friendlyUpdateError(err, olds, news);
+    // The answer was lost: look at the compute rather than blindly sending the change again.
+    const current = await api.endpoints.get(projectId, endpointId);
+    if (patchApplied(body, current)) {
+      log.info(`the answer to the update request was lost; ${describe(current)} already has the change`);
+      operations = await operationsOf(api, projectId, endpointId, { includeFailed: true, sinceMs: sentAt });
+    } else {
+      log.info("the answer to the update request was lost and the change is not there; sending it again");
+      operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
+    }
+  }
+  await waitFor(projectId, operations, log);
+}
+
+/**
+ * A create that did not finish: the engine keeps such a compute and updates it on the next up.
+ * The change went first, so a fix to what made the start fail is in place.
+ */
+async function startUnstarted(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  olds: Props,
+  news: Props,
+  log: ResourceLogger,
+): Promise<void> {
+  try {
+    await serialized(projectId, () => ensureStarted(api, projectId, endpointId, log, true));
+  } catch (err) {
+    const reason = clause(err);
+    const current = await api.endpoints.get(projectId, endpointId).catch(() => undefined);
+    throw new ComputeInitError(
+      `Failed to start compute ${endpointId}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry.`,
+      endpointId,
+      // A restart asked for in this update did not happen: keep the old trigger so it is asked again.
+      current ? toOutputs({ ...news, restartTrigger: olds.restartTrigger }, current) : olds,
+      [reason],
+    );
+  }
+}
+
+/** restartTrigger changed: restart the compute if it is active (an idle one has nothing to restart). */
+async function restartIfActive(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  log: ResourceLogger,
+): Promise<void> {
+  const current = await api.endpoints.get(projectId, endpointId);
+  if (current.current_state !== "active") {
+    log.info(
+      `restartTrigger changed, but ${describe(current)} is ${current.current_state}: nothing to restart ` +
+        "(it starts with the new settings on its next connection)",
+    );
+    return;
+  }
+  log.info(`restartTrigger changed: restarting ${describe(current)}`);
+  try {
+    const result = await api.endpoints.restart(projectId, endpointId);
+    await waitFor(projectId, result.operations, log);
+  } catch (err) {
+    // It scaled to zero between the read and the restart: nothing left to restart.
+    if (!(err instanceof ApiError && err.kind === "conflict")) throw err;
+    log.info(`${describe(current)} went idle before the restart: nothing to restart`);
+  }
+}
+
+function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {
+  if (err instanceof ApiError && err.kind === "conflict" && olds.branchId !== news.branchId) {
+    return err.withRemedy(
+      `The compute stays on branch ${String(olds.branchId)}. Move or delete the read_write ` +
+        `compute of branch ${String(news.branchId)} first, or choose another branch.`,
+    );
+  }
+  return err;
+}
+
+// --- delete --------------------------------------------------------------------------------
+
+export async function remove(id: string, props: Props): Promise<void> {
+  const { projectId, endpointId } = parseId(id, props);
+  await serialized(projectId, async () => {
+    let result: { operations: Operation[] } | undefined;
+    try {
+      result = await client().endpoints.delete(projectId, endpointId);
+    } catch (err) {
+      // Already gone is what delete wants.
+      if (err instanceof ApiError && err.kind === "not_found") return;
+      throw err;
+    }
+    if (result) await waitFor(projectId, result.operations, logger(props));
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Recovery steps of `Compute`: finding what an interrupted run or a lost answer left behind, and
+ * finishing a compute that never started. Each step is one named function that the lifecycle
+ * methods hand off to; callers hold the project's queue (`serialized`).
+ */
+import { createHash } from "crypto";
+import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
+import { isSucceeded, isTerminal } from "../../operations";
+import type { ResourceLogger } from "../engine-log";
+import { waitFor } from "../runtime";
+import type { ComputeInputs } from "./inputs";
+import { createBody, describe } from "./mapping";
+
+/** A created (or found) compute and the operations still to wait for. */
+export interface EndpointAndOperations {
+  endpoint: Endpoint;
+  operations: Operation[];
+}
+
+/**
+ * The name a compute gets when its `name` input is unset: the resource's name plus a suffix derived
+ * from its URN (stack, project and name) and from the inputs whose change replaces it, like Pulumi's
+ * auto-naming but deterministic. It lets a later `up` recognise the compute that an interrupted run
+ * created for this very resource; a replacement (other project, type or region) gets another name,
+ * so it never mistakes the compute it replaces for its own.
+ */
+export function autoName(
+  urn: string,
+  identity: Pick<ComputeInputs, "projectId" | "type" | "regionId"> = {
+    projectId: "",
+    type: "read_write",
+  },
+): string {
+  const logical = urn.slice(urn.lastIndexOf("::") + 2) || "compute";
+  const key = [urn, identity.projectId, identity.type ?? "read_write", identity.regionId ?? ""].join("\n");
+  const suffix = createHash("sha256").update(key).digest("hex").slice(0, 7);
+  return `${logical.slice(0, 56)}-${suffix}`;
+}
+
+/**
+ * Sends the create request; when its answer is lost, finds the compute it made (computes of the
+ * branch that were not in `before`) instead of sending it again, which could create a second one.
+ */
+export async function createOrReconcile(
+  api: NeonClient,
+  i: ComputeInputs,
+  before: Set<string>,
+  log: ResourceLogger,
+): Promise<EndpointAndOperations> {
+  try {
+    return await api.endpoints.create(i.projectId, createBody(i) as never);
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw friendlyCreateError(err, i);
+    const found = (await api.endpoints.listByBranch(i.projectId, i.branchId)).filter(
+      (e) => !before.has(e.id) && e.type === (i.type ?? "read_write") && (!i.name || e.name === i.name),
+    );
+    if (found.length === 1) {
+      const ep = found[0];
+      log.info(`the answer to the create request was lost; found ${describe(ep)}, which it created`);
+      // A brand-new compute: every operation it has is this request's, failures included.
+      return {
+        endpoint: ep,
+        operations: await operationsOf(api, i.projectId, ep.id, { includeFailed: true }),
+      };
+    }
+    if (found.length === 0) {
+      log.info("the answer to the create request was lost and nothing was created; sending it again");
+      return api.endpoints.create(i.projectId, createBody(i) as never);
+    }
+    throw new Error(
+      `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +
+        `${found.length} new computes (${found.map((e) => e.id).join(", ")}) appeared on the branch, so it is ` +
+        "not clear which one is this resource's. Delete the extra ones, then run `pulumi up` again.",
+    );
+  }
+}
+
+/**
+ * The operations of one compute still worth waiting for. `includeFailed` keeps those that ended in
+ * error or were cancelled (waiting on them fails, which is right when they belong to the change at
+ * hand); `sinceMs` ignores operations created before that time.
+ */
+export async function operationsOf(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  opts: { includeFailed: boolean; sinceMs?: number },
+): Promise<Operation[]> {
+  const page = await api.operations.listPage(projectId, { limit: 100 });
+  const done = opts.includeFailed ? isSucceeded : isTerminal;
+  return page.operations.filter(
+    (o) =>
+      o.endpoint_id === endpointId &&
+      !done(o.status) &&
+      (opts.sinceMs === undefined || Date.parse(o.created_at) >= opts.sinceMs),
+  );
+}
+
+/**
+ * Reads a compute and, when `start` is set and it is still in `init` (its start failed or never
+ * ran), waits for its unfinished operations and starts it. Returns the compute as it ends up.
+ */
+export async function ensureStarted(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  log: ResourceLogger,
+  start: boolean,
+): Promise<Endpoint> {
+  let ep = await api.endpoints.get(projectId, endpointId);
+  if (ep.current_state !== "init" || !start) return ep;
+  const pending = await operationsOf(api, projectId, endpointId, { includeFailed: false });
+  if (pending.length > 0) {
+    await waitFor(projectId, pending, log);
+    ep = await api.endpoints.get(projectId, endpointId);
+    if (ep.current_state !== "init") return ep;
+  }
+  log.info(`${describe(ep)} did not start when it was created; starting it`);
+  const result = await api.endpoints.start(projectId, endpointId);
+  await waitFor(projectId, result.operations, log);
+  return api.endpoints.get(projectId, endpointId);
+}
+
+/** A 409 on a read_write create: the branch's one read_write slot is taken; say what to do. */
+export function friendlyCreateError(err: unknown, i: ComputeInputs): unknown {
+  if (err instanceof ApiError && err.kind === "conflict" && (i.type ?? "read_write") === "read_write") {
+    return err.withRemedy(
+      'A branch holds one read_write compute: give this resource type "read_only", ' +
+        "attach it to another branch, or remove the existing compute from the branch first.",
+    );
+  }
+  return err;
+}
