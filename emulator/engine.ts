@@ -219,7 +219,9 @@ function applyEffect(store: Store, rec: OperationRecord, endMs: number): void {
         ep.current_state = "idle";
         ep.suspended_at = at;
         ep.updated_at = at;
-      } else if (op.action === "apply_config" && rec.sim.restart && ep.current_state === "active") {
+      } else if (op.action === "apply_config" && (rec.sim.restart || ep.current_state !== "active")) {
+        // A restart starts the compute again; a compute that is not active is woken briefly for
+        // the change (then suspended by the operation that follows), so it has started too.
         ep.started_at = at;
         ep.last_active = at;
         ep.updated_at = at;

@@ -15,12 +15,14 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeyRevokedSchema,
+  BranchResponseSchema,
   describeIssues,
   EndpointOperationsSchema,
   EndpointResponseSchema,
   EndpointsResponseSchema,
   OperationResponseSchema,
   OperationsPageSchema,
+  ProjectResponseSchema,
   ProjectsPageSchema,
   type ApiKey,
   type ApiKeyCreated,
@@ -30,6 +32,8 @@ import {
   type EndpointUpdateRequest,
   type Operation,
   type Project,
+  type ProjectDetails,
+  type Branch,
 } from "./schemas";
 import { paginate } from "./pager";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
@@ -84,6 +88,12 @@ export interface NeonClient {
   };
   projects: {
     list(opts?: { limit?: number; orgId?: string; search?: string }): AsyncIterable<Project>;
+    /** One project by id; 404 when it does not exist or the key cannot see it. */
+    get(projectId: string): Promise<ProjectDetails>;
+  };
+  branches: {
+    /** One branch by id; 404 when it does not exist in the project. */
+    get(projectId: string, branchId: string): Promise<Branch>;
   };
   apiKeys: {
     list(): Promise<ApiKey[]>;
@@ -299,6 +309,29 @@ export function buildClient(http: HttpClient): NeonClient {
         }),
       );
     },
+    get: (p) =>
+      call(
+        "GET",
+        `/projects/${enc(p)}`,
+        "/projects/{project_id}",
+        "read",
+        `project ${p}`,
+        ProjectResponseSchema,
+        { map: (r) => r.project },
+      ),
+  };
+
+  const branches: NeonClient["branches"] = {
+    get: (p, b) =>
+      call(
+        "GET",
+        `/projects/${enc(p)}/branches/${enc(b)}`,
+        "/projects/{project_id}/branches/{branch_id}",
+        "read",
+        `branch ${b} of project ${p}`,
+        BranchResponseSchema,
+        { map: (r) => r.branch },
+      ),
   };
 
   const orgKeys = (org: string) => `/organizations/${enc(org)}/api_keys`;
@@ -358,6 +391,7 @@ export function buildClient(http: HttpClient): NeonClient {
     endpoints,
     operations,
     projects,
+    branches,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),

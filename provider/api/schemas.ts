@@ -205,3 +205,27 @@ export function describeIssues(error: z.ZodError): string[] {
     return `${where}: ${missing ? "missing required field" : i.message}`;
   });
 }
+
+/** `{ project }` from `GET /projects/{project_id}`: the list item plus its owner's plan. */
+export const ProjectResponseSchema = z.object({
+  project: ProjectSchema.extend({
+    // `subscription_type` names the owner's plan (e.g. `free_v3`, `launch`, `scale`).
+    owner: z.object({ subscription_type: z.string().optional() }).optional(),
+  }),
+});
+/** A project as read by id. */
+export type ProjectDetails = z.infer<typeof ProjectResponseSchema>["project"];
+
+/** `{ branch }` from `GET /projects/{project_id}/branches/{branch_id}`: the fields the provider reads. */
+export const BranchResponseSchema = z.object({
+  branch: z.object({
+    id: z.string(),
+    project_id: z.string(),
+    name: z.string(),
+    // Documented values: init, resetting, ready, archived (a string, no enum).
+    current_state: z.string().optional(),
+    default: z.boolean().optional(),
+  }),
+});
+/** A branch. */
+export type Branch = z.infer<typeof BranchResponseSchema>["branch"];

@@ -39,6 +39,7 @@ export interface ComputeInputs {
   provisioner?: (typeof PROVISIONERS)[number];
   regionId?: string;
   restartTrigger?: string;
+  adoptExistingPrimary?: boolean;
   importId?: string;
 }
 
@@ -62,7 +63,21 @@ const inputsSchema = z.strictObject({
     }),
   branchId: z
     .string({ error: 'is required: the id of the branch to attach the compute to ("br-…")' })
-    .regex(/^br-[a-z0-9-]{1,57}$/, { error: 'must be a branch id starting with "br-"' }),
+    .refine((b) => b.startsWith("br-"), {
+      error: 'must be a branch id, which starts with "br-" (e.g. "br-small-sun-123456")',
+      abort: true,
+    })
+    .refine((b) => b.length > 3, {
+      error: 'has nothing after "br-": give the whole branch id (e.g. "br-small-sun-123456")',
+      abort: true,
+    })
+    .refine((b) => /^br-[a-z0-9-]+$/.test(b), {
+      error:
+        'may hold only lower-case letters, digits and dashes after "br-" (branch ids are lower-case; ' +
+        "copy the id, not the branch's name)",
+      abort: true,
+    })
+    .refine((b) => b.length <= 60, { error: "must be at most 60 characters" }),
   type: z.enum(ENDPOINT_TYPES, { error: 'must be "read_write" or "read_only"' }).optional(),
   cu: computeUnit.optional(),
   minCu: computeUnit.optional(),
@@ -102,6 +117,9 @@ const inputsSchema = z.strictObject({
     .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' })
     .optional(),
   restartTrigger: z.string({ error: "must be a string; change it to restart the compute" }).optional(),
+  adoptExistingPrimary: z
+    .boolean({ error: "must be true or false (true adopts the branch's existing read_write compute)" })
+    .optional(),
   importId: z
     .string({ error: "must be a string" })
     .regex(/^[a-z0-9-]{1,60}\/ep-[a-z0-9-]{1,60}$/, {
@@ -196,6 +214,19 @@ function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<stri
         reason: `importId names project ${project} but projectId is ${value.projectId}; make them the same`,
       });
     }
+  }
+  if (value.adoptExistingPrimary === true && value.type === "read_only") {
+    failures.push({
+      property: "adoptExistingPrimary",
+      reason:
+        'adoptExistingPrimary adopts a branch\'s read_write compute; remove it, or remove type "read_only"',
+    });
+  }
+  if (value.adoptExistingPrimary === true && has("importId")) {
+    failures.push({
+      property: "adoptExistingPrimary",
+      reason: "adoptExistingPrimary and importId both adopt a compute; keep one of them",
+    });
   }
   if (has("cu") && (has("minCu") || has("maxCu"))) {
     failures.push({

@@ -20,14 +20,16 @@ export const COMPUTE_INPUT_KEYS = [
   "provisioner",
   "regionId",
   "restartTrigger",
+  "adoptExistingPrimary",
   "importId",
 ] as const;
 
 /** Inputs whose change needs a new compute. */
 export const REPLACE_PROPERTIES = ["projectId", "type", "regionId"] as const;
 
-// `cu` is compared through minCu/maxCu (check resolves it); `importId` only matters at create.
-const NOT_COMPARED: readonly string[] = ["cu", "importId"];
+// `cu` is compared through minCu/maxCu (check resolves it); `importId` and `adoptExistingPrimary`
+// only matter at create.
+const NOT_COMPARED: readonly string[] = ["cu", "importId", "adoptExistingPrimary"];
 
 /** Inputs changed in place with a PATCH (or, for restartTrigger, a restart call). */
 export const UPDATE_PROPERTIES = COMPUTE_INPUT_KEYS.filter(
@@ -45,6 +47,9 @@ export const COMPUTE_API_OUTPUT_KEYS = [
   "createdAt",
   "updatedAt",
   "lastActive",
+  "startedAt",
+  "suspendedAt",
+  "adopted",
   "ramGb",
   "lfcGb",
   "maxConnections",

@@ -7,14 +7,17 @@ import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../
 import type { ResourceLogger } from "../engine-log";
 import { clause, client, logger, serialized, waitFor } from "../runtime";
 import { diffCompute, propertyChanged } from "./diff";
-import { checkInputs, INTERNAL_KEYS, type ComputeInputs } from "./inputs";
+import { checkInputs, INTERNAL_KEYS, UNKNOWN, type ComputeInputs } from "./inputs";
 import { COMPUTE_INPUT_KEYS } from "./keys";
 import { describe, parseId, patchApplied, toOutputs, updateBody } from "./mapping";
+import { preflight, type PreflightScope } from "./preflight";
 import {
   autoName,
   createOrReconcile,
   ensureStarted,
+  neverStarted,
   operationsOf,
+  SLOT_TAKEN_REMEDY,
   type EndpointAndOperations,
 } from "./recovery";
 
@@ -42,15 +45,76 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
   return failures.length > 0 ? { inputs: news, failures } : { inputs };
 }
 
-export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffCompute(olds, news);
-  if (d.restartWarning) logger(news).warn(d.restartWarning);
+  const log = logger(news);
+  await preflightChange(
+    id,
+    olds,
+    news,
+    d.replaces.length > 0 ? "replace" : d.updates.includes("branchId") ? "move" : undefined,
+  );
+  if (d.restartWarning) log.warn(d.restartWarning);
+  warnIgnoredImportId(id, olds, news, log);
+  let changes = d.changes;
+  if (!changes && neverStarted(olds) && news.disabled !== true) {
+    // Its create was stopped or its start failed (then maybe refreshed): no input differs, but an
+    // update is what starts it, so that every declared compute ends up started.
+    log.info(`compute ${id} has never started (its start failed or was interrupted); this update starts it`);
+    changes = true;
+  }
   return {
-    changes: d.changes,
+    changes,
     replaces: d.replaces,
     stables: d.stables,
     deleteBeforeReplace: d.deleteBeforeReplace,
   };
+}
+
+/**
+ * Before a replacement deletes the compute (or a move PATCHes it): checks that the new compute can
+ * exist, and fails naming the property otherwise. Skipped while inputs are unknown (preview).
+ */
+async function preflightChange(
+  id: string,
+  olds: Props,
+  news: Props,
+  scope: PreflightScope | undefined,
+): Promise<void> {
+  if (!scope) return;
+  const t = news as unknown as ComputeInputs;
+  const relevant = [t.projectId, t.branchId, t.type, t.regionId, t.maxCu];
+  if (relevant.some((v) => v === UNKNOWN)) return;
+  const failures = await preflight(
+    client(),
+    {
+      projectId: t.projectId,
+      branchId: t.branchId,
+      type: t.type ?? "read_write",
+      regionId: t.regionId,
+      maxCu: t.maxCu,
+      currentEndpointId: scope === "move" || olds.projectId === t.projectId ? id : undefined,
+    },
+    scope,
+  );
+  if (failures.length === 0) return;
+  const verb = scope === "replace" ? "replace" : "move";
+  throw new Error(
+    `Failed to ${verb} compute ${id}: ${failures.map((f) => f.reason).join("; ")}. ` +
+      `Nothing was deleted or changed; compute ${id} keeps running as it is.`,
+  );
+}
+
+/** `importId` only matters when the resource is created: say so when it names another compute. */
+function warnIgnoredImportId(id: string, olds: Props, news: Props, log: ResourceLogger): void {
+  const importId = news.importId;
+  if (typeof importId !== "string" || importId === UNKNOWN || importId === olds.importId) return;
+  if (importId.endsWith(`/${id}`)) return;
+  log.warn(
+    `importId ${importId} is ignored: this resource already manages compute ${id}, and importId is read ` +
+      "only when the resource is created. Remove importId, or to manage the other compute declare a new " +
+      "resource with it (and remove this one, or set retainOnDelete on it first to keep its compute).",
+  );
 }
 
 // --- create ------------------------------------------------------------------------------
@@ -64,10 +128,12 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const log = logger(inputs);
   let ep: Endpoint | undefined;
   let ready: Endpoint | undefined;
+  let adopted: boolean | undefined;
   try {
     await serialized(i.projectId, async () => {
-      const result = await createOrFinish(api, i, Boolean(urn && !inputs.name), log);
+      const result = await createOrFinish(api, i, inputs, Boolean(urn && !inputs.name), log);
       ep = result.endpoint;
+      adopted = result.adopted;
       log.progress(
         `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
       );
@@ -79,7 +145,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
     if (ready.current_state === "init" && !i.disabled) {
       throw new Error(`${describe(ready)} did not start`);
     }
-    return { id: ready.id, outs: toOutputs(inputs, ready) };
+    return { id: ready.id, outs: toOutputs({ ...inputs, adopted }, ready) };
   } catch (err) {
     if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
@@ -87,34 +153,79 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
     throw new ComputeInitError(
       `Failed to finish creating ${describe(ep)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
       ep.id,
-      toOutputs(inputs, ep),
+      toOutputs({ ...inputs, adopted }, ep),
       [reason],
     );
   }
 }
 
 /**
- * Creates the compute, or finishes the one an interrupted run created for this resource. Only an
- * auto-named resource (`autoNamed`) can be recognised: its name is derived from its own URN.
+ * Creates the compute, or finishes the one an interrupted run created for this resource, or adopts
+ * the branch's read_write compute when asked to. Only an auto-named resource (`autoNamed`) can be
+ * recognised as this resource's own: its name is derived from its own URN.
  */
 async function createOrFinish(
   api: NeonClient,
   i: ComputeInputs,
+  inputs: Props,
   autoNamed: boolean,
   log: ResourceLogger,
-): Promise<EndpointAndOperations> {
+): Promise<EndpointAndOperations & { adopted?: boolean }> {
   // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
   const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
-  const interrupted = autoNamed
-    ? existing.find((e) => e.name === i.name && e.type === (i.type ?? "read_write"))
-    : undefined;
-  if (!interrupted) return createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
-  log.info(`found ${describe(interrupted)} created for this resource by an interrupted run; finishing it`);
-  return {
-    endpoint: interrupted,
-    // Its older failures are history: ensureStarted starts it if it never did.
-    operations: await operationsOf(api, i.projectId, interrupted.id, { includeFailed: false }),
-  };
+  const type = i.type ?? "read_write";
+  const sameName = existing.find((e) => e.name === i.name && e.type === type);
+  if (sameName && autoNamed) {
+    log.info(`found ${describe(sameName)} created for this resource by an interrupted run; finishing it`);
+    return {
+      endpoint: sameName,
+      // Its older failures are history: ensureStarted starts it if it never did.
+      operations: await operationsOf(api, i.projectId, sameName.id, { includeFailed: false }),
+    };
+  }
+  const primary = type === "read_write" ? existing.find((e) => e.type === "read_write") : undefined;
+  if (primary && i.adoptExistingPrimary === true) return adoptPrimary(api, primary, inputs, log);
+  if (sameName && type === "read_write") {
+    // It would block the branch's one read_write slot. An explicit name cannot tell this resource's
+    // compute from anyone else's, so never adopt it silently: say how to adopt or remove it.
+    throw new Error(
+      `Failed to create compute "${i.name}" on branch ${i.branchId}: ${describe(sameName)} already has this ` +
+        "name and type, probably created by an earlier run of this stack that was interrupted. To make this " +
+        `resource manage it, set importId: "${i.projectId}/${sameName.id}" on it and run \`pulumi up\` again; ` +
+        `or delete it (\`neonctl endpoints delete ${sameName.id} --project-id ${i.projectId}\`, or in the Neon ` +
+        "console) and run `pulumi up` again to create a new one.",
+    );
+  }
+  if (primary) {
+    throw new Error(
+      `Failed to create a read_write compute on branch ${i.branchId} in project ${i.projectId}: the branch ` +
+        `already has read_write compute ${primary.id}. ${SLOT_TAKEN_REMEDY}`,
+    );
+  }
+  return createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
+}
+
+/**
+ * Takes over the branch's existing read_write compute (`adoptExistingPrimary`): applies the
+ * declared settings that differ, nothing else. Its name is kept unless one is declared.
+ */
+async function adoptPrimary(
+  api: NeonClient,
+  primary: Endpoint,
+  inputs: Props,
+  log: ResourceLogger,
+): Promise<EndpointAndOperations & { adopted: true }> {
+  const body = updateBody(toOutputs({}, primary, false), { ...inputs, branchId: primary.branch_id });
+  log.info(
+    `adopting ${describe(primary)}, the branch's existing read_write compute (adoptExistingPrimary)` +
+      (Object.keys(body).length > 0 ? `; applying ${Object.keys(body).join(", ")}` : "") +
+      "; destroy will leave it in place",
+  );
+  if (Object.keys(body).length === 0) {
+    return { endpoint: primary, operations: [], adopted: true };
+  }
+  const result = await api.endpoints.update(primary.project_id, primary.id, body as never);
+  return { ...result, adopted: true };
 }
 
 /**
@@ -152,7 +263,13 @@ async function importExisting(inputs: Props): Promise<pulumi.dynamic.CreateResul
         "Import changes nothing: make the program match the compute, import, then change it in a later update.",
     );
   }
-  logger(inputs).info(`imported ${describe(ep)}; deleting this resource will delete the compute`);
+  const log = logger(inputs);
+  log.info(`imported ${describe(ep)}; deleting this resource will delete the compute`);
+  if (inputs.disabled !== true && neverStarted(ep)) {
+    // Import changes no setting, but every declared compute ends up started.
+    const api = client();
+    ep = await serialized(projectId, () => ensureStarted(api, projectId, endpointId, log, true));
+  }
   return { id: ep.id, outs: toOutputs(inputs, ep) };
 }
 
@@ -164,8 +281,11 @@ export async function read(id: string, props?: Props): Promise<pulumi.dynamic.Re
   try {
     ep = await client().endpoints.get(projectId, endpointId);
   } catch (err) {
-    // Gone: no id tells the engine to drop the resource from the stack.
-    if (err instanceof ApiError && err.kind === "not_found") return {};
+    // Gone: no id tells the engine to drop the resource from the stack. Only when it is certain.
+    if (err instanceof ApiError && err.kind === "not_found") {
+      await confirmGone(client(), projectId, endpointId, "refresh", err);
+      return {};
+    }
     throw err;
   }
   const old = props ?? {};
@@ -193,7 +313,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   if (Object.keys(body).length > 0) {
     await serialized(projectId, () => applyPatch(api, projectId, endpointId, body, olds, news, log));
   }
-  if (olds.currentState === "init" && !news.disabled) {
+  if (neverStarted(olds) && !news.disabled) {
     await startUnstarted(api, projectId, endpointId, olds, news, log);
   }
   if (d.updates.includes("restartTrigger")) {
@@ -298,15 +418,51 @@ function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {
 
 // --- delete --------------------------------------------------------------------------------
 
+/**
+ * A 404 for a compute means "deleted" only when the key can read its project: a project-scoped key
+ * used on another project also gets 404 (empty code, "not allowed to perform actions outside the
+ * project this key is scoped to"), and dropping a live compute from the stack would let the next
+ * `up` create a duplicate. Throws when the project cannot be read; returns when the compute is gone.
+ */
+async function confirmGone(
+  api: NeonClient,
+  projectId: string,
+  endpointId: string,
+  verb: "refresh" | "delete",
+  notFound: ApiError,
+): Promise<void> {
+  try {
+    await api.projects.get(projectId);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+    throw notFound.withRemedy(
+      `The API key cannot see project ${projectId} (${err.apiMessage.replace(/[.\s]+$/, "")}), so it is not ` +
+        `known whether compute ${endpointId} still exists; the stack keeps it unchanged. Run the ${verb} with a ` +
+        "key that can see the project (neon:apiKey or NEON_API_KEY). If the project itself was deleted, " +
+        "remove the resource from the stack with `pulumi state delete <urn>`.",
+    );
+  }
+}
+
 export async function remove(id: string, props: Props): Promise<void> {
   const { projectId, endpointId } = parseId(id, props);
+  if (props.adopted === true) {
+    // It existed before the stack adopted it (a branch's primary compute): leave it in place.
+    logger(props).info(
+      `left compute ${endpointId} in place: it existed before this stack adopted it (adoptExistingPrimary)`,
+    );
+    return;
+  }
   await serialized(projectId, async () => {
     let result: { operations: Operation[] } | undefined;
     try {
       result = await client().endpoints.delete(projectId, endpointId);
     } catch (err) {
-      // Already gone is what delete wants.
-      if (err instanceof ApiError && err.kind === "not_found") return;
+      // Already gone is what delete wants, once it is certain the key is not merely out of scope.
+      if (err instanceof ApiError && err.kind === "not_found") {
+        await confirmGone(client(), projectId, endpointId, "delete", err);
+        return;
+      }
       throw err;
     }
     if (result) await waitFor(projectId, result.operations, logger(props));

@@ -97,8 +97,26 @@ export async function operationsOf(
 }
 
 /**
- * Reads a compute and, when `start` is set and it is still in `init` (its start failed or never
- * ran), waits for its unfinished operations and starts it. Returns the compute as it ends up.
+ * True for a compute that has never run: still in `init` (its start failed, was cancelled or was
+ * interrupted), or idle without ever having started (suspended out of band before its first start).
+ * Works on an endpoint (`current_state`, `started_at`) and on outputs (`currentState`, `startedAt`).
+ */
+export function neverStarted(c: {
+  current_state?: string;
+  started_at?: string;
+  last_active?: string;
+  currentState?: unknown;
+  startedAt?: unknown;
+  lastActive?: unknown;
+}): boolean {
+  const state = c.current_state ?? c.currentState;
+  if (state === "init") return true;
+  return state === "idle" && !(c.started_at ?? c.startedAt) && !(c.last_active ?? c.lastActive);
+}
+
+/**
+ * Reads a compute and, when `start` is set and it has never started (see {@link neverStarted}),
+ * waits for its unfinished operations and starts it. Returns the compute as it ends up.
  */
 export async function ensureStarted(
   api: NeonClient,
@@ -108,12 +126,12 @@ export async function ensureStarted(
   start: boolean,
 ): Promise<Endpoint> {
   let ep = await api.endpoints.get(projectId, endpointId);
-  if (ep.current_state !== "init" || !start) return ep;
+  if (!start || !neverStarted(ep)) return ep;
   const pending = await operationsOf(api, projectId, endpointId, { includeFailed: false });
   if (pending.length > 0) {
     await waitFor(projectId, pending, log);
     ep = await api.endpoints.get(projectId, endpointId);
-    if (ep.current_state !== "init") return ep;
+    if (!neverStarted(ep)) return ep;
   }
   log.info(`${describe(ep)} did not start when it was created; starting it`);
   const result = await api.endpoints.start(projectId, endpointId);
@@ -121,13 +139,16 @@ export async function ensureStarted(
   return api.endpoints.get(projectId, endpointId);
 }
 
+/** What to do when a branch's one read_write slot is taken. */
+export const SLOT_TAKEN_REMEDY =
+  "A branch holds one read_write compute (every project's default branch has one from the start): " +
+  'set adoptExistingPrimary: true to take over the existing one, give this resource type "read_only", ' +
+  "attach it to another branch, or remove the existing compute from the branch first.";
+
 /** A 409 on a read_write create: the branch's one read_write slot is taken; say what to do. */
 export function friendlyCreateError(err: unknown, i: ComputeInputs): unknown {
   if (err instanceof ApiError && err.kind === "conflict" && (i.type ?? "read_write") === "read_write") {
-    return err.withRemedy(
-      'A branch holds one read_write compute: give this resource type "read_only", ' +
-        "attach it to another branch, or remove the existing compute from the branch first.",
-    );
+    return err.withRemedy(SLOT_TAKEN_REMEDY);
   }
   return err;
 }

@@ -10,7 +10,9 @@ export const COMPUTE_TYPE_TOKEN = `pulumi-nodejs:dynamic/${COMPUTE_MODULE}:${COM
 /** The keys seeded on every {@link Compute} so that each output appears on the class. */
 export const COMPUTE_OUTPUT_KEYS: readonly string[] = [
   ...COMPUTE_API_OUTPUT_KEYS,
-  ...COMPUTE_INPUT_KEYS.filter((k) => !["projectId", "branchId", "type", "cu", "importId"].includes(k)),
+  ...COMPUTE_INPUT_KEYS.filter(
+    (k) => !["projectId", "branchId", "type", "cu", "importId", "adoptExistingPrimary"].includes(k),
+  ),
 ];
 
 /** Inputs of a {@link Compute}. */
@@ -68,6 +70,13 @@ export interface ComputeArgs {
    * `pulumi import` does not work for dynamic resources; this input is the way to import.
    */
   importId?: pulumi.Input<string>;
+  /**
+   * `true` takes over the branch's existing read_write compute (every project's default branch has
+   * one) instead of failing because the branch's one read_write slot is taken: the declared settings
+   * are applied to it. When the branch has none, a compute is created as usual. `destroy` leaves an
+   * adopted compute in place (it existed before the stack); only for `type: "read_write"`.
+   */
+  adoptExistingPrimary?: pulumi.Input<boolean>;
 }
 
 /**
@@ -104,6 +113,15 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly updatedAt: pulumi.Output<string>;
   declare readonly lastActive: pulumi.Output<string | undefined>;
+  /** When the compute last started, as the API reports it. */
+  declare readonly startedAt: pulumi.Output<string | undefined>;
+  /** When the compute last suspended (scaled to zero), as the API reports it. */
+  declare readonly suspendedAt: pulumi.Output<string | undefined>;
+  /**
+   * `true` when this resource adopted the branch's existing read_write compute
+   * (`adoptExistingPrimary`); `destroy` then leaves the compute in place.
+   */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
   /** RAM in GB at the maximum size (4 GB per CU). */
   declare readonly ramGb: pulumi.Output<number>;
   /** Local file cache in GB at the maximum size (75 % of RAM). */
