@@ -46,7 +46,15 @@ import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../opera
  */
 export type NeonClientOptions = Pick<
   HttpClientOptions,
-  "apiKey" | "baseUrl" | "timeoutMs" | "retryDeadlineMs" | "sleep" | "now" | "random" | "onRetry"
+  | "apiKey"
+  | "baseUrl"
+  | "timeoutMs"
+  | "retryDeadlineMs"
+  | "sleep"
+  | "now"
+  | "random"
+  | "onRetry"
+  | "rateLimits"
 >;
 
 /** `{ endpoint, operations }` as returned by state-changing endpoint calls. */

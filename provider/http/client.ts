@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { AxiosAdapter, AxiosInstance, AxiosResponse } from "axios";
 import { ApiError, kindOfStatus, redact, sanitizeCause, type ApiErrorKind } from "./errors";
 import { makeClock, type Clock, type Sleep } from "./clock";
+import { NEON_RATE_LIMITS, RateLimiter, type RateLimits } from "./ratelimit";
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
@@ -60,6 +61,11 @@ export interface HttpClientOptions {
   now?: () => number;
   random?: () => number;
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Pace requests under these limits (default: Neon's documented 700/min per account, 40/s per
+   * route, 10/s for organization key creation); `false` sends without pacing.
+   */
+  rateLimits?: RateLimits | false;
   retryLimits?: Partial<RetryLimits>;
   backoff?: Partial<Record<RetryReason, BackoffShape>>;
   /**
@@ -127,6 +133,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const clock = makeClock({ now: opts.now, sleep: opts.sleep, random: opts.random });
   const limits: RetryLimits = { ...DEFAULT_RETRY_LIMITS, ...opts.retryLimits };
   const shapes = { ...DEFAULT_BACKOFF, ...opts.backoff };
+  const pacing = opts.rateLimits === undefined ? NEON_RATE_LIMITS : opts.rateLimits;
+  const limiter = pacing ? new RateLimiter(pacing, clock) : undefined;
   // Only for scrubbing text that might echo the key back; never stored on anything returned.
   const secrets = [opts.apiKey];
   let sent = 0;
@@ -149,6 +157,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   });
 
   async function attempt(spec: RequestSpec<unknown>, requestId: string): Promise<AttemptResult> {
+    if (limiter) await limiter.acquire(spec.route);
     sent++;
     try {
       const res = await http.request({
@@ -291,10 +300,13 @@ type AttemptResult =
 
 function toOutcome(result: AttemptResult, now: number): AttemptOutcome {
   if (result.type === "network") return { type: "network", phase: result.phase, timedOut: result.timedOut };
+  const status = result.res.status;
   return {
     type: "response",
-    status: result.res.status,
+    status,
     retryAfterMs: parseRetryAfter(headerOf(result.res, "retry-after"), now),
+    // The service's only signal for a branch still being created (Neon's own test client retries it).
+    notReady: status === 422 && /not ready/i.test(errorBody(result.res.data).message ?? ""),
   };
 }
 

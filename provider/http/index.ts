@@ -13,6 +13,14 @@ export {
 } from "./errors";
 export { makeClock, realSleep, type Clock, type Sleep } from "./clock";
 export {
+  nextSendAt,
+  RateLimiter,
+  NEON_RATE_LIMITS,
+  RATE_LIMIT_MARGIN,
+  type RateLimits,
+  type SendHistory,
+} from "./ratelimit";
+export {
   shouldRetry,
   backoffDelay,
   parseRetryAfter,

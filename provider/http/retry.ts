@@ -8,7 +8,16 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
 
 /** What one attempt produced, reduced to what the retry decision needs. */
 export type AttemptOutcome =
-  | { type: "response"; status: number; retryAfterMs?: number }
+  | {
+      type: "response";
+      status: number;
+      retryAfterMs?: number;
+      /**
+       * A 422 whose message says the branch is not ready yet (its creation has not finished). The
+       * service sends no code for it, so the client reads the message; nothing else is retried on it.
+       */
+      notReady?: boolean;
+    }
   | {
       type: "network";
       /**
@@ -64,6 +73,8 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "DELETE", "PUT"]);
  * 3. 503 Service Unavailable, any method: the API says it is always safe to retry.
  * 4. 429 Too Many Requests, any method: the request was refused, not
  *    processed; retry after its `Retry-After`.
+ * 4b. 422 "branch not ready yet", any method: the branch's creation has not finished; the request
+ *    was refused, not processed, and succeeds once it has (retried like 423, until the deadline).
  * 5. 502 and 504 on GET/DELETE/PUT: a gateway failed, the request may or may
  *    not have been processed; repeating an idempotent call is harmless.
  * 6. Any other status: final (401, 404, other 4xx, 500 and the rest of 5xx).
@@ -106,6 +117,7 @@ export function shouldRetry(
         ? { retry: true, reason: "rate_limited", retryAfterMs: outcome.retryAfterMs }
         : no();
     }
+    if (s === 422 && outcome.notReady) return within("locked") ? { retry: true, reason: "locked" } : no(); // 4b
     if ((s === 502 || s === 504) && idempotent)
       return within("bad_gateway") ? { retry: true, reason: "bad_gateway" } : no(); // 5
     return no(!idempotent && (s === 500 || s === 502 || s === 504)); // 6

@@ -62,19 +62,31 @@ test("failed → running → finished: the wait succeeds", async () => {
 });
 
 test("failed longer than the grace period fails the wait", async () => {
-  const { api } = clientFor(emu);
-  const r = await createWith("op=failed");
-  const err = await operationError(
-    api.waitForOperations(emu.seed.projectId, [r.operations[0].id], { failedGraceMs: 50 }),
-  );
-  expect(err.reason).toBe("failed_too_long");
-  expect(err).toMatchObject({
-    operationId: r.operations[0].id,
-    action: "start_compute",
-    status: "failed",
-    failuresCount: 1,
-  });
-  expect(err.message).toContain("emulated transient failure");
+  // Operations of 30 s (emulator time): the retried operation stays `failed` from 30 s to 60 s after
+  // its start. The emulator's clock is moved into the middle of that window, so the waiter sees it
+  // failed for far longer than its 50 ms grace however slow the machine is (no race with real time).
+  const slow = await startEmulator({ port: 0, seed: 41, opMs: 30_000 });
+  try {
+    const { api } = clientFor(slow, { fault: "op=failed" });
+    const r = await api.endpoints.create(slow.seed.projectId, {
+      branch_id: slow.seed.branchIds[1],
+      type: "read_write",
+    });
+    slow.clock.advance(45_000);
+    const err = await operationError(
+      clientFor(slow).api.waitForOperations(slow.seed.projectId, [r.operations[0].id], { failedGraceMs: 50 }),
+    );
+    expect(err.reason).toBe("failed_too_long");
+    expect(err).toMatchObject({
+      operationId: r.operations[0].id,
+      action: "start_compute",
+      status: "failed",
+      failuresCount: 1,
+    });
+    expect(err.message).toContain("emulated transient failure");
+  } finally {
+    await slow.stop();
+  }
 });
 
 test("error fails the wait, naming the operation and its error text", async () => {

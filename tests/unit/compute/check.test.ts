@@ -130,3 +130,42 @@ describe("check", () => {
     );
   });
 });
+
+describe("branchId messages say what is wrong", () => {
+  it.each([
+    ["main", /starts with "br-"/],
+    ["br-", /nothing after "br-"/],
+    ["br-Main-1", /lower-case letters, digits and dashes after "br-"/],
+    [`br-${"a".repeat(60)}`, /at most 60 characters/],
+  ])("%p", (branchId, reason) => {
+    const f = failuresOf({ ...base, branchId });
+    expect(f).toEqual([{ property: "branchId", reason: expect.stringMatching(reason) }]);
+    // One reason per mistake: the id is never said to need a prefix it already has.
+    if (branchId.startsWith("br-")) expect(f[0].reason).not.toMatch(/starts with "br-"/);
+  });
+});
+
+describe("adoptExistingPrimary", () => {
+  it("is accepted for a read_write compute", () => {
+    expect(failuresOf({ ...base, adoptExistingPrimary: true })).toEqual([]);
+  });
+
+  it("is refused for a read replica and together with importId, naming the property", () => {
+    expect(failuresOf({ ...base, type: "read_only", adoptExistingPrimary: true })).toEqual([
+      { property: "adoptExistingPrimary", reason: expect.stringMatching(/read_write compute; remove it/) },
+    ]);
+    expect(
+      failuresOf({
+        ...base,
+        adoptExistingPrimary: true,
+        importId: "shiny-wind-123456/ep-cool-sky-123456",
+      }),
+    ).toEqual([{ property: "adoptExistingPrimary", reason: expect.stringMatching(/keep one of them/) }]);
+  });
+
+  it("must be a boolean", () => {
+    expect(failuresOf({ ...base, adoptExistingPrimary: "yes" })).toEqual([
+      { property: "adoptExistingPrimary", reason: expect.stringMatching(/must be true or false/) },
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Client-side pacing under the service's rate limits, so that a large stack spends its requests
+ * instead of collecting 429s. Neon documents 700 requests per minute per account, a burst of 40
+ * requests per second per route, and 10 per second for creating organization API keys.
+ *
+ * The decision is a pure function of the send times so far; {@link RateLimiter} owns the clock.
+ * Windows slide, and the limits used keep a margin below the service's, because the service counts
+ * arrivals and this client counts departures.
+ */
+import type { Clock } from "./clock";
+
+/** Limits on requests sent by one client (one API key, one account). */
+export interface RateLimits {
+  /** Requests in any 60 s window, all routes together. */
+  perMinute: number;
+  /** Requests of one route in any 1 s window. */
+  perRoutePerSecond: number;
+  /** Lower per-second limits of particular routes, by route template (`POST /api_keys`). */
+  routePerSecond?: Readonly<Record<string, number>>;
+}
+
+/** Neon's documented limits. */
+export const NEON_RATE_LIMITS: RateLimits = {
+  perMinute: 700,
+  perRoutePerSecond: 40,
+  routePerSecond: { "POST /organizations/{org_id}/api_keys": 10 },
+};
+
+/** The share of each limit this client uses (arrival times at the service differ from send times). */
+export const RATE_LIMIT_MARGIN = 0.95;
+
+const MINUTE_MS = 60_000;
+const SECOND_MS = 1_000;
+
+/** Send times so far, oldest first: every route's, and the route's own. */
+export interface SendHistory {
+  all: readonly number[];
+  route: readonly number[];
+}
+
+/**
+ * The earliest time at or after `now` when one more request of `route` may be sent. Rules: at most
+ * `floor(perMinute × margin)` sends in any 60 s and `floor(routeLimit × margin)` of the route in any
+ * 1 s (at least 1 each). When a window is full, the next send waits until its oldest send leaves it.
+ */
+export function nextSendAt(history: SendHistory, route: string, now: number, limits: RateLimits): number {
+  const perMinute = Math.max(1, Math.floor(limits.perMinute * RATE_LIMIT_MARGIN));
+  const routeLimit = limits.routePerSecond?.[route] ?? limits.perRoutePerSecond;
+  const perSecond = Math.max(1, Math.floor(routeLimit * RATE_LIMIT_MARGIN));
+  let at = now;
+  const inMinute = history.all.filter((t) => t > now - MINUTE_MS);
+  if (inMinute.length >= perMinute) at = Math.max(at, inMinute[inMinute.length - perMinute] + MINUTE_MS);
+  const inSecond = history.route.filter((t) => t > now - SECOND_MS);
+  if (inSecond.length >= perSecond) at = Math.max(at, inSecond[inSecond.length - perSecond] + SECOND_MS);
+  return at;
+}
+
+/** Paces the requests of one client; every request waits for its turn in {@link acquire}. */
+export class RateLimiter {
+  private readonly all: number[] = [];
+  private readonly byRoute = new Map<string, number[]>();
+
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Resolves when a request of `route` may be sent, and counts it as sent. */
+  async acquire(route: string): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      this.forget(now);
+      const routeTimes = this.byRoute.get(route) ?? [];
+      const at = nextSendAt({ all: this.all, route: routeTimes }, route, now, this.limits);
+      if (at <= now) {
+        this.all.push(now);
+        routeTimes.push(now);
+        this.byRoute.set(route, routeTimes);
+        return;
+      }
+      await this.clock.sleep(at - now);
+    }
+  }
+
+  /** Drops send times that no window can count any more. */
+  private forget(now: number): void {
+    while (this.all.length > 0 && this.all[0] <= now - MINUTE_MS) this.all.shift();
+    for (const [route, times] of this.byRoute) {
+      while (times.length > 0 && times[0] <= now - SECOND_MS) times.shift();
+      if (times.length === 0) this.byRoute.delete(route);
+    }
+  }
+}
