@@ -13,6 +13,8 @@ export default tseslint.config(
   },
   ...tseslint.configs.recommended,
   {
+    // A stale disable comment hides nothing today and silences a real problem tomorrow: fail on it.
+    linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       // Dynamic provider code must `require()` lazily inside methods (closure serialization).

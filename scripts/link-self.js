@@ -2,7 +2,8 @@
 // Makes this checkout resolvable by its own package name from node_modules, so the examples
 // import it exactly as users do (`import { Compute } from "@neon-labs-unofficial/pulumi-neon-compute"`)
 // and the provider process loads the implementation by package name, not by an absolute path.
-// Runs from `prepare`, i.e. after `npm ci` / `npm install`.
+// Runs from `npm run build:link`, which `npm test`, `npm run demo`, `npm run emulator` and
+// `npm run bench:stack` run first; never at install time (a user's install must build or link nothing).
 const fs = require("fs");
 const path = require("path");
 

@@ -54,6 +54,36 @@ export function pulumiCommand(): Promise<PulumiCommand> {
   return command;
 }
 
+/**
+ * Fails early, naming the remedy, unless this checkout can be imported by its package name: the
+ * programs the CLI runs import `@neon-labs-unofficial/pulumi-neon-compute`, and the provider process
+ * loads the compiled implementation through that name (docs/decisions/0001). Installing the package's
+ * dependencies builds and links nothing; `npm run build:link` does both, and `npm test`,
+ * `npm run demo` and `npm run bench:stack` run it first.
+ */
+export function assertPackageLinked(): void {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    name: string;
+    main: string;
+  };
+  const link = path.join(repoRoot, "node_modules", ...pkg.name.split("/"));
+  const problems: string[] = [];
+  let target: string | undefined;
+  try {
+    target = fs.realpathSync(link);
+  } catch {
+    // Reported below.
+  }
+  if (target !== fs.realpathSync(repoRoot)) problems.push(`${link} is not a link to this checkout`);
+  if (!fs.existsSync(path.join(repoRoot, pkg.main))) problems.push(`${pkg.main} is not built`);
+  if (problems.length > 0) {
+    throw new Error(
+      `Failed to run a Pulumi program against this checkout: ${problems.join("; ")}. ` +
+        'Run "npm run build:link" first.',
+    );
+  }
+}
+
 /** A throwaway copy of a Pulumi program with its own file backend. */
 export interface TempStack {
   stack: Stack;
@@ -74,6 +104,7 @@ export async function createTempStack(opts: {
   config?: Record<string, { value: string; secret?: boolean }>;
   env?: Record<string, string>;
 }): Promise<TempStack> {
+  assertPackageLinked();
   const tmpRoot = path.join(repoRoot, ".pulumi-tmp");
   fs.mkdirSync(tmpRoot, { recursive: true });
   const workDir = fs.mkdtempSync(path.join(tmpRoot, `${path.basename(opts.programDir)}-`));

@@ -1,4 +1,5 @@
 import { diffCompute } from "../../../provider/resources/compute/diff";
+import { autoName } from "../../../provider/resources/compute/impl";
 import { UNKNOWN } from "../../../provider/resources/compute/inputs";
 
 // Old outputs as create leaves them: inputs overlaid with what the API reports.
@@ -108,12 +109,10 @@ describe("diff", () => {
 });
 
 describe("auto-names", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { autoName } = require("../../../provider/resources/compute/impl");
   const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/neon:Compute::primary";
 
   it("are stable for one resource and differ for a replacement or another stack", () => {
-    const rw = { projectId: "p-1", type: "read_write" };
+    const rw = { projectId: "p-1", type: "read_write" as const };
     expect(autoName(urn, rw)).toBe(autoName(urn, { ...rw }));
     expect(autoName(urn, rw)).toMatch(/^primary-[0-9a-f]{7}$/);
     expect(autoName(urn, { ...rw, type: "read_only" })).not.toBe(autoName(urn, rw));
