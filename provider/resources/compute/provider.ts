@@ -13,7 +13,7 @@ type Impl = Required<pulumi.dynamic.ResourceProvider>;
 
 // The implementation by package path, resolved from the program's folder inside the provider
 // process: the same string works on every machine that installed the package (no local paths
-// in state). In this repository `npm ci` links the package into node_modules (scripts/link-self.js).
+// in state). In this repository `npm run build:link` builds and links the package into node_modules (scripts/link-self.js).
 const implModule = "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl";
 
 function loadImpl(): Impl {
@@ -23,7 +23,7 @@ function loadImpl(): Impl {
     throw new Error(
       `Failed to load the Compute provider from ${implModule} (${(err as Error).message}). ` +
         "Install @neon-labs-unofficial/pulumi-neon-compute in the program's project (npm install), " +
-        'or in a checkout of it run "npm ci" (which builds dist/ and links the package).',
+        'or in a checkout of it run "npm run build:link" (which builds dist/ and links the package).',
     );
   }
 }
