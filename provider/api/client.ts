@@ -21,7 +21,10 @@ import {
   EndpointsResponseSchema,
   OperationResponseSchema,
   OperationsPageSchema,
+  ProjectResponseSchema,
   ProjectsPageSchema,
+  CurrentUserSchema,
+  type CurrentUser,
   type ApiKey,
   type ApiKeyCreated,
   type ApiKeyRevoked,
@@ -84,6 +87,12 @@ export interface NeonClient {
   };
   projects: {
     list(opts?: { limit?: number; orgId?: string; search?: string }): AsyncIterable<Project>;
+    /** One project by id (its `org_id` names the organization that owns it). */
+    get(projectId: string): Promise<Project>;
+  };
+  users: {
+    /** The user whose personal API key this client uses (403 for organization and project keys). */
+    me(): Promise<CurrentUser>;
   };
   apiKeys: {
     list(): Promise<ApiKey[]>;
@@ -299,6 +308,22 @@ export function buildClient(http: HttpClient): NeonClient {
         }),
       );
     },
+    get: (p) =>
+      call(
+        "GET",
+        `/projects/${enc(p)}`,
+        "/projects/{project_id}",
+        "read",
+        `project ${p}`,
+        ProjectResponseSchema,
+        {
+          map: (r) => r.project,
+        },
+      ),
+  };
+
+  const users: NeonClient["users"] = {
+    me: () => call("GET", "/users/me", "/users/me", "read", "the current user", CurrentUserSchema),
   };
 
   const orgKeys = (org: string) => `/organizations/${enc(org)}/api_keys`;
@@ -358,6 +383,7 @@ export function buildClient(http: HttpClient): NeonClient {
     endpoints,
     operations,
     projects,
+    users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),
