@@ -73,6 +73,13 @@ async function createKey(
     return orgId ? await api.apiKeys.createOrg(orgId, i.name, i.projectId) : await api.apiKeys.create(i.name);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "forbidden") throw err.withRemedy(whoMayCreate(i, orgId));
+    // A key made by a request whose answer was lost cannot be adopted: its token is gone with it.
+    if (err instanceof ApiError && err.mayHaveReachedServer) {
+      throw err.withRemedy(
+        `If a key named "${i.name}" was created (see the console), revoke it: its token was in the lost answer. ` +
+          "Then run `pulumi up` again.",
+      );
+    }
     if (err instanceof ApiError && err.kind === "not_found" && orgId) {
       throw err.withRemedy(
         i.projectId

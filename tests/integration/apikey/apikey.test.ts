@@ -214,6 +214,21 @@ describe("who may create what", () => {
   });
 });
 
+describe("lost answers", () => {
+  it("does not send a create again whose answer was lost, and says to revoke the key it may have made", async () => {
+    emulator.setFaults({ dropAfterCommitRate: 1 });
+    try {
+      const err = await createKey("p", { name: "lost-one" }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).mayHaveReachedServer).toBe(true);
+      expect((err as ApiError).message).toMatch(/If a key named "lost-one" was created .* revoke it/);
+    } finally {
+      emulator.setFaults({});
+    }
+    expect((await admin.apiKeys.list()).filter((k) => k.name === "lost-one")).toHaveLength(1);
+  });
+});
+
 describe("scope check", () => {
   let proxy: http.Server;
   let proxyUrl: string;
