@@ -24,6 +24,8 @@ import {
   OperationsPageSchema,
   ProjectResponseSchema,
   ProjectsPageSchema,
+  CurrentUserSchema,
+  type CurrentUser,
   type ApiKey,
   type ApiKeyCreated,
   type ApiKeyRevoked,
@@ -96,12 +98,19 @@ export interface NeonClient {
   };
   projects: {
     list(opts?: { limit?: number; orgId?: string; search?: string }): AsyncIterable<Project>;
-    /** One project by id; 404 when it does not exist or the key cannot see it. */
+    /**
+     * One project by id (its `org_id` names the organization that owns it, `owner` its plan); 404
+     * when it does not exist or the key cannot see it.
+     */
     get(projectId: string): Promise<ProjectDetails>;
   };
   branches: {
     /** One branch by id; 404 when it does not exist in the project. */
     get(projectId: string, branchId: string): Promise<Branch>;
+  };
+  users: {
+    /** The user whose personal API key this client uses (403 for organization and project keys). */
+    me(): Promise<CurrentUser>;
   };
   apiKeys: {
     list(): Promise<ApiKey[]>;
@@ -342,6 +351,10 @@ export function buildClient(http: HttpClient): NeonClient {
       ),
   };
 
+  const users: NeonClient["users"] = {
+    me: () => call("GET", "/users/me", "/users/me", "read", "the current user", CurrentUserSchema),
+  };
+
   const orgKeys = (org: string) => `/organizations/${enc(org)}/api_keys`;
   const apiKeys: NeonClient["apiKeys"] = {
     list: () => call("GET", "/api_keys", "/api_keys", "list", "API keys", ApiKeyListSchema),
@@ -400,6 +413,7 @@ export function buildClient(http: HttpClient): NeonClient {
     operations,
     projects,
     branches,
+    users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),

@@ -98,6 +98,11 @@ export const ProjectSchema = z.object({
 /** A project (list item). */
 export type Project = z.infer<typeof ProjectSchema>;
 
+/** The caller of `GET /users/me` (a personal key's owner); only its id is read. */
+export const CurrentUserSchema = z.object({ id: z.string(), email: z.string().optional() });
+/** The owner of the personal API key in use. */
+export type CurrentUser = z.infer<typeof CurrentUserSchema>;
+
 const PaginationSchema = z.object({ cursor: z.string().optional() });
 
 /** `{ endpoint }` */

@@ -85,3 +85,42 @@ test("branch-move: the compute moves between branches in place", async () => {
   );
   await stack.destroy();
 });
+
+test("api-keys: a project-scoped CI key (secret token), rotated new-before-old, and a compute lookup", async () => {
+  // A compute on a seeded non-default branch, for the lookup to find.
+  const branchId = emulator.seed.branchIds[5];
+  const made = await api.endpoints.create(emulator.seed.projectId, {
+    branch_id: branchId,
+    type: "read_only",
+  });
+  await api.waitForOperations(
+    emulator.seed.projectId,
+    made.operations.map((o) => o.id),
+  );
+  const works = async (token: string) =>
+    (
+      await fetch(`${emulator.url}/projects/${emulator.seed.projectId}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).status;
+
+  const { stack } = await exampleStack("api-keys", branchId);
+  const first = await stack.up();
+  expect(first.outputs.ciToken.secret).toBe(true);
+  const oldToken = first.outputs.ciToken.value as string;
+  expect(await works(oldToken)).toBe(200);
+  expect(first.outputs.computes.value).toEqual([
+    { endpointId: made.endpoint.id, branchId, type: "read_only", host: made.endpoint.host },
+  ]);
+
+  await stack.setConfig("neon-api-keys:rotation", { value: "2" });
+  const rotated = await stack.up();
+  expect(rotated.summary.resourceChanges).toMatchObject({ replace: 1 });
+  const newToken = rotated.outputs.ciToken.value as string;
+  expect(newToken).not.toBe(oldToken);
+  expect([await works(oldToken), await works(newToken)]).toEqual([401, 200]);
+
+  await stack.destroy();
+  expect(await works(newToken)).toBe(401);
+  await api.endpoints.delete(emulator.seed.projectId, made.endpoint.id);
+});

@@ -1,0 +1,36 @@
+/**
+ * The API client of the lookups, in the Pulumi program's own process.
+ *
+ * Lookups run in the program (not in the dynamic provider process), where `new pulumi.Config("neon")`
+ * reads the stack's configuration. The key stays in this module's memory: lookups return plain data,
+ * never a closure or an output that carries it.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { createNeonClient, type NeonClient } from "../api";
+
+let cached: { key: string; url: string | undefined; client: NeonClient } | undefined;
+
+function stackConfig(key: string): string | undefined {
+  try {
+    return new pulumi.Config("neon").get(key) || undefined;
+  } catch {
+    // Outside a Pulumi program (a script or a test) there is no stack configuration.
+    return undefined;
+  }
+}
+
+/** The client for `neon:apiKey` / `neon:apiUrl`, else `NEON_API_KEY` / `NEON_API_URL`. */
+export function lookupClient(): NeonClient {
+  const key = stackConfig("apiKey") ?? process.env.NEON_API_KEY;
+  const url = stackConfig("apiUrl") ?? process.env.NEON_API_URL;
+  if (!key) {
+    throw new Error(
+      "Failed to look up Neon data: no API key is set. " +
+        "Set it with `pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable.",
+    );
+  }
+  if (!cached || cached.key !== key || cached.url !== url) {
+    cached = { key, url, client: createNeonClient({ apiKey: key, baseUrl: url || undefined }) };
+  }
+  return cached.client;
+}

@@ -1,0 +1,146 @@
+/**
+ * Lookups: plain async functions a Pulumi program calls to read Neon data (like the `getX` functions
+ * of Pulumi packages), each with an `…Output` variant that takes `pulumi.Input`s and returns a
+ * `pulumi.Output`. They read `neon:apiKey` / `neon:apiUrl` from the stack's configuration, else
+ * `NEON_API_KEY` / `NEON_API_URL`, and return plain camelCase data (never the key).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { collectAll, paginate } from "../api";
+import { lookupClient } from "./client";
+import {
+  computeInfo,
+  operationInfo,
+  projectInfo,
+  type ComputeInfo,
+  type OperationInfo,
+  type ProjectInfo,
+} from "./types";
+
+export type { ComputeInfo, OperationInfo, ProjectInfo } from "./types";
+
+/** The largest page the operations list serves. */
+const MAX_OPERATIONS_PAGE = 1000;
+/** The largest page the projects list serves. */
+const MAX_PROJECTS_PAGE = 400;
+
+/** Arguments of {@link getProjects}. */
+export interface GetProjectsArgs {
+  /** Only projects of this organization (a personal key needs it to list an organization's projects). */
+  orgId?: string;
+  /** Partial match on the project's name or id. */
+  search?: string;
+  /** At most this many projects (default 100). */
+  limit?: number;
+}
+
+/** The projects the API key can see, in the service's order, following the cursor up to `limit`. */
+export async function getProjects(args: GetProjectsArgs = {}): Promise<ProjectInfo[]> {
+  const limit = positiveInt(args.limit ?? 100, "getProjects", "limit");
+  const projects = lookupClient().projects.list({
+    orgId: args.orgId,
+    search: args.search,
+    limit: Math.min(limit, MAX_PROJECTS_PAGE),
+  });
+  return (await collectAll(projects, { limit })).map(projectInfo);
+}
+
+/** Arguments of {@link getOperations}. */
+export interface GetOperationsArgs {
+  /** Project whose operations to list. */
+  projectId: string;
+  /** Only operations of this compute (`ep-…`). */
+  endpointId?: string;
+  /** At most this many operations (required: a project's history can be long). */
+  limit: number;
+  /** Operations per request (default: `limit`, at most 100; the service serves up to 1000). */
+  pageSize?: number;
+}
+
+/**
+ * A project's operations, newest first as the service returns them, following the cursor page by
+ * page until `limit` operations (of `endpointId`, when given) are found or the history ends.
+ */
+export async function getOperations(args: GetOperationsArgs): Promise<OperationInfo[]> {
+  const limit = positiveInt(args.limit, "getOperations", "limit");
+  const pageSize = positiveInt(args.pageSize ?? Math.min(limit, 100), "getOperations", "pageSize");
+  if (pageSize > MAX_OPERATIONS_PAGE) {
+    throw new RangeError(
+      `Failed to list operations: pageSize must be at most ${MAX_OPERATIONS_PAGE}, got ${pageSize}.`,
+    );
+  }
+  const api = lookupClient();
+  const all = paginate(pageSize, async (cursor) => {
+    const page = await api.operations.listPage(args.projectId, { limit: pageSize, cursor });
+    return { items: page.operations, cursor: page.cursor };
+  });
+  const matching = args.endpointId ? filter(all, (o) => o.endpoint_id === args.endpointId) : all;
+  return (await collectAll(matching, { limit })).map(operationInfo);
+}
+
+/** Arguments of {@link getCompute}. */
+export interface GetComputeArgs {
+  /** Project that holds the compute. */
+  projectId: string;
+  /** The compute's id (`ep-…`). */
+  endpointId: string;
+}
+
+/** One compute; fails (HTTP 404) when it does not exist or the key cannot see it. */
+export async function getCompute(args: GetComputeArgs): Promise<ComputeInfo> {
+  return computeInfo(await lookupClient().endpoints.get(args.projectId, args.endpointId));
+}
+
+/** Arguments of {@link getComputes}. */
+export interface GetComputesArgs {
+  /** Project whose computes to list. */
+  projectId: string;
+  /** Only the computes of this branch (`br-…`). */
+  branchId?: string;
+}
+
+/** The computes of a project, or of one of its branches. */
+export async function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]> {
+  const api = lookupClient();
+  const endpoints = args.branchId
+    ? await api.endpoints.listByBranch(args.projectId, args.branchId)
+    : await api.endpoints.list(args.projectId);
+  return endpoints.map(computeInfo);
+}
+
+/** Arguments of a lookup's `…Output` variant: each argument may be a `pulumi.Input`. */
+export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** {@link getProjects} for `pulumi.Input` arguments. */
+export function getProjectsOutput(args: OutputArgs<GetProjectsArgs> = {}): pulumi.Output<ProjectInfo[]> {
+  return outputOf(args, getProjects);
+}
+
+/** {@link getOperations} for `pulumi.Input` arguments. */
+export function getOperationsOutput(args: OutputArgs<GetOperationsArgs>): pulumi.Output<OperationInfo[]> {
+  return outputOf(args, getOperations);
+}
+
+/** {@link getCompute} for `pulumi.Input` arguments. */
+export function getComputeOutput(args: OutputArgs<GetComputeArgs>): pulumi.Output<ComputeInfo> {
+  return outputOf(args, getCompute);
+}
+
+/** {@link getComputes} for `pulumi.Input` arguments. */
+export function getComputesOutput(args: OutputArgs<GetComputesArgs>): pulumi.Output<ComputeInfo[]> {
+  return outputOf(args, getComputes);
+}
+
+function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {
+  return pulumi.output(args).apply((a) => fn(a as unknown as A)) as unknown as pulumi.Output<R>;
+}
+
+function positiveInt(value: number, fn: string, name: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`Failed to run ${fn}: ${name} must be a positive whole number, got ${value}.`);
+  }
+  return value;
+}
+
+async function* filter<T>(items: AsyncIterable<T>, keep: (item: T) => boolean): AsyncIterable<T> {
+  for await (const item of items) if (keep(item)) yield item;
+}

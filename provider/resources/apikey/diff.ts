@@ -1,0 +1,44 @@
+/**
+ * `diff` for `ApiKey`: a pure comparison of the old outputs (which carry the old inputs) with the
+ * new, checked inputs. A key cannot be edited, so every change replaces it, and the replacement is
+ * created before the old key is revoked: programs that hand the token on switch to the new one
+ * while the old one still works.
+ */
+import { UNKNOWN } from "./inputs";
+import { APIKEY_REPLACE_PROPERTIES } from "./keys";
+
+type Props = Record<string, unknown>;
+
+/** Outputs that do not change unless the key is replaced. */
+const STABLE_OUTPUTS = ["keyId", "token", "createdAt", "createdBy", "orgId", "projectId", "name"];
+
+/** The result of comparing old and new inputs. */
+export interface ApiKeyDiff {
+  changes: boolean;
+  replaces: string[];
+  stables: string[];
+  /** Always false: the new key exists before the old one is revoked. */
+  deleteBeforeReplace: false;
+}
+
+/** True when `key` differs between the old outputs and the new inputs. */
+export function propertyChanged(key: string, olds: Props, news: Props): boolean {
+  const next = news[key];
+  if (next === UNKNOWN) return true;
+  // A trigger removed asks for nothing: there is no new value to rotate to.
+  if (key === "rotationTrigger" && next === undefined) return false;
+  // With projectId alone the provider finds the organization itself; the old output records it.
+  if (key === "orgId" && next === undefined && news.projectId !== undefined) return false;
+  return olds[key] !== next;
+}
+
+/** Compares old outputs with new inputs; see the module comment. */
+export function diffApiKey(olds: Props, news: Props): ApiKeyDiff {
+  const replaces = APIKEY_REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
+  return {
+    changes: replaces.length > 0,
+    replaces: [...replaces],
+    stables: replaces.length === 0 ? STABLE_OUTPUTS : [],
+    deleteBeforeReplace: false,
+  };
+}
