@@ -48,6 +48,14 @@ export interface RetryInfo {
   reason: RetryReason;
   delayMs: number;
   status?: number;
+  /** For a retry after no answer: true when the request timed out (else the connection failed). */
+  timedOut?: boolean;
+  /** The attempt limit of this reason (Infinity for 423: the retry deadline bounds it). */
+  maxAttempts?: number;
+  /** The per-request timeout. */
+  timeoutMs?: number;
+  /** The route template, e.g. `GET /projects/{project_id}/endpoints`. */
+  route?: string;
   requestId?: string;
 }
 
@@ -208,6 +216,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         reason: decision.reason,
         delayMs: delay,
         status: result.type === "response" ? result.res.status : undefined,
+        timedOut: result.type === "network" ? result.timedOut : undefined,
+        maxAttempts: limits[decision.reason],
+        timeoutMs,
+        route: spec.route,
         requestId,
       });
       await clock.sleep(delay);
@@ -280,7 +292,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       thing: spec.thing,
       ...init,
       attempts,
-      mayHaveReachedServer: extra.mayHaveReachedServer,
+      // Only a change can have taken effect: a GET that got no answer changed nothing.
+      mayHaveReachedServer: extra.mayHaveReachedServer === true && spec.method !== "GET",
       deadlineExceeded: extra.deadlineExceeded,
       retryDeadlineMs: deadlineMs,
     });

@@ -72,7 +72,8 @@ const REMEDIES: Record<ApiErrorKind, string> = {
   server:
     "The Neon service failed to handle the request; retry later, and quote the request id if it persists.",
   network: "Check the network connection and the API URL (neon:apiUrl or NEON_API_URL).",
-  timeout: "The service did not answer in time; retry later or raise the request timeout.",
+  timeout:
+    "The service did not answer in time; retry later, or allow more time per request with neon:requestTimeoutSeconds (or NEON_REQUEST_TIMEOUT_SECONDS).",
   invalid_response:
     "The service answered with data this provider does not understand; the API may have changed. Upgrade the provider or report the request id.",
 };

@@ -5,8 +5,9 @@
  * It lives only in the provider process (loaded by each resource's shim with `require`); nothing
  * here is serialized into state. Credentials stay in this module.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
-import { createNeonClient, type NeonClient, type Operation } from "../api";
+import { createNeonClient, type NeonClient, type Operation, type RetryInfo } from "../api";
 import { isSucceeded } from "../operations";
 import { resourceLogger, type ResourceLogger } from "./engine-log";
 
@@ -18,12 +19,24 @@ export interface ProviderSettings {
   apiUrl?: string;
   /** Deadline for one wait on operations, in seconds. */
   operationTimeoutSeconds?: number;
+  /** How long one request may go unanswered, in seconds. */
+  requestTimeoutSeconds?: number;
   /** Receives every message the provider shows in `pulumi up` (tests). */
   logSink?: (line: string) => void;
 }
 
 /** Default deadline of one wait on operations (and of one request's retries). */
 export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
+/** Default time one request may go unanswered. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
+
+/** The provider's configuration keys (namespace `neon:`), with their environment fallbacks. */
+export const CONFIG_KEYS = {
+  apiKey: "NEON_API_KEY",
+  apiUrl: "NEON_API_URL",
+  operationTimeoutSeconds: "NEON_OPERATION_TIMEOUT_SECONDS",
+  requestTimeoutSeconds: "NEON_REQUEST_TIMEOUT_SECONDS",
+} as const;
 
 let settings: ProviderSettings = {};
 let cachedClient: { key: string; url: string | undefined; client: NeonClient } | undefined;
@@ -34,43 +47,130 @@ export function setSettings(next: ProviderSettings): void {
   cachedClient = undefined;
 }
 
-/** Reads `neon:apiKey`, `neon:apiUrl` and `neon:operationTimeoutSeconds`, falling back to the environment. */
+/** The configuration the engine passed, as `namespace:key` → value (empty when not readable). */
+function rawConfig(req: pulumi.dynamic.ConfigureRequest): Record<string, unknown> {
+  const raw = (req.config as unknown as { rawConfig?: unknown }).rawConfig;
+  return raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+}
+
+/**
+ * Reads `neon:apiKey`, `neon:apiUrl`, `neon:operationTimeoutSeconds` and `neon:requestTimeoutSeconds`,
+ * falling back to the environment. Runs at preview too, so a missing key, a misspelled `neon:` key
+ * or a bad timeout is reported before anything changes.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  const timeout =
-    req.config.get("neon:operationTimeoutSeconds") ?? process.env.NEON_OPERATION_TIMEOUT_SECONDS;
-  if (timeout !== undefined && !(Number(timeout) > 0)) {
+  const unknown = Object.keys(rawConfig(req))
+    .filter((k) => k.startsWith("neon:"))
+    .map((k) => k.slice("neon:".length))
+    .filter((k) => !(k in CONFIG_KEYS));
+  if (unknown.length > 0) {
+    const known = Object.keys(CONFIG_KEYS);
+    const advice = unknown.map((k) => `neon:${k} (did you mean neon:${closest(k, known)}?)`).join(", ");
     throw new Error(
-      `Failed to configure the Neon provider: neon:operationTimeoutSeconds is "${timeout}"; ` +
-        "set it to a number of seconds greater than 0, e.g. `pulumi config set neon:operationTimeoutSeconds 1800`.",
+      `Failed to configure the Neon provider: unknown configuration ${advice}. The provider reads ` +
+        `${known.map((k) => `neon:${k}`).join(", ")}; rename the key with \`pulumi config rm\` and \`pulumi config set\`.`,
     );
   }
-  setSettings({
+  const read = (key: keyof typeof CONFIG_KEYS) =>
+    req.config.get(`neon:${key}`) ?? process.env[CONFIG_KEYS[key]];
+  const next: ProviderSettings = {
     ...settings,
     apiKey: req.config.get("neon:apiKey") || undefined,
     apiUrl: req.config.get("neon:apiUrl") || undefined,
-    operationTimeoutSeconds: timeout ? Number(timeout) : undefined,
-  });
+    operationTimeoutSeconds: seconds("operationTimeoutSeconds", read("operationTimeoutSeconds"), 1800),
+    requestTimeoutSeconds: seconds("requestTimeoutSeconds", read("requestTimeoutSeconds"), 60),
+  };
+  if (!next.apiKey && !process.env.NEON_API_KEY) throw new Error(NO_KEY_MESSAGE);
+  setSettings(next);
+}
+
+const NO_KEY_MESSAGE =
+  "Failed to configure the Neon provider: no API key is set. Set it with " +
+  "`pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable. " +
+  "`pulumi refresh` and `pulumi destroy` use the configuration saved in the stack's state by the last " +
+  "update: if the key was added or changed since, run them with `--run-program`, or set NEON_API_KEY.";
+
+function seconds(key: string, value: string | undefined, example: number): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!(n > 0)) {
+    throw new Error(
+      `Failed to configure the Neon provider: neon:${key} is "${value}"; set it to a number of seconds ` +
+        `greater than 0, e.g. \`pulumi config set neon:${key} ${example}\`.`,
+    );
+  }
+  return n;
+}
+
+/** The known name nearest to `name` (edit distance, case-insensitive). */
+export function closest(name: string, known: readonly string[]): string {
+  const distance = (a: string, b: string): number => {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= x.length; i++) {
+      const row = [i];
+      for (let j = 1; j <= y.length; j++) {
+        row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+      }
+      prev = row;
+    }
+    return prev[y.length];
+  };
+  return [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
 }
 
 /** The shared API client for the configured key and URL. */
 export function client(): NeonClient {
   const key = settings.apiKey ?? process.env.NEON_API_KEY;
   const url = settings.apiUrl ?? process.env.NEON_API_URL;
-  if (!key) {
-    throw new Error(
-      "Failed to configure the Neon provider: no API key is set. " +
-        "Set it with `pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable.",
-    );
-  }
+  if (!key) throw new Error(NO_KEY_MESSAGE);
   if (!cachedClient || cachedClient.key !== key || cachedClient.url !== url) {
     // One client per process: every resource shares it, so their operation polls are shared too.
+    const log = resourceLogger(undefined, settings.logSink);
     cachedClient = {
       key,
       url,
-      client: createNeonClient({ apiKey: key, baseUrl: url || undefined, retryDeadlineMs: deadlineMs() }),
+      client: createNeonClient({
+        apiKey: key,
+        baseUrl: url || undefined,
+        retryDeadlineMs: deadlineMs(),
+        timeoutMs: requestTimeoutMs(),
+        onRetry: (r) => {
+          const line = retryLine(r);
+          if (line) log.info(line);
+        },
+      }),
     };
   }
   return cachedClient.client;
+}
+
+/** The progress line for a retry the user should know about (423 is the project queue: no line). */
+export function retryLine(r: RetryInfo): string | undefined {
+  const what = r.route ?? `${r.method} ${r.path}`;
+  const count =
+    r.maxAttempts !== undefined && Number.isFinite(r.maxAttempts)
+      ? `retrying ${r.attempt + 1}/${r.maxAttempts}`
+      : `retrying (attempt ${r.attempt + 1})`;
+  const wait = `in ${(r.delayMs / 1000).toFixed(1)} s`;
+  switch (r.reason) {
+    case "locked":
+      return undefined;
+    case "network":
+      return r.timedOut
+        ? `no answer from ${what} in ${Math.round((r.timeoutMs ?? 0) / 1000)} s; ${count} ${wait}`
+        : `the connection for ${what} failed; ${count} ${wait}`;
+    case "rate_limited":
+      return `${what} was rate limited (HTTP 429); ${count} ${wait}`;
+    default:
+      return `${what} answered HTTP ${r.status ?? "?"}; ${count} ${wait}`;
+  }
+}
+
+function requestTimeoutMs(): number {
+  const s = settings.requestTimeoutSeconds;
+  return (s && s > 0 ? s : DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
 }
 
 /** The logger of the resource whose inputs or outputs are `props` (they carry its `__urn`). */
@@ -78,8 +178,19 @@ export function logger(props: Props): ResourceLogger {
   return resourceLogger(typeof props.__urn === "string" ? props.__urn : undefined, settings.logSink);
 }
 
+// A resource's own `operationTimeoutSeconds` input, for the steps of the lifecycle call running now
+// (the engine never passes `customTimeouts` to dynamic providers).
+const resourceDeadline = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with waits on operations bounded by `seconds` (when given) instead of the provider's setting. */
+export function withOperationTimeout<T>(seconds: unknown, fn: () => Promise<T>): Promise<T> {
+  return typeof seconds === "number" && seconds > 0 ? resourceDeadline.run(seconds * 1000, fn) : fn();
+}
+
 /** The deadline of one wait on operations, in milliseconds. */
 export function deadlineMs(): number {
+  const own = resourceDeadline.getStore();
+  if (own !== undefined) return own;
   const s = settings.operationTimeoutSeconds;
   return (s && s > 0 ? s : DEFAULT_OPERATION_TIMEOUT_SECONDS) * 1000;
 }
@@ -117,6 +228,21 @@ export function serialized<T>(projectId: string, fn: () => Promise<T>): Promise<
     if (projectQueues.get(projectId) === settled) projectQueues.delete(projectId);
   });
   return run;
+}
+
+// URNs whose new inputs were checked in this process. The engine checks before it diffs in a preview
+// or an update, but a refresh diffs without checking (to display what changed outside Pulumi):
+// warnings about what an update will do, and reads made to vet a change, belong to the former only.
+const checkedUrns = new Set<string>();
+
+/** Records that the engine checked these inputs (called by `check`). */
+export function markChecked(news: Props): void {
+  if (typeof news.__urn === "string") checkedUrns.add(news.__urn);
+}
+
+/** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
+export function isPlanning(news: Props): boolean {
+  return typeof news.__urn === "string" && checkedUrns.has(news.__urn);
 }
 
 /** An error message as the middle of a sentence: without its final period. */

@@ -40,6 +40,7 @@ export interface ComputeInputs {
   regionId?: string;
   restartTrigger?: string;
   adoptExistingPrimary?: boolean;
+  operationTimeoutSeconds?: number;
   importId?: string;
 }
 
@@ -117,6 +118,10 @@ const inputsSchema = z.strictObject({
     .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' })
     .optional(),
   restartTrigger: z.string({ error: "must be a string; change it to restart the compute" }).optional(),
+  operationTimeoutSeconds: z
+    .number({ error: "must be a number of seconds" })
+    .positive({ error: "must be greater than 0 (seconds to wait for the control plane's operations)" })
+    .optional(),
   adoptExistingPrimary: z
     .boolean({ error: "must be true or false (true adopts the branch's existing read_write compute)" })
     .optional(),

@@ -21,6 +21,7 @@ export const COMPUTE_INPUT_KEYS = [
   "regionId",
   "restartTrigger",
   "adoptExistingPrimary",
+  "operationTimeoutSeconds",
   "importId",
 ] as const;
 
@@ -29,7 +30,8 @@ export const REPLACE_PROPERTIES = ["projectId", "type", "regionId"] as const;
 
 // `cu` is compared through minCu/maxCu (check resolves it); `importId` and `adoptExistingPrimary`
 // only matter at create.
-const NOT_COMPARED: readonly string[] = ["cu", "importId", "adoptExistingPrimary"];
+// `operationTimeoutSeconds` bounds the provider's own waits: changing it changes nothing on the compute.
+const NOT_COMPARED: readonly string[] = ["cu", "importId", "adoptExistingPrimary", "operationTimeoutSeconds"];
 
 /** Inputs changed in place with a PATCH (or, for restartTrigger, a restart call). */
 export const UPDATE_PROPERTIES = COMPUTE_INPUT_KEYS.filter(

@@ -5,7 +5,16 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
 import type { ResourceLogger } from "../engine-log";
-import { clause, client, logger, serialized, waitFor } from "../runtime";
+import {
+  clause,
+  client,
+  isPlanning,
+  logger,
+  markChecked,
+  serialized,
+  waitFor,
+  withOperationTimeout,
+} from "../runtime";
 import { diffCompute, propertyChanged } from "./diff";
 import { checkInputs, INTERNAL_KEYS, UNKNOWN, type ComputeInputs } from "./inputs";
 import { COMPUTE_INPUT_KEYS } from "./keys";
@@ -41,34 +50,33 @@ export class ComputeInitError extends Error {
 // --- check / diff ----------------------------------------------------------------------------
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  markChecked(news);
   const { inputs, failures } = checkInputs(news);
   return failures.length > 0 ? { inputs: news, failures } : { inputs };
 }
 
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffCompute(olds, news);
-  const log = logger(news);
-  await preflightChange(
-    id,
-    olds,
-    news,
-    d.replaces.length > 0 ? "replace" : d.updates.includes("branchId") ? "move" : undefined,
-  );
-  if (d.restartWarning) log.warn(d.restartWarning);
-  warnIgnoredImportId(id, olds, news, log);
-  let changes = d.changes;
-  if (!changes && neverStarted(olds) && news.disabled !== true) {
-    // Its create was stopped or its start failed (then maybe refreshed): no input differs, but an
-    // update is what starts it, so that every declared compute ends up started.
-    log.info(`compute ${id} has never started (its start failed or was interrupted); this update starts it`);
-    changes = true;
-  }
-  return {
-    changes,
+  const result = {
+    changes: d.changes,
     replaces: d.replaces,
     stables: d.stables,
     deleteBeforeReplace: d.deleteBeforeReplace,
   };
+  // A refresh diffs to show drift: nothing will change, so no warning, no reads, no start.
+  if (!isPlanning(news)) return result;
+  const log = logger(news);
+  const scope = d.replaces.length > 0 ? "replace" : d.updates.includes("branchId") ? "move" : undefined;
+  await preflightChange(id, olds, news, scope);
+  if (d.restartWarning) log.warn(d.restartWarning);
+  warnIgnoredImportId(id, olds, news, log);
+  if (!d.changes && neverStarted(olds) && news.disabled !== true) {
+    // Its create was stopped or its start failed (then maybe refreshed): no input differs, but an
+    // update is what starts it, so that every declared compute ends up started.
+    log.info(`compute ${id} has never started (its start failed or was interrupted); this update starts it`);
+    result.changes = true;
+  }
+  return result;
 }
 
 /**
@@ -119,7 +127,11 @@ function warnIgnoredImportId(id: string, olds: Props, news: Props, log: Resource
 
 // --- create ------------------------------------------------------------------------------
 
-export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+export function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  return withOperationTimeout(inputs.operationTimeoutSeconds, () => createCompute(inputs));
+}
+
+async function createCompute(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   if (typeof inputs.importId === "string") return importExisting(inputs);
   const i = { ...(inputs as unknown as ComputeInputs) };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
@@ -303,7 +315,11 @@ export async function read(id: string, props?: Props): Promise<pulumi.dynamic.Re
 
 // --- update --------------------------------------------------------------------------------
 
-export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+export function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  return withOperationTimeout(news.operationTimeoutSeconds, () => updateCompute(id, olds, news));
+}
+
+async function updateCompute(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const { projectId, endpointId } = parseId(id, olds);
   const api = client();
   const log = logger(news);
@@ -444,7 +460,11 @@ async function confirmGone(
   }
 }
 
-export async function remove(id: string, props: Props): Promise<void> {
+export function remove(id: string, props: Props): Promise<void> {
+  return withOperationTimeout(props.operationTimeoutSeconds, () => deleteCompute(id, props));
+}
+
+async function deleteCompute(id: string, props: Props): Promise<void> {
   const { projectId, endpointId } = parseId(id, props);
   if (props.adopted === true) {
     // It existed before the stack adopted it (a branch's primary compute): leave it in place.

@@ -11,7 +11,16 @@ export const COMPUTE_TYPE_TOKEN = `pulumi-nodejs:dynamic/${COMPUTE_MODULE}:${COM
 export const COMPUTE_OUTPUT_KEYS: readonly string[] = [
   ...COMPUTE_API_OUTPUT_KEYS,
   ...COMPUTE_INPUT_KEYS.filter(
-    (k) => !["projectId", "branchId", "type", "cu", "importId", "adoptExistingPrimary"].includes(k),
+    (k) =>
+      ![
+        "projectId",
+        "branchId",
+        "type",
+        "cu",
+        "importId",
+        "adoptExistingPrimary",
+        "operationTimeoutSeconds",
+      ].includes(k),
   ),
 ];
 
@@ -77,6 +86,13 @@ export interface ComputeArgs {
    * adopted compute in place (it existed before the stack); only for `type: "read_write"`.
    */
   adoptExistingPrimary?: pulumi.Input<boolean>;
+  /**
+   * Seconds this resource waits for the control plane's operations of one step (create, update,
+   * delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass
+   * `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline.
+   * Changing it changes nothing on the compute.
+   */
+  operationTimeoutSeconds?: pulumi.Input<number>;
 }
 
 /**

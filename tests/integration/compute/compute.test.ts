@@ -345,7 +345,9 @@ describe("Compute provider against the emulator", () => {
     await expect(impl.configure(config({ "neon:operationTimeoutSeconds": "soon" }))).rejects.toThrow(
       /neon:operationTimeoutSeconds is "soon"; set it to a number of seconds/,
     );
-    await expect(impl.configure(config({ "neon:operationTimeoutSeconds": "1800" }))).resolves.toBeUndefined();
+    await expect(
+      impl.configure(config({ "neon:apiKey": emulator.apiKey, "neon:operationTimeoutSeconds": "1800" })),
+    ).resolves.toBeUndefined();
   });
 
   it("fails with one clear error when no API key is configured", async () => {

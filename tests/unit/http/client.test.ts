@@ -184,6 +184,16 @@ describe("requests", () => {
     expect(err.message).toMatch(/may have reached the service/);
   });
 
+  test("a GET that never got an answer says it changed nothing, and how to allow more time", async () => {
+    const { http, clock, seen } = client(() => ({ fail: "ETIMEDOUT" }));
+    const err = await failure(http.request(spec("GET")), clock);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(err.kind).toBe("timeout");
+    expect(err.mayHaveReachedServer).toBe(false);
+    expect(err.message).not.toMatch(/may have reached the service/);
+    expect(err.message).toMatch(/neon:requestTimeoutSeconds/);
+  });
+
   test("a PATCH that timed out is not repeated either", async () => {
     const { http, clock, seen } = client([{ fail: "ETIMEDOUT" }]);
     const err = await failure(http.request(spec("PATCH")), clock);

@@ -1,0 +1,118 @@
+import {
+  closest,
+  configure,
+  deadlineMs,
+  retryLine,
+  setSettings,
+  withOperationTimeout,
+} from "../../../provider/resources/runtime";
+
+/** A ConfigureRequest as the dynamic provider host builds it: `get` plus the raw `namespace:key` map. */
+function req(values: Record<string, string>) {
+  return { config: { rawConfig: values, get: (k: string) => values[k], require: (k: string) => values[k] } };
+}
+
+const saved = { ...process.env };
+beforeEach(() => {
+  delete process.env.NEON_API_KEY;
+  delete process.env.NEON_OPERATION_TIMEOUT_SECONDS;
+  delete process.env.NEON_REQUEST_TIMEOUT_SECONDS;
+  setSettings({});
+});
+afterAll(() => {
+  process.env = saved;
+  setSettings({});
+});
+
+describe("configure reports configuration mistakes at preview", () => {
+  it("a missing API key, saying what works for refresh and destroy", async () => {
+    await expect(configure(req({}))).rejects.toThrow(
+      /no API key is set[\s\S]*neon:apiKey[\s\S]*NEON_API_KEY[\s\S]*--run-program/,
+    );
+  });
+
+  it("accepts the key from the environment when the configuration has none", async () => {
+    process.env.NEON_API_KEY = "k".repeat(64);
+    await expect(configure(req({}))).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ["neon:apikey", "apiKey"],
+    ["neon:apiURL", "apiUrl"],
+    ["neon:operationTimeout", "operationTimeoutSeconds"],
+    ["neon:requestTimeoutSecs", "requestTimeoutSeconds"],
+  ])("an unknown key %p, naming the closest known one", async (key, suggestion) => {
+    await expect(configure(req({ "neon:apiKey": "x".repeat(64), [key]: "1" }))).rejects.toThrow(
+      new RegExp(`unknown configuration ${key} \\(did you mean neon:${suggestion}\\?\\)`),
+    );
+  });
+
+  it("ignores other namespaces", async () => {
+    await expect(
+      configure(req({ "neon:apiKey": "x".repeat(64), "aws:region": "x", "myproj:size": "2" })),
+    ).resolves.toBeUndefined();
+  });
+
+  it.each(["0", "-5", "soon"])("a request timeout of %p", async (value) => {
+    await expect(
+      configure(req({ "neon:apiKey": "x".repeat(64), "neon:requestTimeoutSeconds": value })),
+    ).rejects.toThrow(/neon:requestTimeoutSeconds is ".*"; set it to a number of seconds greater than 0/);
+  });
+
+  it("reads the request timeout from the environment too", async () => {
+    process.env.NEON_REQUEST_TIMEOUT_SECONDS = "nope";
+    await expect(configure(req({ "neon:apiKey": "x".repeat(64) }))).rejects.toThrow(
+      /neon:requestTimeoutSeconds is "nope"/,
+    );
+  });
+});
+
+describe("closest", () => {
+  it("finds the nearest name regardless of case", () => {
+    expect(closest("APIKEY", ["apiKey", "apiUrl"])).toBe("apiKey");
+    expect(closest("apiurl", ["apiKey", "apiUrl"])).toBe("apiUrl");
+  });
+});
+
+describe("retry progress lines", () => {
+  const base = {
+    method: "GET",
+    path: "/projects/p/endpoints",
+    route: "GET /projects/{project_id}/endpoints",
+  };
+
+  it("say when no answer came, how long was waited, and which attempt follows", () => {
+    expect(
+      retryLine({
+        ...base,
+        attempt: 1,
+        reason: "network",
+        delayMs: 400,
+        timedOut: true,
+        timeoutMs: 30_000,
+        maxAttempts: 6,
+      }),
+    ).toBe("no answer from GET /projects/{project_id}/endpoints in 30 s; retrying 2/6 in 0.4 s");
+  });
+
+  it("name the status of a refused request, and say nothing for the project queue (423)", () => {
+    expect(
+      retryLine({ ...base, attempt: 2, reason: "unavailable", delayMs: 1000, status: 503, maxAttempts: 8 }),
+    ).toBe("GET /projects/{project_id}/endpoints answered HTTP 503; retrying 3/8 in 1.0 s");
+    expect(retryLine({ ...base, attempt: 1, reason: "locked", delayMs: 75, status: 423 })).toBeUndefined();
+  });
+});
+
+describe("a resource's own operation timeout", () => {
+  it("bounds the waits of the step it wraps, and only those", async () => {
+    setSettings({ operationTimeoutSeconds: 100 });
+    expect(deadlineMs()).toBe(100_000);
+    const inside = await withOperationTimeout(7, async () => {
+      await Promise.resolve();
+      return deadlineMs();
+    });
+    expect(inside).toBe(7_000);
+    expect(deadlineMs()).toBe(100_000);
+    expect(await withOperationTimeout(undefined, async () => deadlineMs())).toBe(100_000);
+  });
+});
