@@ -304,9 +304,13 @@ export async function read(id: string, props?: Props): Promise<pulumi.dynamic.Re
   const outs = toOutputs(old, ep, false);
   // `cu` is shorthand for equal bounds; drop it when the compute no longer has a fixed size.
   if (outs.cu !== undefined && outs.minCu !== outs.cu) delete outs.cu;
+  // The inputs after a refresh: those the program gave (recorded at the last write), as they now are.
+  // States written before that record existed fall back to every input present in the outputs.
+  const given = Array.isArray(old.__inputNames) ? (old.__inputNames as string[]) : undefined;
   const inputs: Props = {};
   for (const k of [...INPUT_KEYS, ...INTERNAL_KEYS]) {
-    if (k in old || ["projectId", "branchId", "type"].includes(k)) {
+    const wanted = given ? given.includes(k) || k.startsWith("__") : k in old;
+    if (wanted || ["projectId", "branchId", "type"].includes(k)) {
       if (outs[k] !== undefined) inputs[k] = outs[k];
     }
   }

@@ -4,6 +4,7 @@
 import type { Endpoint } from "../../api";
 import { stripUndefined } from "../runtime";
 import { propertyChanged, sameValue } from "./diff";
+import { COMPUTE_INPUT_KEYS } from "./keys";
 import type { ComputeInputs } from "./inputs";
 import { deriveSizing } from "./sizing";
 
@@ -88,7 +89,15 @@ export function toOutputs(inputs: Props, ep: Endpoint, asked = true): Props {
     lfcGb: sizing.lfcGb,
     maxConnections: sizing.maxConnections,
     tempDiskGiB: sizing.tempDiskGiB,
+    // Which inputs the program gave, so that a refresh reports back only those as inputs: a value the
+    // platform chose (name, region, provisioner…) is not something the program asked for.
+    __inputNames: asked ? inputNames(inputs) : inputs.__inputNames,
   });
+}
+
+/** The names of the inputs set in `inputs`. */
+export function inputNames(inputs: Props): string[] {
+  return COMPUTE_INPUT_KEYS.filter((k) => inputs[k] !== undefined);
 }
 
 /** True when every field of a PATCH body already reads back from the compute. */

@@ -285,3 +285,19 @@ describe("adopting a branch's existing primary compute", () => {
     expect(await api.endpoints.listByBranch(projectId, branches[13])).toHaveLength(0);
   });
 });
+
+describe("a refresh reports back only the inputs the program gave", () => {
+  it("leaves platform-chosen values out of the refreshed inputs, so the next preview shows no removals", async () => {
+    const c = await createCompute("plain", { branchId: branches[15], cu: 1 });
+    expect(c.outs).toMatchObject({ regionId: "aws-us-east-2", disabled: false });
+    const refreshed = await impl.read(c.id, c.outs);
+    const inputs = refreshed.inputs as Props;
+    expect(Object.keys(inputs).sort()).toEqual(
+      ["__provider", "__urn", "branchId", "cu", "maxCu", "minCu", "projectId", "type"].sort(),
+    );
+    // A second refresh keeps the record.
+    expect(Object.keys((await impl.read(c.id, refreshed.props as Props)).inputs as Props).sort()).toEqual(
+      Object.keys(inputs).sort(),
+    );
+  });
+});
