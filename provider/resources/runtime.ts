@@ -7,7 +7,14 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
-import { createNeonClient, type NeonClient, type Operation, type RetryInfo } from "../api";
+import {
+  ApiError,
+  createNeonClient,
+  OperationError,
+  type NeonClient,
+  type Operation,
+  type RetryInfo,
+} from "../api";
 import { isSucceeded } from "../operations";
 import { resourceLogger, type ResourceLogger } from "./engine-log";
 
@@ -243,6 +250,45 @@ export function markChecked(news: Props): void {
 /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
 export function isPlanning(news: Props): boolean {
   return typeof news.__urn === "string" && checkedUrns.has(news.__urn);
+}
+
+// The dynamic provider host prints every error of read and delete to stderr with its stack trace
+// (`${err}: ${err.stack}`) before the engine reports it, so an expected API error showed three
+// times, twice with a trace. Expected errors are reported by the engine alone: the host's echo of
+// exactly that error is dropped. Anything unexpected (a bug) keeps its trace.
+const echoesToDrop = new Set<string>();
+let consolePatched = false;
+
+function dropHostEcho(err: Error): void {
+  if (!consolePatched) {
+    consolePatched = true;
+    const original = console.error.bind(console);
+    console.error = (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === "string" && echoesToDrop.delete(args[0])) return;
+      original(...args);
+    };
+  }
+  if (echoesToDrop.size > 100) echoesToDrop.clear();
+  echoesToDrop.add(`${String(err)}: ${err.stack}`);
+}
+
+/** True for the errors this provider raises on purpose (API answers, failed waits, its own advice). */
+export function isExpectedError(err: unknown): err is Error {
+  return (
+    err instanceof ApiError ||
+    err instanceof OperationError ||
+    (err instanceof Error && err.constructor === Error && err.message.startsWith("Failed to "))
+  );
+}
+
+/** Runs a read or delete so that an expected error is reported once, by the engine, without a trace. */
+export async function reportedOnce<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isExpectedError(err)) dropHostEcho(err);
+    throw err;
+  }
 }
 
 /** An error message as the middle of a sentence: without its final period. */

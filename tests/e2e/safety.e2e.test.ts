@@ -101,6 +101,7 @@ test("2. a refresh with a key scoped to another project fails and leaves the sta
     emulator.seed.projectId,
   );
   await temp.stack.setConfig("neon:apiKey", { value: scoped.key, secret: true });
+  const from = transcript.length;
   try {
     // --run-program: the refresh uses the program's (new) configuration, not the one saved in the state.
     await expect(
@@ -109,6 +110,10 @@ test("2. a refresh with a key scoped to another project fails and leaves the sta
   } finally {
     await temp.stack.setConfig("neon:apiKey", { value: stackKey, secret: true });
   }
+  // An expected API error is reported by the engine alone: no stack trace, no echo on stderr.
+  const shown = transcript.slice(from);
+  expect(shown).not.toMatch(/\n\s+at \S+ \(/);
+  expect(shown).not.toMatch(/ApiError: Failed to/);
   expect(await stateIds()).toEqual(before);
   expect(changed((await preview(specs)).changeSummary)).toEqual({});
   expect(transcript).not.toContain(scoped.key);

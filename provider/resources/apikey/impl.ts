@@ -4,5 +4,20 @@
  * role-named files: `inputs.ts` (check), `diff.ts`, `mapping.ts`, `lifecycle.ts` (CRUD); settings,
  * client and logging in `../runtime.ts`, shared with every other resource.
  */
+import type * as pulumi from "@pulumi/pulumi";
+import { reportedOnce } from "../runtime";
+import * as lifecycle from "./lifecycle";
+
 export { configure, setSettings, type ProviderSettings } from "../runtime";
-export { check, diff, create, read, update, remove, remove as delete, whoMayCreate } from "./lifecycle";
+export { check, diff, create, update, whoMayCreate } from "./lifecycle";
+
+/** `read`, with an expected error reported once (see `reportedOnce`). */
+export function read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
+  return reportedOnce(() => lifecycle.read(id, props));
+}
+
+/** `delete`, with an expected error reported once (see `reportedOnce`). */
+export function remove(id: string, props: Record<string, unknown>): Promise<void> {
+  return reportedOnce(() => lifecycle.remove(id, props));
+}
+export { remove as delete };

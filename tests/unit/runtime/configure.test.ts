@@ -2,6 +2,7 @@ import {
   closest,
   configure,
   deadlineMs,
+  reportedOnce,
   retryLine,
   setSettings,
   withOperationTimeout,
@@ -114,5 +115,29 @@ describe("a resource's own operation timeout", () => {
     expect(inside).toBe(7_000);
     expect(deadlineMs()).toBe(100_000);
     expect(await withOperationTimeout(undefined, async () => deadlineMs())).toBe(100_000);
+  });
+});
+
+describe("expected errors of read and delete are reported once", () => {
+  it("drops the host's stderr echo of an expected error, and keeps everything else", async () => {
+    const printed: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => printed.push(args);
+    try {
+      const expected = new Error("Failed to read compute ep-1: gone");
+      await expect(reportedOnce(() => Promise.reject(expected))).rejects.toBe(expected);
+      const bug = new TypeError("x is undefined");
+      await expect(reportedOnce(() => Promise.reject(bug))).rejects.toBe(bug);
+      // What the dynamic provider host prints for each, as it does in its read/delete handlers.
+      console.error(`${String(expected)}: ${expected.stack}`);
+      console.error(`${String(bug)}: ${bug.stack}`);
+      console.error("unrelated");
+    } finally {
+      console.error = original;
+    }
+    expect(printed.map((a) => String(a[0]).split("\n")[0])).toEqual([
+      `TypeError: x is undefined: TypeError: x is undefined`,
+      "unrelated",
+    ]);
   });
 });
