@@ -29,3 +29,4 @@ export {
   type OperationInfo,
   type ComputeInfo,
 } from "./lookups";
+export { Provider, type ProviderArgs } from "./resources/account";
