@@ -52,6 +52,7 @@ export const COMPUTE_API_OUTPUT_KEYS = [
   "startedAt",
   "suspendedAt",
   "adopted",
+  "computeReleaseVersion",
   "ramGb",
   "lfcGb",
   "maxConnections",

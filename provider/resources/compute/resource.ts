@@ -105,29 +105,49 @@ export interface ComputeArgs {
 export class Compute extends pulumi.dynamic.Resource {
   /** The endpoint id (`ep-…`). */
   declare readonly endpointId: pulumi.Output<string>;
+  /** The project that holds the compute. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The branch the compute is attached to (`br-…`); a move changes it in place. */
   declare readonly branchId: pulumi.Output<string>;
+  /** `read_write` (the branch's primary compute) or `read_only` (a read replica). */
   declare readonly type: pulumi.Output<"read_write" | "read_only">;
   /** Connection host name; a re-created compute gets a new one. */
   declare readonly host: pulumi.Output<string>;
+  /** The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out). */
   declare readonly proxyHost: pulumi.Output<string>;
   /** `init`, `active` or `idle` when last read. */
   declare readonly currentState: pulumi.Output<string>;
+  /** The state a transition under way leads to (`active` or `idle`), when last read. */
   declare readonly pendingState: pulumi.Output<string | undefined>;
+  /** The region the compute runs in: always its project's. */
   declare readonly regionId: pulumi.Output<string>;
+  /** Lower autoscaling bound in CU (equal to `maxCu` for a fixed size). */
   declare readonly minCu: pulumi.Output<number>;
+  /** Upper autoscaling bound in CU (equal to `minCu` for a fixed size). */
   declare readonly maxCu: pulumi.Output<number>;
+  /** Seconds of inactivity before the compute scales to zero (`-1` never, `0` the platform default). */
   declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
+  /** The compute's Postgres settings. */
   declare readonly pgSettings: pulumi.Output<Record<string, string>>;
+  /** Whether connection pooling is on (deprecated by the API in favour of the `-pooler` host). */
   declare readonly poolerEnabled: pulumi.Output<boolean>;
+  /** The pooler mode (`transaction`). */
   declare readonly poolerMode: pulumi.Output<string>;
+  /** `true` while the compute is suspended and refuses connections. */
   declare readonly disabled: pulumi.Output<boolean>;
+  /** The compute's display name (the declared one, or `<resource name>-<hash>`). */
   declare readonly name: pulumi.Output<string | undefined>;
+  /** `k8s-neonvm`, `k8s-pod` or `serverless-platform`. */
   declare readonly provisioner: pulumi.Output<string>;
+  /** The `restartTrigger` value the compute was last restarted for. */
   declare readonly restartTrigger: pulumi.Output<string | undefined>;
+  /** What created the compute, as the API reports it (e.g. `api`, `console`). */
   declare readonly creationSource: pulumi.Output<string>;
+  /** When the compute was created (ISO 8601 UTC). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When the compute was last changed (ISO 8601 UTC). */
   declare readonly updatedAt: pulumi.Output<string>;
+  /** When the compute was last active (ISO 8601 UTC); absent before its first start. */
   declare readonly lastActive: pulumi.Output<string | undefined>;
   /** When the compute last started, as the API reports it. */
   declare readonly startedAt: pulumi.Output<string | undefined>;
@@ -138,6 +158,8 @@ export class Compute extends pulumi.dynamic.Resource {
    * (`adoptExistingPrimary`); `destroy` then leaves the compute in place.
    */
   declare readonly adopted: pulumi.Output<boolean | undefined>;
+  /** The compute software release the compute runs, as the API reports it. */
+  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
   /** RAM in GB at the maximum size (4 GB per CU). */
   declare readonly ramGb: pulumi.Output<number>;
   /** Local file cache in GB at the maximum size (75 % of RAM). */

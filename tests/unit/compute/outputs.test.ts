@@ -1,0 +1,73 @@
+/**
+ * Every output a resource stores is typed on its class and documented there (TSDoc), so what a
+ * program can read matches what the state holds.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { COMPUTE_OUTPUT_KEYS } from "../../../provider/resources/compute/resource";
+import { toOutputs } from "../../../provider/resources/compute/mapping";
+import { APIKEY_OUTPUT_KEYS } from "../../../provider/resources/apikey/resource";
+import type { Endpoint } from "../../../provider/api";
+
+const endpoint: Endpoint = {
+  id: "ep-a-1",
+  host: "ep-a-1.example",
+  project_id: "p-1",
+  branch_id: "br-a-1",
+  type: "read_write",
+  autoscaling_limit_min_cu: 1,
+  autoscaling_limit_max_cu: 1,
+  region_id: "aws-us-east-2",
+  current_state: "active",
+  pending_state: "idle",
+  settings: { pg_settings: {} },
+  pooler_enabled: false,
+  pooler_mode: "transaction",
+  disabled: false,
+  passwordless_access: true,
+  last_active: "2026-01-01T00:00:00Z",
+  started_at: "2026-01-01T00:00:00Z",
+  suspended_at: "2026-01-01T00:00:00Z",
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+  proxy_host: "example",
+  suspend_timeout_seconds: 0,
+  provisioner: "k8s-neonvm",
+  creation_source: "api",
+  name: "a",
+  compute_release_version: "1",
+} as unknown as Endpoint;
+
+/** `declare readonly <name>` members of a class file, each with whether TSDoc precedes it. */
+function declared(file: string): Map<string, boolean> {
+  const lines = fs
+    .readFileSync(path.join(__dirname, "../../../provider/resources", file), "utf8")
+    .split("\n");
+  const out = new Map<string, boolean>();
+  lines.forEach((line, i) => {
+    const m = /^\s*declare readonly (\w+):/.exec(line);
+    if (m) out.set(m[1], lines[i - 1].trim().endsWith("*/"));
+  });
+  return out;
+}
+
+describe.each([
+  ["compute/resource.ts", COMPUTE_OUTPUT_KEYS],
+  ["apikey/resource.ts", APIKEY_OUTPUT_KEYS],
+])("%s", (file, seeded) => {
+  const members = declared(file);
+
+  it("declares every seeded output on the class, each with TSDoc", () => {
+    for (const key of seeded) expect({ key, declared: members.has(key) }).toEqual({ key, declared: true });
+    for (const [key, documented] of members) expect({ key, documented }).toEqual({ key, documented: true });
+  });
+});
+
+test("every output Compute stores is seeded (so it appears on the class), or internal", () => {
+  const outs = toOutputs({ projectId: "p-1", branchId: "br-a-1", cu: 1 }, endpoint);
+  const inputsOnly = ["projectId", "branchId", "type", "cu"];
+  const missing = Object.keys(outs).filter(
+    (k) => !k.startsWith("__") && !COMPUTE_OUTPUT_KEYS.includes(k) && !inputsOnly.includes(k),
+  );
+  expect(missing).toEqual([]);
+});
