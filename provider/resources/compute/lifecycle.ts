@@ -49,10 +49,36 @@ export class ComputeInitError extends Error {
 
 // --- check / diff ----------------------------------------------------------------------------
 
-export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   markChecked(news);
   const { inputs, failures } = checkInputs(news);
-  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+  if (failures.length > 0) return { inputs: news, failures };
+  if (inputs.adoptExistingPrimary === true && Object.keys(olds).length === 0)
+    await sayWhatWillBeAdopted(inputs);
+  return { inputs };
+}
+
+/** The preview of a new resource with `adoptExistingPrimary` says which compute it will take over. */
+async function sayWhatWillBeAdopted(inputs: Props): Promise<void> {
+  const { projectId, branchId } = inputs;
+  if (
+    typeof projectId !== "string" ||
+    typeof branchId !== "string" ||
+    [projectId, branchId].includes(UNKNOWN)
+  )
+    return;
+  try {
+    const primary = (await client().endpoints.listByBranch(projectId, branchId)).find(
+      (e) => e.type === "read_write",
+    );
+    logger(inputs).info(
+      primary
+        ? `will adopt ${describe(primary)}, the branch's existing read_write compute (adoptExistingPrimary), and apply the declared settings to it`
+        : `branch ${branchId} has no read_write compute to adopt: a new one will be created`,
+    );
+  } catch {
+    // Only a preview note: the create itself reads the branch again and reports any error.
+  }
 }
 
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

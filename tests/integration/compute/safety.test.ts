@@ -263,6 +263,9 @@ describe("adopting a branch's existing primary compute", () => {
 
   it("takes the compute over, applies the declared settings, and destroy leaves it in place", async () => {
     const primary = await primaryOn(branches[12]);
+    // The preview (check) says which compute will be taken over.
+    await checked("adopter", { branchId: branches[12], cu: 2, adoptExistingPrimary: true });
+    expect(logs.join("\n")).toMatch(new RegExp(`will adopt compute ${primary.id} on branch ${branches[12]}`));
     const c = await createCompute("adopter", {
       branchId: branches[12],
       cu: 2,
