@@ -5,6 +5,7 @@
  * It lives only in the provider process (loaded by each resource's shim with `require`); nothing
  * here is serialized into state. Credentials stay in this module.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { createNeonClient, type NeonClient, type Operation } from "../api";
 import { isSucceeded } from "../operations";
@@ -78,8 +79,19 @@ export function logger(props: Props): ResourceLogger {
   return resourceLogger(typeof props.__urn === "string" ? props.__urn : undefined, settings.logSink);
 }
 
+// A deadline for the calls made inside one engine request: the plugin passes the request's
+// `customTimeouts` value here (dynamic providers never receive it).
+const requestDeadline = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with waits bounded by `seconds` (a resource's `customTimeouts`) instead of the setting. */
+export function withDeadline<T>(seconds: number | undefined, fn: () => Promise<T>): Promise<T> {
+  return seconds && seconds > 0 ? requestDeadline.run(seconds * 1000, fn) : fn();
+}
+
 /** The deadline of one wait on operations, in milliseconds. */
 export function deadlineMs(): number {
+  const fromRequest = requestDeadline.getStore();
+  if (fromRequest !== undefined) return fromRequest;
   const s = settings.operationTimeoutSeconds;
   return (s && s > 0 ? s : DEFAULT_OPERATION_TIMEOUT_SECONDS) * 1000;
 }
