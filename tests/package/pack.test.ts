@@ -14,6 +14,7 @@ interface PackageJson {
   main: string;
   types: string;
   private?: boolean;
+  bin?: Record<string, string>;
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
