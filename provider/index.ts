@@ -29,3 +29,5 @@ export {
   type OperationInfo,
   type ComputeInfo,
 } from "./lookups";
+/** Classes and lookups served by the provider plugin `pulumi-resource-neoncompute` (see the README). */
+export * as plugin from "./plugin/sdk";

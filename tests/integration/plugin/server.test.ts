@@ -9,7 +9,7 @@ import { secret } from "../../../provider/plugin/secrets";
 import { createProvider } from "../../../provider/plugin/provider";
 import { serve } from "../../../provider/plugin/server";
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 const pulumiDir = require.resolve("@pulumi/pulumi");
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
 const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
