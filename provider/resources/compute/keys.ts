@@ -49,6 +49,7 @@ export const COMPUTE_API_OUTPUT_KEYS = [
   "lastActive",
   "startedAt",
   "suspendedAt",
+  "computeReleaseVersion",
   "adopted",
   "ramGb",
   "lfcGb",

@@ -117,6 +117,8 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly startedAt: pulumi.Output<string | undefined>;
   /** When the compute last suspended (scaled to zero), as the API reports it. */
   declare readonly suspendedAt: pulumi.Output<string | undefined>;
+  /** The compute software release the compute runs, as the API reports it. */
+  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
   /**
    * `true` when this resource adopted the branch's existing read_write compute
    * (`adoptExistingPrimary`); `destroy` then leaves the compute in place.
