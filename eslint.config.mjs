@@ -8,6 +8,7 @@ export default tseslint.config(
       "node_modules/**",
       "**/node_modules/**",
       "coverage/**",
+      "sdk/**",
       "jest.config.js",
     ],
   },

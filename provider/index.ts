@@ -30,3 +30,5 @@ export {
   type ComputeInfo,
 } from "./lookups";
 export { Provider, type ProviderArgs } from "./resources/account";
+/** Classes and lookups served by the provider plugin `pulumi-resource-neoncompute` (see the README). */
+export * as plugin from "./plugin/sdk";

@@ -19,8 +19,19 @@ function stackConfig(key: string): string | undefined {
   }
 }
 
+let source: (() => NeonClient) | undefined;
+
+/**
+ * Makes the lookups use another client: the provider plugin serves them as invokes with the
+ * client of its own configuration (`<pkg>:apiKey`), not the program's `neon:*` config.
+ */
+export function setLookupClientSource(next: (() => NeonClient) | undefined): void {
+  source = next;
+}
+
 /** The client for `neon:apiKey` / `neon:apiUrl`, else `NEON_API_KEY` / `NEON_API_URL`. */
 export function lookupClient(): NeonClient {
+  if (source) return source();
   const key = stackConfig("apiKey") ?? process.env.NEON_API_KEY;
   const url = stackConfig("apiUrl") ?? process.env.NEON_API_URL;
   if (!key) {

@@ -24,7 +24,19 @@ interface EngineConnection {
 
 let connection: EngineConnection | null | undefined;
 
+let pluginEngineAddress: string | undefined;
+
+/**
+ * Connects the loggers of a provider plugin process (`provider/plugin/`), which gets the engine's
+ * address as its first argument too, but is not the dynamic-provider host.
+ */
+export function useEngineAddress(addr: string | undefined): void {
+  pluginEngineAddress = addr;
+  connection = undefined;
+}
+
 function engineAddress(): string | undefined {
+  if (pluginEngineAddress) return pluginEngineAddress;
   // The dynamic provider host is started as `node …/dynamic-provider/index.js <engine-address>`.
   const script = process.argv[1] ?? "";
   const addr = process.argv[2];

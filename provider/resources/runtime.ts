@@ -194,8 +194,19 @@ export function withOperationTimeout<T>(seconds: unknown, fn: () => Promise<T>):
   return typeof seconds === "number" && seconds > 0 ? resourceDeadline.run(seconds * 1000, fn) : fn();
 }
 
+// A deadline for the calls made inside one engine request: the plugin passes the request's
+// `customTimeouts` value here (dynamic providers never receive it). It wins over the input above.
+const requestDeadline = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with waits bounded by `seconds` (a resource's `customTimeouts`) instead of the setting. */
+export function withDeadline<T>(seconds: number | undefined, fn: () => Promise<T>): Promise<T> {
+  return seconds && seconds > 0 ? requestDeadline.run(seconds * 1000, fn) : fn();
+}
+
 /** The deadline of one wait on operations, in milliseconds. */
 export function deadlineMs(): number {
+  const fromRequest = requestDeadline.getStore();
+  if (fromRequest !== undefined) return fromRequest;
   const own = resourceDeadline.getStore();
   if (own !== undefined) return own;
   const s = settings.operationTimeoutSeconds;

@@ -14,6 +14,7 @@ interface PackageJson {
   main: string;
   types: string;
   private?: boolean;
+  bin?: Record<string, string>;
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -65,10 +66,16 @@ describe("the published tarball", () => {
     expect(files).toContain(pkg.types);
   });
 
+  it("ships the provider plugin's launcher as an executable on PATH (package.json bin)", () => {
+    expect(files).toContain("bin/pulumi-resource-neoncompute");
+    expect(pkg.bin).toEqual({ "pulumi-resource-neoncompute": "bin/pulumi-resource-neoncompute" });
+  });
+
   it("carries nothing else: no sources, tests, emulator, benchmarks, examples or scripts", () => {
     const allowed = (f: string) =>
-      ["LICENSE", "README.md", "CHANGELOG.md", "package.json"].includes(f) ||
-      /^dist\/provider\/.+\.(js|d\.ts)$/.test(f);
+      ["LICENSE", "README.md", "CHANGELOG.md", "package.json", "bin/pulumi-resource-neoncompute"].includes(
+        f,
+      ) || /^dist\/provider\/.+\.(js|d\.ts)$/.test(f);
     expect(files.filter((f) => !allowed(f))).toEqual([]);
   });
 

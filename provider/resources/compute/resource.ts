@@ -153,13 +153,13 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly startedAt: pulumi.Output<string | undefined>;
   /** When the compute last suspended (scaled to zero), as the API reports it. */
   declare readonly suspendedAt: pulumi.Output<string | undefined>;
+  /** The compute software release the compute runs, as the API reports it. */
+  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
   /**
    * `true` when this resource adopted the branch's existing read_write compute
    * (`adoptExistingPrimary`); `destroy` then leaves the compute in place.
    */
   declare readonly adopted: pulumi.Output<boolean | undefined>;
-  /** The compute software release the compute runs, as the API reports it. */
-  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
   /** RAM in GB at the maximum size (4 GB per CU). */
   declare readonly ramGb: pulumi.Output<number>;
   /** Local file cache in GB at the maximum size (75 % of RAM). */

@@ -1,0 +1,236 @@
+/**
+ * The definitions of the lookups and of the object types they return. The plugin schema (functions
+ * `<pkg>:index:getProjects` …) and `docs/api/lookups.md` are generated from them; the TypeScript
+ * types in `types.ts` are tested against them. Dependency-free.
+ */
+import type { LookupDef, ObjectTypeDef, PropertyDef } from "../resources/definition";
+
+const s = (name: string, description: string, output: PropertyDef["output"] = "always"): PropertyDef => ({
+  name,
+  type: "string",
+  output,
+  description,
+});
+
+export const PROJECT_TYPE: ObjectTypeDef = {
+  name: "Project",
+  description: "A project as listed by the API.",
+  properties: [
+    s("id", "Project id."),
+    s("name", "Project name."),
+    s("regionId", "Region, e.g. `aws-us-east-2`."),
+    s("orgId", "Organization that owns the project; absent for a personal project.", "optional"),
+    { name: "pgVersion", type: "integer", output: "optional", description: "Postgres major version." },
+    s("platformId", "Platform, e.g. `aws`.", "optional"),
+    s("provisioner", "Default provisioner of the project's computes.", "optional"),
+    s("proxyHost", "Proxy host name of the project's computes.", "optional"),
+    s("createdAt", "When the project was created (ISO 8601 UTC)."),
+    s("updatedAt", "When the project was last changed (ISO 8601 UTC)."),
+  ],
+};
+
+export const OPERATION_TYPE: ObjectTypeDef = {
+  name: "Operation",
+  description: "A system operation.",
+  properties: [
+    s("id", "Operation id (UUID)."),
+    s("projectId", "Project of the operation."),
+    s("branchId", "Branch it concerns, when it concerns one.", "optional"),
+    s("endpointId", "Compute it concerns, when it concerns one.", "optional"),
+    s("action", "Kind, e.g. `start_compute`, `apply_config`."),
+    s(
+      "status",
+      "`scheduling`, `running`, `finished`, `failed`, `error`, `cancelling`, `cancelled` or `skipped`.",
+    ),
+    {
+      name: "failuresCount",
+      type: "integer",
+      output: "always",
+      description: "Times it failed (a `failed` operation is retried).",
+    },
+    s("error", "The last error, when the API reports one.", "optional"),
+    s("createdAt", "When it was created (ISO 8601 UTC)."),
+    s("updatedAt", "When it last changed (ISO 8601 UTC)."),
+    {
+      name: "totalDurationMs",
+      type: "integer",
+      output: "optional",
+      description: "Total duration in milliseconds, when reported.",
+    },
+  ],
+};
+
+const COMPUTE_INFO_PROPERTIES: readonly PropertyDef[] = [
+  s("endpointId", "Endpoint id (`ep-…`)."),
+  s("projectId", "Project that holds it."),
+  s("branchId", "Branch it is attached to."),
+  s("type", "`read_write` (the branch's primary) or `read_only` (a read replica)."),
+  s("host", "Connection host name."),
+  s("regionId", "Region."),
+  s("currentState", "`init`, `active` or `idle`."),
+  s("pendingState", "The state a change under way leads to.", "optional"),
+  { name: "minCu", type: "number", output: "always", description: "Lower autoscaling bound in CU." },
+  {
+    name: "maxCu",
+    type: "number",
+    output: "always",
+    description: "Upper autoscaling bound in CU (equal to `minCu` for a fixed size).",
+  },
+  {
+    name: "suspendTimeoutSeconds",
+    type: "integer",
+    output: "always",
+    description: "Seconds of inactivity before it scales to zero (`-1` never, `0` the platform default).",
+  },
+  {
+    name: "pgSettings",
+    type: { map: "string" },
+    output: "always",
+    description: "Postgres settings of the compute.",
+  },
+  {
+    name: "poolerEnabled",
+    type: "boolean",
+    output: "always",
+    description: "Whether connection pooling is on.",
+  },
+  { name: "disabled", type: "boolean", output: "always", description: "Whether the compute is disabled." },
+  s("name", "Display name, when it has one.", "optional"),
+  s("provisioner", "Provisioner, e.g. `k8s-neonvm`."),
+  s("createdAt", "When it was created (ISO 8601 UTC)."),
+  s("updatedAt", "When it was last changed (ISO 8601 UTC)."),
+  s("lastActive", "When it was last active, when known.", "optional"),
+];
+
+export const COMPUTE_INFO_TYPE: ObjectTypeDef = {
+  name: "ComputeInfo",
+  description: "A compute (endpoint) as a lookup returns it.",
+  properties: COMPUTE_INFO_PROPERTIES,
+};
+
+/** Every object type of the package. */
+export const OBJECT_TYPES: readonly ObjectTypeDef[] = [PROJECT_TYPE, OPERATION_TYPE, COMPUTE_INFO_TYPE];
+
+const arg = (
+  name: string,
+  type: PropertyDef["type"],
+  input: "required" | "optional",
+  description: string,
+): PropertyDef => ({ name, type, input, description });
+
+export const GET_PROJECTS: LookupDef = {
+  name: "getProjects",
+  description:
+    "The projects the API key can see, in the service's order, following the cursor up to `limit`.",
+  args: [
+    arg(
+      "orgId",
+      "string",
+      "optional",
+      "Only projects of this organization (a personal key needs it to list an organization's projects).",
+    ),
+    arg("search", "string", "optional", "Partial match on the project's name or id."),
+    { ...arg("limit", "integer", "optional", "At most this many projects (default 100)."), default: 100 },
+  ],
+  result: [
+    { name: "projects", type: { arrayOf: "Project" }, output: "always", description: "The projects." },
+  ],
+  wraps: "projects",
+  examples: {
+    yaml: [
+      "variables:",
+      "  projects:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getProjects",
+      "      arguments: { limit: 10 }",
+      "      return: projects",
+    ].join("\n"),
+    typescript: "const projects = await getProjects({ limit: 10 });",
+  },
+};
+
+export const GET_OPERATIONS: LookupDef = {
+  name: "getOperations",
+  description:
+    "A project's operations, newest first as the service returns them, following the cursor page by page " +
+    "until `limit` operations (of `endpointId`, when given) are found or the history ends.",
+  args: [
+    arg("projectId", "string", "required", "Project whose operations to list."),
+    arg("endpointId", "string", "optional", "Only operations of this compute (`ep-…`)."),
+    arg(
+      "limit",
+      "integer",
+      "required",
+      "At most this many operations (required: a project's history can be long).",
+    ),
+    arg(
+      "pageSize",
+      "integer",
+      "optional",
+      "Operations per request (default: `limit`, at most 100; the service serves up to 1000).",
+    ),
+  ],
+  result: [
+    { name: "operations", type: { arrayOf: "Operation" }, output: "always", description: "The operations." },
+  ],
+  wraps: "operations",
+  examples: {
+    yaml: [
+      "variables:",
+      "  recent:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getOperations",
+      "      arguments: { projectId: shiny-wind-123456, limit: 20 }",
+      "      return: operations",
+    ].join("\n"),
+    typescript: 'const recent = await getOperations({ projectId: "shiny-wind-123456", limit: 20 });',
+  },
+};
+
+export const GET_COMPUTE: LookupDef = {
+  name: "getCompute",
+  description: "One compute; fails (HTTP 404) when it does not exist or the key cannot see it.",
+  args: [
+    arg("projectId", "string", "required", "Project that holds the compute."),
+    arg("endpointId", "string", "required", "The compute's id (`ep-…`)."),
+  ],
+  result: COMPUTE_INFO_PROPERTIES,
+  examples: {
+    yaml: [
+      "variables:",
+      "  primary:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getCompute",
+      "      arguments: { projectId: shiny-wind-123456, endpointId: ep-cool-sky-123456 }",
+    ].join("\n"),
+    typescript:
+      'const primary = await getCompute({ projectId: "shiny-wind-123456", endpointId: "ep-cool-sky-123456" });',
+  },
+};
+
+export const GET_COMPUTES: LookupDef = {
+  name: "getComputes",
+  description: "The computes of a project, or of one of its branches.",
+  args: [
+    arg("projectId", "string", "required", "Project whose computes to list."),
+    arg("branchId", "string", "optional", "Only the computes of this branch (`br-…`)."),
+  ],
+  result: [
+    { name: "computes", type: { arrayOf: "ComputeInfo" }, output: "always", description: "The computes." },
+  ],
+  wraps: "computes",
+  examples: {
+    yaml: [
+      "variables:",
+      "  computes:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getComputes",
+      "      arguments: { projectId: shiny-wind-123456 }",
+      "      return: computes",
+    ].join("\n"),
+    typescript: 'const computes = await getComputes({ projectId: "shiny-wind-123456" });',
+  },
+};
+
+/** Every lookup of the package. */
+export const LOOKUPS: readonly LookupDef[] = [GET_PROJECTS, GET_OPERATIONS, GET_COMPUTE, GET_COMPUTES];

@@ -1,0 +1,160 @@
+/**
+ * The plugin's Pulumi package schema, generated from the resources' and lookups' definitions (the
+ * same data the docs and the key lists come from). `pulumi package get-schema` prints it, and the
+ * Python and Go SDKs in `sdk/` are generated from it.
+ */
+import { APIKEY_DEFINITION } from "../resources/apikey/definition";
+import { COMPUTE_DEFINITION } from "../resources/compute/definition";
+import type { PropertyDef, PropertyType, ResourceDef } from "../resources/definition";
+import { LOOKUPS, OBJECT_TYPES } from "../lookups/definitions";
+
+/** The plugin's package name (docs/decisions/0011): not `neon`, which the registry's bridged package owns. */
+export const PACKAGE = "neoncompute";
+
+/** The resources the plugin serves, in schema order. */
+export const RESOURCES: readonly ResourceDef[] = [COMPUTE_DEFINITION, APIKEY_DEFINITION];
+
+/** `neoncompute:index:<name>`. */
+export function token(name: string): string {
+  return `${PACKAGE}:index:${name}`;
+}
+
+/** The provider's own settings: stack config `neoncompute:<name>` or an explicit `Provider`'s arguments. */
+export const CONFIG: readonly (PropertyDef & { env: string })[] = [
+  {
+    name: "apiKey",
+    type: "string",
+    secret: true,
+    env: "NEON_API_KEY",
+    description:
+      "The Neon API key the provider acts with (a personal, organization or project-scoped key). " +
+      "Falls back to the `NEON_API_KEY` environment variable.",
+  },
+  {
+    name: "apiUrl",
+    type: "string",
+    env: "NEON_API_URL",
+    description:
+      "Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.",
+  },
+  {
+    name: "operationTimeoutSeconds",
+    type: "integer",
+    env: "NEON_OPERATION_TIMEOUT_SECONDS",
+    description:
+      "Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's " +
+      "`customTimeouts` take precedence for its create, update and delete. Falls back to " +
+      "`NEON_OPERATION_TIMEOUT_SECONDS`.",
+  },
+];
+
+type Json = Record<string, unknown>;
+
+function typeSpec(t: PropertyType): Json {
+  if (typeof t === "string") return { type: t };
+  if ("map" in t) return { type: "object", additionalProperties: { type: t.map } };
+  if ("arrayOf" in t) return { type: "array", items: { $ref: `#/types/${token(t.arrayOf)}` } };
+  return { $ref: `#/types/${token(t.object)}` };
+}
+
+function propertySpec(p: PropertyDef, withDefault: boolean): Json {
+  const spec: Json = { ...typeSpec(p.type), description: describe(p) };
+  if (withDefault && p.default !== undefined) spec.default = p.default;
+  if (p.secret) spec.secret = true;
+  if (p.change === "replace") spec.willReplaceOnChanges = true;
+  return spec;
+}
+
+function describe(p: PropertyDef): string {
+  const allowed = p.enum ? ` One of: ${p.enum.map((v) => `\`${v}\``).join(", ")}.` : "";
+  return p.description + (p.description.includes("`" + p.enum?.[0] + "`") ? "" : allowed);
+}
+
+function properties(props: readonly PropertyDef[], withDefault: boolean): Json {
+  return Object.fromEntries(props.map((p) => [p.name, propertySpec(p, withDefault)]));
+}
+
+function resourceSpec(r: ResourceDef): Json {
+  const inputs = r.properties.filter((p) => p.input);
+  const outputs = r.properties.filter((p) => p.output);
+  return {
+    description: `${r.description}\n\n## Import\n\n\`\`\`sh\npulumi import ${token(r.name)} <name> ${r.importId.format}\n\`\`\`\n`,
+    properties: properties(outputs, false),
+    required: outputs.filter((p) => p.output === "always").map((p) => p.name),
+    inputProperties: properties(inputs, true),
+    requiredInputs: inputs.filter((p) => p.input === "required").map((p) => p.name),
+    aliases: r.aliases.map((type) => ({ type })),
+  };
+}
+
+/** The package schema as an object. */
+export function schemaObject(version: string): Json {
+  const configProps = Object.fromEntries(
+    CONFIG.map((c) => [
+      c.name,
+      { ...typeSpec(c.type), description: c.description, ...(c.secret ? { secret: true } : {}) },
+    ]),
+  );
+  return {
+    name: PACKAGE,
+    displayName: "Neon compute (unofficial)",
+    version,
+    description:
+      "Neon compute endpoints and API keys through the control API v2, with lookups. A provider plugin over " +
+      "the same implementation as the @neon-labs-unofficial/pulumi-neon-compute dynamic provider.",
+    keywords: ["pulumi", "neon", "postgres", "category/database", "kind/native"],
+    license: "Apache-2.0",
+    publisher: "neon-labs-unofficial",
+    meta: { moduleFormat: "(.*)" },
+    config: { variables: configProps },
+    provider: {
+      description: "The provider: one Neon account (API key and URL) per instance.",
+      properties: Object.fromEntries(CONFIG.filter((c) => !c.secret).map((c) => [c.name, typeSpec(c.type)])),
+      inputProperties: configProps,
+    },
+    resources: Object.fromEntries(RESOURCES.map((r) => [token(r.name), resourceSpec(r)])),
+    functions: Object.fromEntries(
+      LOOKUPS.map((l) => [
+        token(l.name),
+        {
+          description: l.description,
+          inputs: {
+            properties: properties(l.args, true),
+            required: l.args.filter((p) => p.input === "required").map((p) => p.name),
+          },
+          outputs: {
+            properties: properties(l.result, false),
+            required: l.result.filter((p) => p.output === "always").map((p) => p.name),
+          },
+        },
+      ]),
+    ),
+    types: Object.fromEntries(
+      OBJECT_TYPES.map((t) => [
+        token(t.name),
+        {
+          type: "object",
+          description: t.description,
+          properties: properties(t.properties, false),
+          required: t.properties.filter((p) => p.output === "always").map((p) => p.name),
+        },
+      ]),
+    ),
+    language: {
+      nodejs: {
+        packageName: "@neon-labs-unofficial/pulumi-neoncompute",
+        respectSchemaVersion: true,
+      },
+      python: { packageName: "pulumi_neoncompute", respectSchemaVersion: true },
+      go: {
+        importBasePath: "github.com/neon-labs-unofficial/pulumi-neon-compute/sdk/go/neoncompute",
+        respectSchemaVersion: true,
+      },
+    },
+  };
+}
+
+/** The package schema as the plugin serves it (JSON). */
+export function schemaJson(version: string): string {
+  return JSON.stringify(schemaObject(version), null, 2) + "\n";
+}

@@ -1,0 +1,45 @@
+/**
+ * Secret values on the wire. The plugin tells the engine it accepts secrets, so secret inputs and
+ * configuration arrive as `{ <sig>: <secret sig>, value }` objects; the implementation wants plain
+ * values, and outputs that must stay secret go back wrapped the same way.
+ */
+
+type Props = Record<string, unknown>;
+
+/** The signature key and value Pulumi uses to mark a secret on the wire. */
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** True when `v` is a wire-format secret. */
+export function isSecret(v: unknown): v is { value: unknown } {
+  return Boolean(v && typeof v === "object" && (v as Props)[SIG] === SECRET_SIG);
+}
+
+/** A plain copy of `v` with every secret replaced by its value. */
+export function reveal(v: unknown): unknown {
+  if (isSecret(v)) return reveal(v.value);
+  if (Array.isArray(v)) return v.map(reveal);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v as Props).map(([k, x]) => [k, reveal(x)]));
+  }
+  return v;
+}
+
+/** The top-level keys of `props` whose values are secrets. */
+export function secretKeys(props: Props | undefined): string[] {
+  return Object.entries(props ?? {})
+    .filter(([, v]) => isSecret(v))
+    .map(([k]) => k);
+}
+
+/** `v` marked secret. */
+export function secret(v: unknown): unknown {
+  return { [SIG]: SECRET_SIG, value: v };
+}
+
+/** A copy of `props` whose `keys` (when present) are marked secret. */
+export function conceal(props: Props, keys: Iterable<string>): Props {
+  const out = { ...props };
+  for (const k of keys) if (out[k] !== undefined && !isSecret(out[k])) out[k] = secret(out[k]);
+  return out;
+}

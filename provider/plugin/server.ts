@@ -1,0 +1,222 @@
+/**
+ * Serves the plugin through `@pulumi/pulumi/provider`'s `main`, with the handlers its stock server
+ * lacks or gets wrong replaced (see /work/shared/reference/pulumi-plugin-facts.md and
+ * docs/decisions/0012):
+ *
+ * - Configure: the stock one drops the request's values; here they become this process's settings
+ *   (the engine starts one plugin process per provider instance, so per-process settings are
+ *   per-instance settings: two `Provider` resources with two keys work in one stack).
+ * - CheckConfig / DiffConfig: unimplemented upstream; here a missing or misspelled key fails preview,
+ *   and a changed key or URL never replaces resources.
+ * - Diff: the stock one drops `stables` and the detailed diff.
+ * - Read: the stock one calls `getProperties().toJavaScript()`, which throws on `pulumi import` (no
+ *   properties), and cannot answer "gone" (`Struct.fromJavaScript(undefined)` throws).
+ * - Create / Update / Delete: never during preview; the request's `timeout` (the resource's `customTimeouts`) bounds the
+ *   waits, which the stock server never passes on.
+ * - Attach: progress lines follow the engine's address.
+ */
+import { useEngineAddress } from "../resources/engine-log";
+import { client, setSettings, withDeadline } from "../resources/runtime";
+import { setLookupClientSource } from "../lookups/client";
+import { checkConfig, diffConfig, settingsFrom } from "./config";
+import { createProvider } from "./provider";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Call = { request: any };
+type Callback = (err: any, value?: any, metadata?: any) => void;
+type Handler = (call: Call, callback: Callback) => unknown;
+type Handlers = Record<string, Handler>;
+
+function fromPulumi(id: string): any {
+  return require(require.resolve(id, { paths: [require.resolve("@pulumi/pulumi")] }));
+}
+
+const provproto = require("@pulumi/pulumi/proto/provider_pb");
+const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
+const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
+
+const toJs = (s: any): Record<string, unknown> => (s ? s.toJavaScript() : {});
+
+type PluginProvider = ReturnType<typeof createProvider>;
+
+/**
+ * The stock server's handlers with this plugin's replacements (exported for the unit tests, which
+ * call them with hand-made requests).
+ */
+export function decorate(stock: Handlers, provider: PluginProvider): Handlers {
+  const reply = (callback: Callback, work: () => Promise<unknown>) => {
+    work().then(
+      (resp) => callback(undefined, resp),
+      (err) => callback(err, undefined),
+    );
+  };
+  const bounded =
+    (name: string): Handler =>
+    (call, callback) => {
+      if (call.request.getPreview?.()) {
+        // Not asked for (Configure says no preview support), and the stock server would really create.
+        callback(
+          new Error(`Failed to ${name} during preview: the neoncompute provider does not preview ${name}s`),
+        );
+        return;
+      }
+      return withDeadline(call.request.getTimeout?.() || undefined, async () => stock[name](call, callback));
+    };
+
+  return {
+    ...stock,
+
+    attach(call, callback) {
+      useEngineAddress(call.request.getAddress());
+      return stock.attach(call, callback);
+    },
+
+    configure(call, callback) {
+      reply(callback, async () => {
+        const req = call.request;
+        const variables = Object.fromEntries(req.getVariablesMap().entries()) as Record<string, string>;
+        setSettings(settingsFrom(req.getArgs() ? toJs(req.getArgs()) : undefined, variables));
+        setLookupClientSource(client);
+        const resp = new provproto.ConfigureResponse();
+        resp.setAcceptsecrets(true);
+        // Create/Update must never run during preview (the stock server would call the provider).
+        resp.setSupportspreview(false);
+        resp.setAcceptresources(false);
+        resp.setAcceptoutputs(false);
+        return resp;
+      });
+    },
+
+    checkConfig(call, callback) {
+      reply(callback, async () => {
+        const news = call.request.getNews();
+        const resp = new provproto.CheckResponse();
+        resp.setInputs(news ?? new structproto.Struct());
+        resp.setFailuresList(
+          checkConfig(toJs(news)).map((f) => {
+            const failure = new provproto.CheckFailure();
+            failure.setProperty(f.property);
+            failure.setReason(f.reason);
+            return failure;
+          }),
+        );
+        return resp;
+      });
+    },
+
+    diffConfig(call, callback) {
+      reply(callback, async () => {
+        const req = call.request;
+        const olds = req.getOldInputs?.() ?? req.getOlds();
+        const changed = diffConfig(toJs(olds), toJs(req.getNews()));
+        const resp = new provproto.DiffResponse();
+        resp.setChanges(
+          changed.length > 0
+            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        );
+        resp.setDiffsList(changed);
+        return resp;
+      });
+    },
+
+    diff(call, callback) {
+      reply(callback, async () => {
+        const req = call.request;
+        const d = await provider.diffDetailed(
+          req.getId(),
+          req.getUrn(),
+          toJs(req.getOlds()),
+          toJs(req.getNews()),
+        );
+        const resp = new provproto.DiffResponse();
+        const { DIFF_SOME, DIFF_NONE } = provproto.DiffResponse.DiffChanges;
+        resp.setChanges(d.changes ? DIFF_SOME : DIFF_NONE);
+        resp.setReplacesList(d.replaces ?? []);
+        resp.setStablesList(d.stables ?? []);
+        resp.setDeletebeforereplace(Boolean(d.deleteBeforeReplace));
+        resp.setDiffsList(d.diffs);
+        if (d.diffs.length > 0) {
+          const map = resp.getDetaileddiffMap();
+          for (const key of d.diffs) {
+            const pd = new provproto.PropertyDiff();
+            pd.setKind(
+              d.replaces?.includes(key)
+                ? provproto.PropertyDiff.Kind.UPDATE_REPLACE
+                : provproto.PropertyDiff.Kind.UPDATE,
+            );
+            pd.setInputdiff(true);
+            map.set(key, pd);
+          }
+          resp.setHasdetaileddiff(true);
+        }
+        return resp;
+      });
+    },
+
+    read(call, callback) {
+      reply(callback, async () => {
+        const req = call.request;
+        // The guard: `pulumi import` reads with no properties at all.
+        const props = req.hasProperties() ? toJs(req.getProperties()) : {};
+        const result = await provider.read!(req.getId(), req.getUrn(), props);
+        const resp = new provproto.ReadResponse();
+        if (!result.id) return resp; // gone: no id, no properties
+        resp.setId(result.id);
+        resp.setProperties(structproto.Struct.fromJavaScript(result.props ?? {}));
+        if (result.inputs !== undefined) resp.setInputs(structproto.Struct.fromJavaScript(result.inputs));
+        return resp;
+      });
+    },
+
+    create: bounded("create"),
+    update: bounded("update"),
+    delete: bounded("delete"),
+  };
+}
+
+/** The empty response type, for tests. */
+export const Empty = emptyproto.Empty;
+
+/**
+ * Starts the plugin: `main` from `@pulumi/pulumi/provider` serves the provider; its gRPC service is
+ * decorated on the way in (the stock server class is not exported, its `addService` call is where
+ * its handlers can be reached).
+ */
+export async function serve(args: string[], version: string): Promise<void> {
+  const { main } = require("@pulumi/pulumi/provider") as typeof import("@pulumi/pulumi/provider");
+  const { parseArgs } = require("@pulumi/pulumi/provider/internals");
+  const grpc = fromPulumi("@grpc/grpc-js");
+  const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
+  useEngineAddress(parseArgs(args)?.engineAddress);
+  const provider = createProvider(version);
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (service: unknown, impl: Handlers) {
+    const handlers = service === provrpc.ResourceProviderService ? bindAll(impl) : impl;
+    return addService.call(
+      this,
+      service,
+      service === provrpc.ResourceProviderService ? decorate(handlers, provider) : impl,
+    );
+  };
+  try {
+    await main(provider, args);
+  } finally {
+    grpc.Server.prototype.addService = addService;
+  }
+}
+
+/** The stock server's methods, bound to it (they use `this`). */
+export function bindAll(impl: any): Handlers {
+  const out: Handlers = {};
+  let proto = impl;
+  while (proto && proto !== Object.prototype) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name !== "constructor" && typeof impl[name] === "function" && !(name in out)) {
+        out[name] = impl[name].bind(impl);
+      }
+    }
+    proto = Object.getPrototypeOf(proto);
+  }
+  return out;
+}

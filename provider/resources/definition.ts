@@ -1,0 +1,99 @@
+/**
+ * The shape of a resource's or lookup's definition: one list of properties (name, type, whether it
+ * is an input and/or an output, required, default, description, what a change does, secret) from
+ * which the plugin schema (`provider/plugin/schema.ts`) and the API docs (`docs/api/*.md`) are
+ * generated, and against which the key lists (`keys.ts`) and the dynamic classes' TSDoc are tested.
+ *
+ * Dependency-free data: the program process, the provider process and the generators all load it.
+ */
+
+/** A property's type. Object types are named by their key in {@link Definitions.types}. */
+export type PropertyType =
+  "string" | "number" | "integer" | "boolean" | { map: "string" } | { arrayOf: string } | { object: string };
+
+/** What changing an input does to an existing resource. */
+export type ChangeEffect =
+  /** Applied in place, without interrupting the resource. */
+  | "update"
+  /** Applied in place; the compute restarts and drops its open connections. */
+  | "restart"
+  /** Needs a new resource: the old one is deleted (or, for API keys, revoked after the new one exists). */
+  | "replace"
+  /** Read only when the resource is created; later changes do nothing. */
+  | "create-only"
+  /** Shapes how the provider works (e.g. a wait deadline); a change does nothing to the resource. */
+  | "none";
+
+/** One property of a resource, an object type, or a lookup's arguments or result. */
+export interface PropertyDef {
+  name: string;
+  type: PropertyType;
+  /** Allowed values (strings only). */
+  enum?: readonly string[];
+  /** Markdown, one paragraph; the dynamic class's TSDoc says the same. */
+  description: string;
+  /** An input of the resource (or an argument of the lookup): `required` or `optional`. */
+  input?: "required" | "optional";
+  /** An output of the resource (or a field of an object/result): always present or sometimes absent. */
+  output?: "always" | "optional";
+  /** The value the provider uses when the input is left out (it goes into the schema). */
+  default?: string | number | boolean;
+  /** What the platform does when the input is left out (docs only). */
+  platformDefault?: string;
+  /** What changing the input does (inputs of resources only). */
+  change?: ChangeEffect;
+  /** Compared through other properties in diffs (e.g. `cu` through `minCu`/`maxCu`). */
+  comparedThrough?: readonly string[];
+  /** Stored encrypted in the state and shown as `[secret]`. */
+  secret?: boolean;
+}
+
+/** A resource: its token's type name, its docs and its properties. */
+export interface ResourceDef {
+  /** The type name: `<pkg>:index:<name>` for the plugin, `pulumi-nodejs:dynamic/neon:<name>` for the dynamic face. */
+  name: string;
+  /** Markdown: what the resource is. */
+  description: string;
+  properties: readonly PropertyDef[];
+  /** How `pulumi import` names an existing resource, and an example. */
+  importId: { format: string; example: string };
+  /** Type tokens the resource was known under before (aliases: moving a stack changes nothing). */
+  aliases: readonly string[];
+  /** Short example programs (docs). */
+  examples: { title: string; yaml: string; typescript: string };
+  /** Extra notes for the docs (markdown paragraphs). */
+  notes?: readonly string[];
+}
+
+/** A lookup (a function of the package): its arguments and result. */
+export interface LookupDef {
+  /** The function name: `<pkg>:index:<name>`. */
+  name: string;
+  description: string;
+  /** Arguments: properties with `input` set. */
+  args: readonly PropertyDef[];
+  /**
+   * The result: its fields (properties with `output` set). When `wraps` is set, the TypeScript
+   * function returns the value of that single field (a list), the plugin returns the object.
+   */
+  result: readonly PropertyDef[];
+  wraps?: string;
+  examples: { yaml: string; typescript: string };
+}
+
+/** An object type used by lookups' results. */
+export interface ObjectTypeDef {
+  name: string;
+  description: string;
+  properties: readonly PropertyDef[];
+}
+
+/** Names of the inputs of a definition, in order. */
+export function inputNames(props: readonly PropertyDef[]): string[] {
+  return props.filter((p) => p.input).map((p) => p.name);
+}
+
+/** Names of the outputs of a definition, in order. */
+export function outputNames(props: readonly PropertyDef[]): string[] {
+  return props.filter((p) => p.output).map((p) => p.name);
+}

@@ -1,0 +1,267 @@
+/**
+ * One source of truth: the definitions (provider/resources/*\/definition.ts, provider/lookups/
+ * definitions.ts) against what the code does — the key lists, the diff's property lists, the
+ * outputs the mapping produces, the dynamic classes' TSDoc — and against what is generated from
+ * them: the plugin schema and docs/api (which must be up to date).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as ts from "typescript";
+import { APIKEY_DEFINITION } from "../../../provider/resources/apikey/definition";
+import {
+  APIKEY_API_OUTPUT_KEYS,
+  APIKEY_INPUT_KEYS,
+  APIKEY_REPLACE_PROPERTIES,
+  APIKEY_SECRET_OUTPUTS,
+} from "../../../provider/resources/apikey/keys";
+import { toOutputs as apiKeyOutputs } from "../../../provider/resources/apikey/mapping";
+import { COMPUTE_DEFINITION } from "../../../provider/resources/compute/definition";
+import {
+  COMPUTE_API_OUTPUT_KEYS,
+  COMPUTE_INPUT_KEYS,
+  REPLACE_PROPERTIES,
+  UPDATE_PROPERTIES,
+} from "../../../provider/resources/compute/keys";
+import { toOutputs as computeOutputs } from "../../../provider/resources/compute/mapping";
+import { inputNames, type PropertyDef, type ResourceDef } from "../../../provider/resources/definition";
+import {
+  COMPUTE_INFO_TYPE,
+  LOOKUPS,
+  OPERATION_TYPE,
+  PROJECT_TYPE,
+} from "../../../provider/lookups/definitions";
+import { computeInfo, operationInfo, projectInfo } from "../../../provider/lookups/types";
+import { schemaObject } from "../../../provider/plugin/schema";
+import { apiDocs } from "../../../scripts/lib/api-docs";
+import { formatted } from "../../../scripts/lib/formatted";
+
+const names = (props: readonly PropertyDef[], keep: (p: PropertyDef) => boolean) =>
+  props.filter(keep).map((p) => p.name);
+const repo = path.resolve(__dirname, "../../..");
+
+// A full endpoint as the API returns it (every optional field set), for the mapping's outputs.
+const endpoint = {
+  id: "ep-a-1",
+  project_id: "p-1",
+  branch_id: "br-a-1",
+  type: "read_write",
+  host: "ep-a-1.example",
+  proxy_host: "example",
+  region_id: "aws-us-east-2",
+  current_state: "active",
+  pending_state: "idle",
+  autoscaling_limit_min_cu: 1,
+  autoscaling_limit_max_cu: 1,
+  suspend_timeout_seconds: 300,
+  settings: { pg_settings: { a: "1" } },
+  pooler_enabled: false,
+  pooler_mode: "transaction",
+  disabled: false,
+  name: "n",
+  provisioner: "k8s-neonvm",
+  creation_source: "api",
+  created_at: "t",
+  updated_at: "t",
+  last_active: "t",
+  started_at: "t",
+  suspended_at: "t",
+  compute_release_version: "1",
+} as never;
+
+describe("Compute's definition", () => {
+  const props = COMPUTE_DEFINITION.properties;
+
+  it("lists the inputs of keys.ts, in order", () => {
+    expect(inputNames(props)).toEqual([...COMPUTE_INPUT_KEYS]);
+  });
+
+  it("marks as replacing exactly the properties diff replaces on", () => {
+    expect(names(props, (p) => p.change === "replace")).toEqual([...REPLACE_PROPERTIES]);
+  });
+
+  it("marks as changed in place exactly the properties diff updates (cu through minCu/maxCu)", () => {
+    expect(
+      names(props, (p) => (p.change === "update" || p.change === "restart") && !p.comparedThrough),
+    ).toEqual([...UPDATE_PROPERTIES]);
+  });
+
+  it("lists as output-only exactly the API outputs of keys.ts", () => {
+    expect(names(props, (p) => Boolean(p.output) && !p.input)).toEqual([...COMPUTE_API_OUTPUT_KEYS]);
+  });
+
+  it("declares every output the mapping produces", () => {
+    const outs = Object.keys(computeOutputs({ adopted: true, restartTrigger: "1", importId: "x" }, endpoint));
+    // `__…` keys are the provider's own bookkeeping (e.g. which inputs the program gave), not outputs.
+    expect(outs.filter((k) => !k.startsWith("__") && !props.some((p) => p.name === k && p.output))).toEqual(
+      [],
+    );
+  });
+});
+
+describe("ApiKey's definition", () => {
+  const props = APIKEY_DEFINITION.properties;
+
+  it("matches keys.ts: inputs, replacing inputs, API outputs and secret outputs", () => {
+    expect(inputNames(props)).toEqual([...APIKEY_INPUT_KEYS]);
+    expect(names(props, (p) => p.change === "replace")).toEqual([...APIKEY_REPLACE_PROPERTIES]);
+    expect(names(props, (p) => Boolean(p.output) && !p.input)).toEqual([...APIKEY_API_OUTPUT_KEYS]);
+    expect(names(props, (p) => Boolean(p.secret))).toEqual([...APIKEY_SECRET_OUTPUTS]);
+  });
+
+  it("declares every output the mapping produces", () => {
+    const key = {
+      id: 1,
+      name: "n",
+      created_at: "t",
+      created_by: "u",
+      last_used_at: "t",
+      last_used_from_addr: "a",
+      project_id: "p",
+    };
+    const outs = Object.keys(apiKeyOutputs({ rotationTrigger: "1", importId: "1" }, key, "org", "tok"));
+    // `__…` keys are the provider's own bookkeeping (e.g. which inputs the program gave), not outputs.
+    expect(outs.filter((k) => !k.startsWith("__") && !props.some((p) => p.name === k && p.output))).toEqual(
+      [],
+    );
+  });
+});
+
+describe("the lookups' definitions", () => {
+  it("declare every field the lookups return", () => {
+    const project = projectInfo({
+      id: "p",
+      name: "n",
+      region_id: "r",
+      org_id: "o",
+      pg_version: 17,
+      platform_id: "aws",
+      provisioner: "k",
+      proxy_host: "h",
+      created_at: "t",
+      updated_at: "t",
+    } as never);
+    const operation = operationInfo({
+      id: "o",
+      project_id: "p",
+      branch_id: "b",
+      endpoint_id: "e",
+      action: "a",
+      status: "s",
+      failures_count: 0,
+      error: "x",
+      created_at: "t",
+      updated_at: "t",
+      total_duration_ms: 1,
+    } as never);
+    for (const [value, type] of [
+      [project, PROJECT_TYPE],
+      [operation, OPERATION_TYPE],
+      [computeInfo(endpoint), COMPUTE_INFO_TYPE],
+    ] as const) {
+      expect(Object.keys(value).sort()).toEqual(type.properties.map((p) => p.name).sort());
+    }
+  });
+
+  it("name the lookups the package exports", async () => {
+    const lookups = (await import("../../../provider/lookups")) as Record<string, unknown>;
+    for (const l of LOOKUPS) expect(typeof lookups[l.name]).toBe("function");
+  });
+});
+
+/** The TSDoc of each member of an interface or class in a source file, whitespace collapsed. */
+function tsdoc(file: string, container: string): Record<string, string> {
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(path.join(repo, file), "utf8"),
+    ts.ScriptTarget.ES2022,
+    true,
+  );
+  const out: Record<string, string> = {};
+  source.forEachChild((node) => {
+    if ((ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)) && node.name?.text === container) {
+      for (const member of node.members) {
+        const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
+        const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined;
+        if (name && docs.length > 0) {
+          out[name] = docs
+            .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
+            .join(" ")
+            .replace(/\s+/g, " ")
+            .trim();
+        }
+      }
+    }
+  });
+  return out;
+}
+
+describe.each([
+  ["provider/resources/compute/resource.ts", "ComputeArgs", "Compute", COMPUTE_DEFINITION],
+  ["provider/resources/apikey/resource.ts", "ApiKeyArgs", "ApiKey", APIKEY_DEFINITION],
+] as [string, string, string, ResourceDef][])("the dynamic class's TSDoc in %s", (file, args, cls, def) => {
+  const described = (name: string) => def.properties.find((p) => p.name === name)!.description;
+
+  it("documents each input exactly as the definition does", () => {
+    const docs = tsdoc(file, args);
+    expect(Object.keys(docs).sort()).toEqual(inputNames(def.properties).sort());
+    for (const [name, text] of Object.entries(docs)) expect([name, text]).toEqual([name, described(name)]);
+  });
+
+  it("documents its output-only properties, where it documents them, as the definition does", () => {
+    const outputOnly = def.properties.filter((p) => p.output && !p.input).map((p) => p.name);
+    const docs = Object.entries(tsdoc(file, cls)).filter(([name]) => outputOnly.includes(name));
+    expect(docs.length).toBeGreaterThan(3);
+    for (const [name, text] of docs) expect([name, text]).toEqual([name, described(name)]);
+  });
+});
+
+describe("the plugin schema", () => {
+  const schema = schemaObject("1.2.3") as {
+    name: string;
+    resources: Record<
+      string,
+      {
+        inputProperties: Record<
+          string,
+          { default?: unknown; secret?: boolean; willReplaceOnChanges?: boolean }
+        >;
+        properties: Record<string, { secret?: boolean }>;
+        requiredInputs: string[];
+        aliases: { type: string }[];
+      }
+    >;
+    functions: Record<string, unknown>;
+    config: { variables: Record<string, { secret?: boolean }> };
+  };
+
+  it("has the package's tokens for every resource and lookup", () => {
+    expect(schema.name).toBe("neoncompute");
+    expect(Object.keys(schema.resources)).toEqual(["neoncompute:index:Compute", "neoncompute:index:ApiKey"]);
+    expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
+  });
+
+  it("carries inputs, required inputs, defaults, replacements, secrets and aliases from the definitions", () => {
+    const compute = schema.resources["neoncompute:index:Compute"];
+    expect(Object.keys(compute.inputProperties)).toEqual([...COMPUTE_INPUT_KEYS]);
+    expect(compute.requiredInputs).toEqual(["projectId", "branchId"]);
+    expect(compute.inputProperties.type.default).toBe("read_write");
+    expect(
+      Object.keys(compute.inputProperties).filter((k) => compute.inputProperties[k].willReplaceOnChanges),
+    ).toEqual([...REPLACE_PROPERTIES]);
+    expect(compute.aliases).toEqual([{ type: "pulumi-nodejs:dynamic/neon:Compute" }]);
+    const key = schema.resources["neoncompute:index:ApiKey"];
+    expect(key.properties.token.secret).toBe(true);
+    expect(schema.config.variables.apiKey.secret).toBe(true);
+    expect(Object.keys(schema.config.variables)).toEqual(["apiKey", "apiUrl", "operationTimeoutSeconds"]);
+  });
+});
+
+describe("docs/api", () => {
+  it.each(Object.keys(apiDocs()))(
+    "%s is generated from the current definitions (run `npm run docs:api`)",
+    async (name) => {
+      const onDisk = fs.readFileSync(path.join(repo, "docs/api", name), "utf8");
+      expect(onDisk).toBe(formatted(apiDocs()[name], `docs/api/${name}`));
+    },
+  );
+});
