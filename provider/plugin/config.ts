@@ -1,6 +1,6 @@
 /**
- * The plugin's own configuration: `neoncompute:apiKey`, `neoncompute:apiUrl` and
- * `neoncompute:operationTimeoutSeconds` of the stack (default provider), or the arguments of an
+ * The plugin's own configuration: `neoncompute:apiKey`, `neoncompute:apiUrl`,
+ * `neoncompute:operationTimeoutSeconds` and `neoncompute:requestTimeoutSeconds` of the stack (default provider), or the arguments of an
  * explicit `Provider` resource, with the `NEON_*` environment variables as fallbacks. Pure.
  *
  * The stock provider server answers CheckConfig "unimplemented" and drops Configure's values; the
@@ -70,13 +70,18 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
         "or pass apiKey to the Provider resource",
     });
   }
-  if (known("operationTimeoutSeconds") && !(Number(values.operationTimeoutSeconds) > 0)) {
-    failures.push({
-      property: "operationTimeoutSeconds",
-      reason:
-        `${PACKAGE}:operationTimeoutSeconds is "${String(values.operationTimeoutSeconds)}"; set it to a number of ` +
-        `seconds greater than 0, e.g. \`pulumi config set ${PACKAGE}:operationTimeoutSeconds 1800\``,
-    });
+  for (const [key, example] of [
+    ["operationTimeoutSeconds", 1800],
+    ["requestTimeoutSeconds", 60],
+  ] as const) {
+    if (known(key) && !(Number(values[key]) > 0)) {
+      failures.push({
+        property: key,
+        reason:
+          `${PACKAGE}:${key} is "${String(values[key])}"; set it to a number of seconds greater than 0, ` +
+          `e.g. \`pulumi config set ${PACKAGE}:${key} ${example}\``,
+      });
+    }
   }
   if (known("apiUrl") && !/^https?:\/\/\S+$/.test(String(values.apiUrl))) {
     failures.push({
@@ -99,17 +104,22 @@ export function settingsFrom(args: Props | undefined, variables: Record<string, 
     if (v === undefined || v === null || v === "" || v === UNKNOWN) return undefined;
     return String(v);
   };
-  const timeout = get("operationTimeoutSeconds") ?? process.env.NEON_OPERATION_TIMEOUT_SECONDS;
-  if (timeout !== undefined && !(Number(timeout) > 0)) {
-    throw new Error(
-      `Failed to configure the ${PACKAGE} provider: operationTimeoutSeconds is "${timeout}"; set it to a ` +
-        "number of seconds greater than 0.",
-    );
-  }
+  const seconds = (name: string, env: string | undefined): number | undefined => {
+    const value = get(name) ?? env;
+    if (value === undefined) return undefined;
+    if (!(Number(value) > 0)) {
+      throw new Error(
+        `Failed to configure the ${PACKAGE} provider: ${name} is "${value}"; set it to a ` +
+          "number of seconds greater than 0.",
+      );
+    }
+    return Number(value);
+  };
   return {
     apiKey: get("apiKey"),
     apiUrl: get("apiUrl"),
-    operationTimeoutSeconds: timeout ? Number(timeout) : undefined,
+    operationTimeoutSeconds: seconds("operationTimeoutSeconds", process.env.NEON_OPERATION_TIMEOUT_SECONDS),
+    requestTimeoutSeconds: seconds("requestTimeoutSeconds", process.env.NEON_REQUEST_TIMEOUT_SECONDS),
   };
 }
 

@@ -46,6 +46,14 @@ export const CONFIG: readonly (PropertyDef & { env: string })[] = [
       "`customTimeouts` take precedence for its create, update and delete. Falls back to " +
       "`NEON_OPERATION_TIMEOUT_SECONDS`.",
   },
+  {
+    name: "requestTimeoutSeconds",
+    type: "integer",
+    env: "NEON_REQUEST_TIMEOUT_SECONDS",
+    description:
+      "How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back " +
+      "to `NEON_REQUEST_TIMEOUT_SECONDS`.",
+  },
 ];
 
 type Json = Record<string, unknown>;

@@ -44,6 +44,8 @@ type providerArgs struct {
 	ApiUrl *string `pulumi:"apiUrl"`
 	// Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
 	OperationTimeoutSeconds *int `pulumi:"operationTimeoutSeconds"`
+	// How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
+	RequestTimeoutSeconds *int `pulumi:"requestTimeoutSeconds"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -54,6 +56,8 @@ type ProviderArgs struct {
 	ApiUrl pulumi.StringPtrInput
 	// Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
 	OperationTimeoutSeconds pulumi.IntPtrInput
+	// How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
+	RequestTimeoutSeconds pulumi.IntPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -21,13 +21,15 @@ class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+                 operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: The Neon API key the provider acts with (a personal, organization or project-scoped key). Falls back to the `NEON_API_KEY` environment variable.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
         :param pulumi.Input[_builtins.int] operation_timeout_seconds: Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
+        :param pulumi.Input[_builtins.int] request_timeout_seconds: How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
@@ -35,6 +37,8 @@ class ProviderArgs:
             pulumi.set(__self__, "api_url", api_url)
         if operation_timeout_seconds is not None:
             pulumi.set(__self__, "operation_timeout_seconds", operation_timeout_seconds)
+        if request_timeout_seconds is not None:
+            pulumi.set(__self__, "request_timeout_seconds", request_timeout_seconds)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -72,6 +76,18 @@ class ProviderArgs:
     def operation_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "operation_timeout_seconds", value)
 
+    @_builtins.property
+    @pulumi.getter(name="requestTimeoutSeconds")
+    def request_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
+        """
+        return pulumi.get(self, "request_timeout_seconds")
+
+    @request_timeout_seconds.setter
+    def request_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "request_timeout_seconds", value)
+
 
 @pulumi.type_token("pulumi:providers:neoncompute")
 class Provider(pulumi.ProviderResource):
@@ -82,6 +98,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
         The provider: one Neon account (API key and URL) per instance.
@@ -91,6 +108,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: The Neon API key the provider acts with (a personal, organization or project-scoped key). Falls back to the `NEON_API_KEY` environment variable.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
         :param pulumi.Input[_builtins.int] operation_timeout_seconds: Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
+        :param pulumi.Input[_builtins.int] request_timeout_seconds: How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
         """
         ...
     @overload
@@ -119,6 +137,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -131,6 +150,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["operation_timeout_seconds"] = pulumi.Output.from_input(operation_timeout_seconds).apply(pulumi.runtime.to_json) if operation_timeout_seconds is not None else None
+            __props__.__dict__["request_timeout_seconds"] = pulumi.Output.from_input(request_timeout_seconds).apply(pulumi.runtime.to_json) if request_timeout_seconds is not None else None
         super(Provider, __self__).__init__(
             'neoncompute',
             resource_name,

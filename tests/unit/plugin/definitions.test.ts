@@ -252,7 +252,12 @@ describe("the plugin schema", () => {
     const key = schema.resources["neoncompute:index:ApiKey"];
     expect(key.properties.token.secret).toBe(true);
     expect(schema.config.variables.apiKey.secret).toBe(true);
-    expect(Object.keys(schema.config.variables)).toEqual(["apiKey", "apiUrl", "operationTimeoutSeconds"]);
+    expect(Object.keys(schema.config.variables)).toEqual([
+      "apiKey",
+      "apiUrl",
+      "operationTimeoutSeconds",
+      "requestTimeoutSeconds",
+    ]);
   });
 });
 

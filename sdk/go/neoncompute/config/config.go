@@ -25,3 +25,8 @@ func GetApiUrl(ctx *pulumi.Context) string {
 func GetOperationTimeoutSeconds(ctx *pulumi.Context) int {
 	return config.GetInt(ctx, "neoncompute:operationTimeoutSeconds")
 }
+
+// How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
+func GetRequestTimeoutSeconds(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "neoncompute:requestTimeoutSeconds")
+}

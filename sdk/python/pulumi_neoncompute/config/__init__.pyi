@@ -29,3 +29,8 @@ operationTimeoutSeconds: Optional[int]
 Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
 """
 
+requestTimeoutSeconds: Optional[int]
+"""
+How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
+"""
+

@@ -41,3 +41,10 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get_int('operationTimeoutSeconds')
 
+    @_builtins.property
+    def request_timeout_seconds(self) -> Optional[int]:
+        """
+        How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
+        """
+        return __config__.get_int('requestTimeoutSeconds')
+
