@@ -1,26 +1,40 @@
 /**
  * `npm run bench:stack`: the provider under the real Pulumi engine, against the emulator.
  *
- * 1. `pulumi up` of 20 computes in one project (20 branches). The control plane runs one operation
- *    per project at a time, so the best possible wall time is the sum of the operations' durations;
- *    `up_ratio` = wall time of the whole `pulumi up` ÷ that sum (target ≤ 1.15).
- *    `requests_per_compute` = API requests the emulator served during the up ÷ 20.
- * 2. `pulumi preview` of 100 computes ÷ the same preview of 100 no-op dynamic resources (≤ 1.2).
- * 3. Bytes of the serialized provider stored with each resource (≤ 8 KB).
+ * 1. Lead time: `pulumi up` of N no-op dynamic resources (each pings the emulator once from its
+ *    create), then the `up` of N computes; the time from `up` start to the first request the
+ *    emulator serves, ours − the no-op's = `lead_ms` (the provider's own share of the lead).
+ * 2. `pulumi up` of N computes in one project (N branches). The control plane runs one operation per
+ *    project at a time, so the best possible wall time is the sum of the operations' durations;
+ *    `up_ratio` = wall time of the whole `pulumi up` ÷ that sum. `idle_gap_ms` = median time the
+ *    project had no operation running between two consecutive ones (the emulator's timestamps).
+ *    `requests_create` = API requests the emulator served during the up ÷ N.
+ * 3. An `up` that resizes all N (`requests_resize`), then `destroy` (`requests_delete`).
+ * 4. `pulumi preview` of 100 computes ÷ the same preview of 100 no-op dynamic resources.
+ * 5. Bytes of the serialized provider stored with each resource.
+ * 6. `cold_overhead_ms`: the first wait of a fresh API client (a fresh provider process) on a 10 s and
+ *    a 30 s operation, in a project whose history holds earlier operations of that action.
  *
- * Options (env): BENCH_OP_MS (default 3000), BENCH_COMPUTES (20), BENCH_PREVIEW (100), BENCH_RUNS (3).
+ * 7. `scale_ratio`: 100 computes over 5 projects (bench/scale.ts).
+ *
+ * Options (env): BENCH_OP_MS (default 3000), BENCH_COMPUTES (20), BENCH_PREVIEW (100; 0 skips),
+ * BENCH_RUNS (3), BENCH_COLD (1; 0 skips), BENCH_SCALE (1; 0 skips).
  */
 import { execFileSync } from "child_process";
 import * as os from "os";
 import * as path from "path";
-import { startEmulator } from "../emulator";
-import { createNeonClient } from "../provider/api";
+import { startEmulator, type EmulatorHandle } from "../emulator";
+import { createNeonClient, type NeonClient } from "../provider/api";
 import { createTempStack, type TempStack } from "../scripts/lib/pulumi";
+import { coldOverhead } from "./cold";
+import { scale } from "./scale";
 
 const opMs = Number(process.env.BENCH_OP_MS ?? 3000);
 const computes = Number(process.env.BENCH_COMPUTES ?? 20);
 const previewCount = Number(process.env.BENCH_PREVIEW ?? 100);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const cold = process.env.BENCH_COLD !== "0";
+const scaleRun = process.env.BENCH_SCALE !== "0";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -33,46 +47,118 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - t0];
 }
 
+/** Runs `fn`, noting how long after its start the emulator served its next request (ms). */
+async function withLead<T>(emulator: EmulatorHandle, fn: () => Promise<T>): Promise<[T, number, number]> {
+  const before = emulator.requestCount();
+  const t0 = performance.now();
+  let lead = Number.NaN;
+  const timer = setInterval(() => {
+    if (Number.isNaN(lead) && emulator.requestCount() !== before) lead = performance.now() - t0;
+  }, 1);
+  try {
+    const value = await fn();
+    return [value, lead, performance.now() - t0];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+interface OpStats {
+  ops: number;
+  sumMs: number;
+  gaps: number[];
+}
+
+/** The project's operations created since `since`: count, sum of durations, idle gaps between them. */
+async function opStats(api: NeonClient, projectId: string, since: string): Promise<OpStats> {
+  const spans: { start: number; end: number }[] = [];
+  for await (const op of api.operations.list(projectId, { limit: 100 })) {
+    if (op.created_at < since) break;
+    const end = Date.parse(op.updated_at);
+    spans.push({ start: end - (op.total_duration_ms ?? 0), end });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  const gaps: number[] = [];
+  for (let i = 1; i < spans.length; i++) gaps.push(Math.max(0, spans[i].start - spans[i - 1].end));
+  return { ops: spans.length, sumMs: spans.reduce((n, s) => n + s.end - s.start, 0), gaps };
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
 async function main(): Promise<void> {
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, node ${process.version}`);
+  console.log(
+    `load average before: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   const emulator = await startEmulator({ opMs, seed: 11 });
   const { projectId, branchIds } = emulator.seed;
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-  const config = (count: number) => ({
+  const config = (count: number, cu = 0.25) => ({
     "bench-computes:projectId": { value: projectId },
-    "bench-computes:branchIds": { value: JSON.stringify(branchIds) },
+    "bench-computes:branchIds": { value: JSON.stringify(branchIds.slice(1)) },
     "bench-computes:count": { value: String(count) },
+    "bench-computes:cu": { value: String(cu) },
     "neon:apiUrl": { value: emulator.url },
     "neon:apiKey": { value: emulator.apiKey, secret: true },
   });
+  const keys: string[] = [];
   const stacks: TempStack[] = [];
   try {
-    // --- 1. up of 20 computes -----------------------------------------------------------------
+    // --- 1. the lead of a no-op program with as many resources ---------------------------------
+    const noopUp = await createTempStack({
+      programDir: path.join(__dirname, "programs/noop"),
+      config: {
+        "bench-noop:count": { value: String(computes) },
+        "bench-noop:shape": { value: "compute" },
+        "bench-noop:pingUrl": { value: `${emulator.url}/bench-ping` },
+      },
+    });
+    stacks.push(noopUp);
+    // Twice: the first run of the CLI on a fresh machine state also warms caches; the faster one counts.
+    const noopLeads: number[] = [];
+    let noopUpMs = 0;
+    for (let i = 0; i < 2; i++) {
+      const [, l, ms] = await withLead(emulator, () => noopUp.stack.up());
+      noopLeads.push(l);
+      noopUpMs = ms;
+      await noopUp.stack.destroy();
+    }
+    const noopLead = Math.min(...noopLeads);
+
+    // --- 2. up of N computes -------------------------------------------------------------------
     const upStack = await createTempStack({
       programDir: path.join(__dirname, "programs/computes"),
       config: config(computes),
     });
     stacks.push(upStack);
-    const since = new Date(emulator.clock.now()).toISOString();
-    const requestsBefore = emulator.requestCount();
-    const [, upMs] = await timed(() => upStack.stack.up());
-    const requests = emulator.requestCount() - requestsBefore;
-    let opSum = 0;
-    let ops = 0;
-    for await (const op of api.operations.list(projectId, { limit: 100 })) {
-      if (op.created_at < since) break;
-      opSum += op.total_duration_ms ?? Date.parse(op.updated_at) - Date.parse(op.created_at);
-      ops++;
-    }
-    const upRatio = upMs / opSum;
-    const requestsPerCompute = requests / computes;
+    let since = new Date(emulator.clock.now()).toISOString();
+    let requestsBefore = emulator.requestCount();
+    const [, lead, upMs] = await withLead(emulator, () => upStack.stack.up());
+    const createRequests = emulator.requestCount() - requestsBefore;
+    const created = await opStats(api, projectId, since);
+    const upRatio = upMs / created.sumMs;
+    const leadMs = lead - noopLead;
     console.log(
-      `up: ${computes} computes, ${ops} operations, sum of operation durations ${(opSum / 1000).toFixed(1)} s, ` +
-        `pulumi up ${(upMs / 1000).toFixed(1)} s → ratio ${upRatio.toFixed(3)}; ${requests} requests ` +
-        `(${requestsPerCompute.toFixed(1)} per compute)`,
+      `up: ${computes} computes, ${created.ops} operations, sum of operation durations ` +
+        `${(created.sumMs / 1000).toFixed(1)} s, pulumi up ${(upMs / 1000).toFixed(1)} s → ratio ` +
+        `${upRatio.toFixed(3)}; ${createRequests} requests (${(createRequests / computes).toFixed(2)} per compute); ` +
+        `idle gaps median ${fmt(median(created.gaps))} ms, max ${fmt(Math.max(...created.gaps))} ms`,
+    );
+    console.log(
+      `lead: first request ${fmt(lead)} ms after \`pulumi up\` started; no-op program with ${computes} ` +
+        `resources ${fmt(noopLead)} ms (its up ${(noopUpMs / 1000).toFixed(1)} s) → provider's own ${fmt(leadMs)} ms`,
+    );
+    keys.push(
+      `up_ratio=${upRatio.toFixed(3)}`,
+      `idle_gap_ms=${fmt(median(created.gaps))}`,
+      `requests_create=${(createRequests / computes).toFixed(2)}`,
+      `lead_ms=${fmt(leadMs)}`,
     );
 
-    // --- 3. serialized provider per resource ----------------------------------------------------
+    // --- 5. serialized provider per resource ----------------------------------------------------
     const bin = upStack.env.PATH.split(path.delimiter)[0];
     const exported = JSON.parse(
       execFileSync(path.join(bin, "pulumi"), ["stack", "export", "--stack", "dev"], {
@@ -91,49 +177,79 @@ async function main(): Promise<void> {
       `state: serialized provider ${providerBytes} bytes per resource (stored in inputs and outputs); ` +
         `whole resource entry ${resourceBytes} bytes`,
     );
-    await upStack.stack.destroy();
+    keys.push(`provider_bytes=${providerBytes}`);
 
-    // --- 2. preview of 100 computes vs 100 no-op dynamic resources -------------------------------
-    const computesStack = await createTempStack({
-      programDir: path.join(__dirname, "programs/computes"),
-      config: config(previewCount),
-    });
-    const noopStack = await createTempStack({
-      programDir: path.join(__dirname, "programs/noop"),
-      config: {
-        "bench-noop:count": { value: String(previewCount) },
-        "bench-noop:shape": { value: "compute" },
-      },
-    });
-    const minimalStack = await createTempStack({
-      programDir: path.join(__dirname, "programs/noop"),
-      config: {
-        "bench-noop:count": { value: String(previewCount) },
-        "bench-noop:shape": { value: "minimal" },
-      },
-    });
-    stacks.push(computesStack, noopStack, minimalStack);
-    const ours: number[] = [];
-    const base: number[] = [];
-    const minimal: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      base.push((await timed(() => noopStack.stack.preview()))[1]);
-      ours.push((await timed(() => computesStack.stack.preview()))[1]);
-      minimal.push((await timed(() => minimalStack.stack.preview()))[1]);
+    // --- 3. resize all, then destroy ------------------------------------------------------------
+    await upStack.stack.setConfig("bench-computes:cu", { value: "0.5" });
+    since = new Date(emulator.clock.now()).toISOString();
+    requestsBefore = emulator.requestCount();
+    const [, resizeMs] = await timed(() => upStack.stack.up());
+    const resizeRequests = emulator.requestCount() - requestsBefore;
+    const resized = await opStats(api, projectId, since);
+    requestsBefore = emulator.requestCount();
+    since = new Date(emulator.clock.now()).toISOString();
+    const [, destroyMs] = await timed(() => upStack.stack.destroy());
+    const deleteRequests = emulator.requestCount() - requestsBefore;
+    const deleted = await opStats(api, projectId, since);
+    console.log(
+      `resize: ${resized.ops} operations (${(resized.sumMs / 1000).toFixed(1)} s), up ${(resizeMs / 1000).toFixed(1)} s, ` +
+        `${resizeRequests} requests, idle gaps median ${fmt(median(resized.gaps))} ms; destroy: ${deleted.ops} ` +
+        `operations (${(deleted.sumMs / 1000).toFixed(1)} s), ${(destroyMs / 1000).toFixed(1)} s, ${deleteRequests} ` +
+        `requests, idle gaps median ${fmt(median(deleted.gaps))} ms`,
+    );
+    keys.push(
+      `requests_resize=${(resizeRequests / computes).toFixed(2)}`,
+      `requests_delete=${(deleteRequests / computes).toFixed(2)}`,
+    );
+
+    // --- 4. preview of 100 computes vs 100 no-op dynamic resources -------------------------------
+    if (previewCount > 0) {
+      const computesStack = await createTempStack({
+        programDir: path.join(__dirname, "programs/computes"),
+        config: config(previewCount),
+      });
+      const noopStack = await createTempStack({
+        programDir: path.join(__dirname, "programs/noop"),
+        config: {
+          "bench-noop:count": { value: String(previewCount) },
+          "bench-noop:shape": { value: "compute" },
+        },
+      });
+      const minimalStack = await createTempStack({
+        programDir: path.join(__dirname, "programs/noop"),
+        config: {
+          "bench-noop:count": { value: String(previewCount) },
+          "bench-noop:shape": { value: "minimal" },
+        },
+      });
+      stacks.push(computesStack, noopStack, minimalStack);
+      const ours: number[] = [];
+      const base: number[] = [];
+      const minimal: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        base.push((await timed(() => noopStack.stack.preview()))[1]);
+        ours.push((await timed(() => computesStack.stack.preview()))[1]);
+        minimal.push((await timed(() => minimalStack.stack.preview()))[1]);
+      }
+      const previewRatio = median(ours) / median(base);
+      const minimalRatio = median(ours) / median(minimal);
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      console.log(
+        `preview (median of ${runs}): ${previewCount} computes ${s(median(ours))}; ${previewCount} no-op dynamic ` +
+          `resources with the same inputs and outputs ${s(median(base))} → ratio ${previewRatio.toFixed(3)}; ` +
+          `with one input ${s(median(minimal))} → ratio ${minimalRatio.toFixed(3)}`,
+      );
+      keys.push(`preview_ratio=${previewRatio.toFixed(3)}`);
     }
-    const previewRatio = median(ours) / median(base);
-    const minimalRatio = median(ours) / median(minimal);
-    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    console.log(
-      `preview (median of ${runs}): ${previewCount} computes ${s(median(ours))}; ${previewCount} no-op dynamic ` +
-        `resources with the same inputs and outputs ${s(median(base))} → ratio ${previewRatio.toFixed(3)}; ` +
-        `with one input ${s(median(minimal))} → ratio ${minimalRatio.toFixed(3)}`,
-    );
 
-    console.log(
-      `up_ratio=${upRatio.toFixed(3)} requests_per_compute=${requestsPerCompute.toFixed(1)} ` +
-        `preview_ratio=${previewRatio.toFixed(3)} provider_bytes=${providerBytes}`,
-    );
+    // --- 6. the first wait of a fresh process, with history ---------------------------------------
+    if (cold) {
+      const c = await coldOverhead();
+      console.log(c.line);
+      keys.push(`cold_overhead_ms=${fmt(c.worstMedianMs)}`);
+    }
+    if (scaleRun) keys.push(...(await scale(opMs)));
+    console.log(keys.join(" "));
   } finally {
     for (const s of stacks) await s.dispose();
     await emulator.stop();

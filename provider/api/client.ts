@@ -39,6 +39,7 @@ import {
 } from "./schemas";
 import { paginate } from "./pager";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
+import type { OpHint } from "../operations/step";
 
 /**
  * Options of {@link createNeonClient}: the HTTP client's, without its test-only knobs (retry limits,
@@ -124,8 +125,14 @@ export interface NeonClient {
    * Waits until every given operation of the project is `finished` or
    * `skipped`; rejects with an `OperationError` when one ends in `error` or
    * `cancelled`, stays `failed` past the grace period, or the deadline passes.
+   * Give the operations as the starting request answered them (or their ids):
+   * their action times the first poll.
    */
-  waitForOperations(projectId: string, operationIds: string[], opts?: WaitOptions): Promise<Operation[]>;
+  waitForOperations(
+    projectId: string,
+    operations: ReadonlyArray<string | OpHint>,
+    opts?: WaitOptions,
+  ): Promise<Operation[]>;
   /** HTTP requests sent by this client so far, retries included. */
   requestCount(): number;
 }

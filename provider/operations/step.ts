@@ -19,6 +19,20 @@ export interface OpView {
   status: string;
   failures_count: number;
   error?: string;
+  /** Set on operations of a compute (start, suspend, apply_config…). */
+  endpoint_id?: string;
+}
+
+/**
+ * What the caller already knows of an operation it awaits: the answer to the request that started
+ * it names its action and status. With them the first poll can be timed by the action's expected
+ * duration instead of a fixed early look. Not an observation: it counts for no poll.
+ */
+export interface OpHint {
+  id: string;
+  action?: string;
+  status?: string;
+  endpoint_id?: string;
 }
 
 /** What the waiter knows about one operation. */
@@ -36,6 +50,8 @@ export interface OpTrack {
   failedSince?: number;
   /** Set when a read by id answered 404. */
   notFound?: boolean;
+  /** An operation of a compute: without its own action's estimate, the estimate of all compute operations applies. */
+  compute?: boolean;
 }
 
 /** The whole state of one wait: plain, serializable data. */
@@ -94,16 +110,34 @@ export type Decision =
   | { type: "fail"; reason: FailReason; operationId: string }
   | { type: "poll"; afterMs: number };
 
-/** Starts a wait. */
+/**
+ * The key of the estimate pooled over every operation of a compute, for an action with too few
+ * finished operations of its own (in a project's history they are alike: seconds each).
+ */
+export const COMPUTE_ACTIONS = "*compute";
+
+/** Starts a wait; `hints` are what the request that started the operations answered about them. */
 export function initialState(
   projectId: string,
   ids: readonly string[],
   now: number,
   opts: { deadlineMs: number; failedGraceMs: number },
+  hints: readonly OpHint[] = [],
 ): WaitState {
   const unique = [...new Set(ids)];
   const ops: Record<string, OpTrack> = {};
-  for (const id of unique) ops[id] = { id, anchorAt: now };
+  for (const id of unique) {
+    const h = hints.find((x) => x.id === id);
+    ops[id] = {
+      id,
+      anchorAt: now,
+      ...(h?.action !== undefined ? { action: h.action } : {}),
+      // Only a status the waiter need not act on: a finished or failed one must be seen by a poll.
+      ...(h?.status === "running" || h?.status === "scheduling" ? { status: h.status } : {}),
+      ...(h?.status === "scheduling" ? { scheduledSeenAt: now } : {}),
+      ...(h?.endpoint_id ? { compute: true } : {}),
+    };
+  }
   return {
     projectId,
     ids: unique,
@@ -144,6 +178,7 @@ export function observe(state: WaitState, now: number, observations: readonly Ob
       failuresCount: o.op.failures_count,
       error: o.op.error ?? prev.error,
       notFound: undefined,
+      compute: prev.compute || Boolean(o.op.endpoint_id) || undefined,
     };
     if (status === "scheduling") next.scheduledSeenAt = now;
     // It left `scheduling` some time after we last saw it there; counting from
@@ -192,7 +227,9 @@ export function decide(
   if (now >= state.deadlineAt) return { type: "fail", reason: "deadline", operationId: open[0].id };
 
   let at = Number.POSITIVE_INFINITY;
-  if (state.attempt === 0) {
+  // Before the first poll, an early look helps only when nothing tells when the operations end.
+  const estimated = open.every((t) => t.status === "scheduling" || windowOf(t, windows) !== undefined);
+  if (state.attempt === 0 && !(estimated && open.some((t) => t.status === "running"))) {
     at = state.startedAt + cfg.firstPollMs;
   } else {
     // While one operation of the wait runs, the ones queued behind it cannot finish first.
@@ -226,21 +263,33 @@ export function nextPollAt(
   if (t.status === undefined || t.status === "scheduling" || t.status === "cancelling") {
     return grow(Math.max(t.anchorAt, state.lastChangeAt));
   }
-  const w = t.action !== undefined ? windows[t.action] : undefined;
+  const w = windowOf(t, windows);
   if (!w) return grow(t.anchorAt);
   const elapsed = now - t.anchorAt;
   const step = windowInterval(w, cfg);
   if (elapsed < w.lo) {
     // A long sleep to the window gets one check halfway, in case operations
-    // got faster; a short one (≤ 2 × the largest interval) does not need it.
+    // got faster; a short one (≤ 2 × the largest interval) does not need it,
+    // unless the estimate is borrowed from other actions.
     const half = w.lo / 2;
-    const target = w.lo - elapsed > 2 * cfg.maxIntervalMs && elapsed + cfg.minIntervalMs < half ? half : w.lo;
+    const borrowed = t.action === undefined || windows[t.action] === undefined;
+    const long = borrowed || w.lo - elapsed > 2 * cfg.maxIntervalMs;
+    const target = long && elapsed + cfg.minIntervalMs < half ? half : w.lo;
     return t.anchorAt + target;
   }
   if (elapsed < w.hi) return now + step;
   // Late: start at the window's pace and slow down gently, on the scale of the window's width.
   const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));
   return now + clamp(late, step, cfg.maxIntervalMs);
+}
+
+/** The expected finish window of an operation: its action's own, else that of all compute operations. */
+export function windowOf(
+  t: Pick<OpTrack, "action" | "compute">,
+  windows: Readonly<Record<string, DurationWindow>>,
+): DurationWindow | undefined {
+  const own = t.action !== undefined ? windows[t.action] : undefined;
+  return own ?? (t.compute ? windows[COMPUTE_ACTIONS] : undefined);
 }
 
 /** Poll interval inside an expected-finish window: a twelfth of its width, 3 % of the median at least. */
@@ -253,14 +302,18 @@ export const MIN_DURATION_SAMPLES = 3;
 
 /**
  * The expected finish window of an action from recent durations (ms): from
- * the shortest to the longest seen, widened by a tenth of the median on each
- * side. Undefined with too few samples.
+ * the shortest to the longest seen, widened on each side by the range over the
+ * number of samples (about the gap between neighbouring samples), at most a
+ * tenth of the median. The margin shrinks as the history grows and is 0 when
+ * every duration was the same: a wait's anchor is never before its operation
+ * started, so a poll at the window's start is then already at or after the
+ * end. Undefined with too few samples.
  */
 export function durationWindow(samples: readonly number[]): DurationWindow | undefined {
   const xs = samples.filter((x) => Number.isFinite(x) && x >= 0).sort((a, b) => a - b);
   if (xs.length < MIN_DURATION_SAMPLES) return undefined;
   const median = xs[Math.floor(xs.length / 2)];
-  const margin = median * 0.1;
+  const margin = Math.min((xs[xs.length - 1] - xs[0]) / xs.length, median * 0.1);
   return { lo: Math.max(0, xs[0] - margin), hi: xs[xs.length - 1] + margin, median, samples: xs.length };
 }
 

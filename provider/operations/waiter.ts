@@ -11,14 +11,18 @@
 import type { Clock } from "../http/clock";
 import { OperationError } from "./errors";
 import {
+  COMPUTE_ACTIONS,
   DEFAULT_SCHEDULE,
   durationWindow,
+  decide,
   initialState,
   step,
+  windowOf,
   SUCCESS_STATUSES,
   type Decision,
   type DurationWindow,
   type Observation,
+  type OpHint,
   type OpView,
   type ScheduleConfig,
   type WaitState,
@@ -111,10 +115,14 @@ export class OperationWaiter<Op extends WaitedOperation = WaitedOperation> {
   /**
    * Resolves with the final view of every operation once all are `finished`
    * or `skipped`; rejects with an {@link OperationError} (or an `ApiError` when
-   * polling itself is refused, e.g. 401).
+   * polling itself is refused, e.g. 401). Pass the operations as the request
+   * that started them answered (`{ id, action, status }`) rather than their ids
+   * alone: the first poll is then timed by the action's expected duration.
    */
-  wait(projectId: string, operationIds: readonly string[], opts: WaitOptions = {}): Promise<Op[]> {
-    if (operationIds.length === 0) return Promise.resolve([]);
+  wait(projectId: string, operations: ReadonlyArray<string | OpHint>, opts: WaitOptions = {}): Promise<Op[]> {
+    if (operations.length === 0) return Promise.resolve([]);
+    const hints = operations.filter((o): o is OpHint => typeof o !== "string");
+    const operationIds = operations.map((o) => (typeof o === "string" ? o : o.id));
     let poller = this.pollers.get(projectId);
     if (!poller) {
       poller = new ProjectPoller(projectId, this.cfg, this.schedule, this.durations, () => {
@@ -122,7 +130,7 @@ export class OperationWaiter<Op extends WaitedOperation = WaitedOperation> {
       });
       this.pollers.set(projectId, poller);
     }
-    return poller.add(operationIds, opts);
+    return poller.add(operationIds, hints, opts);
   }
 
   /** Expected finish windows per action learned so far (for diagnostics and benchmarks). */
@@ -146,11 +154,16 @@ export class DurationBook {
     if (this.seen.has(op.id)) return;
     if (this.seen.size >= MAX_REMEMBERED_IDS) this.seen.clear();
     this.seen.add(op.id);
-    const xs = this.samples.get(op.action) ?? [];
-    xs.push(op.total_duration_ms);
-    if (xs.length > MAX_SAMPLES) xs.shift();
-    this.samples.set(op.action, xs);
+    this.push(op.action, op.total_duration_ms);
+    if (op.endpoint_id) this.push(COMPUTE_ACTIONS, op.total_duration_ms);
     this.cache = undefined;
+  }
+
+  private push(key: string, ms: number): void {
+    const xs = this.samples.get(key) ?? [];
+    xs.push(ms);
+    if (xs.length > MAX_SAMPLES) xs.shift();
+    this.samples.set(key, xs);
   }
 
   /** Current windows per action. */
@@ -180,17 +193,21 @@ class ProjectPoller<Op extends WaitedOperation> {
     private readonly onIdle: () => void,
   ) {}
 
-  add(ids: readonly string[], opts: WaitOptions): Promise<Op[]> {
+  add(ids: readonly string[], hints: readonly OpHint[], opts: WaitOptions): Promise<Op[]> {
     const now = this.cfg.clock.now();
     const deadlineMs = opts.deadlineMs ?? DEFAULT_WAIT_DEADLINE_MS;
-    const state = initialState(this.projectId, ids, now, {
-      deadlineMs,
-      failedGraceMs: opts.failedGraceMs ?? DEFAULT_FAILED_GRACE_MS,
-    });
+    const state = initialState(
+      this.projectId,
+      ids,
+      now,
+      { deadlineMs, failedGraceMs: opts.failedGraceMs ?? DEFAULT_FAILED_GRACE_MS },
+      hints,
+    );
+    const first = decide(state, now, this.windows(), this.schedule);
     return new Promise<Op[]>((resolve, reject) => {
       const w: Waiter<Op> = {
         state,
-        nextAt: now + this.schedule.firstPollMs,
+        nextAt: first.type === "poll" ? now + first.afterMs : now,
         latest: new Map(),
         reported: new Map(),
         opts,
@@ -250,7 +267,13 @@ class ProjectPoller<Op extends WaitedOperation> {
     const observations: Observation[] = [];
     const found = new Map<string, Op>();
     try {
-      const limit = Math.min(MAX_PAGE, Math.max(20, wanted.size * 2));
+      // Without an estimate for an awaited action, one longer page of history usually holds enough
+      // finished operations of it to time the next polls: it costs no more requests than a short one.
+      const windows = this.windows();
+      const unknown = [...this.waiters].some((w) =>
+        w.state.ids.some((id) => windowOf(w.state.ops[id], windows) === undefined),
+      );
+      const limit = unknown ? MAX_PAGE : Math.min(MAX_PAGE, Math.max(20, wanted.size * 2));
       const page = await this.cfg.listPage(this.projectId, limit);
       for (const op of page.operations) {
         if (this.cfg.estimateDurations !== false) this.durations.record(op);
@@ -292,7 +315,7 @@ class ProjectPoller<Op extends WaitedOperation> {
     }
     for (const op of found.values()) observations.push({ id: op.id, op });
     const now = this.cfg.clock.now();
-    const windows = this.cfg.estimateDurations === false ? {} : this.durations.windows();
+    const windows = this.windows();
     for (const w of [...this.waiters]) {
       for (const id of w.state.ids) {
         const op = found.get(id);
@@ -304,6 +327,10 @@ class ProjectPoller<Op extends WaitedOperation> {
       if (r.decision.type === "poll") w.nextAt = now + r.decision.afterMs;
       else this.finish(w, r.decision, now);
     }
+  }
+
+  private windows(): Record<string, DurationWindow> {
+    return this.cfg.estimateDurations === false ? {} : this.durations.windows();
   }
 
   private report(w: Waiter<Op>, now: number): void {

@@ -213,18 +213,23 @@ export function deadlineMs(): number {
   return (s && s > 0 ? s : DEFAULT_OPERATION_TIMEOUT_SECONDS) * 1000;
 }
 
-/** Waits for the given operations of a project (those not already done), reporting progress. */
+/**
+ * Waits for the given operations of a project (those not already done), reporting progress.
+ * Resolves with the final view of every operation given.
+ */
 export async function waitFor(
   projectId: string,
   operations: Operation[],
   log: ResourceLogger,
-): Promise<void> {
-  const ids = operations.filter((o) => !isSucceeded(o.status)).map((o) => o.id);
-  if (ids.length === 0) return;
-  await client().waitForOperations(projectId, ids, {
+): Promise<Operation[]> {
+  const pending = operations.filter((o) => !isSucceeded(o.status));
+  if (pending.length === 0) return operations;
+  const done = await client().waitForOperations(projectId, pending, {
     deadlineMs: deadlineMs(),
     onProgress: (p) => log.progress(`${p.action}: ${p.status} (${Math.round(p.elapsedMs / 1000)} s)`),
   });
+  const byId = new Map(done.map((o) => [o.id, o]));
+  return operations.map((o) => byId.get(o.id) ?? o);
 }
 
 // The control plane runs one operation per project at a time and answers 423 to any change

@@ -2,15 +2,20 @@ import * as pulumi from "@pulumi/pulumi";
 import { Compute } from "@neon-labs-unofficial/pulumi-neon-compute";
 
 const config = new pulumi.Config();
-const projectId = config.require("projectId");
-const branchIds = config.requireObject<string[]>("branchIds");
 const count = config.requireNumber("count");
+const cu = config.getNumber("cu") ?? 0.25;
+// One project (projectId, branchIds), or several: targets = [{ projectId, branchIds }, …], count each.
+const targets = config.getObject<{ projectId: string; branchIds: string[] }[]>("targets") ?? [
+  { projectId: config.require("projectId"), branchIds: config.requireObject<string[]>("branchIds") },
+];
 
-for (let i = 0; i < count; i++) {
-  new Compute(`compute-${i}`, {
-    projectId,
-    branchId: branchIds[i % branchIds.length],
-    type: i < branchIds.length ? "read_write" : "read_only",
-    cu: 0.25,
-  });
-}
+targets.forEach(({ projectId, branchIds }, p) => {
+  for (let i = 0; i < count; i++) {
+    new Compute(p === 0 ? `compute-${i}` : `compute-p${p}-${i}`, {
+      projectId,
+      branchId: branchIds[i % branchIds.length],
+      type: i < branchIds.length ? "read_write" : "read_only",
+      cu,
+    });
+  }
+});

@@ -10,6 +10,8 @@ const provider: pulumi.dynamic.ResourceProvider = {
     return { changes: false };
   },
   async create(inputs) {
+    // The lead-time benchmark notes when the first create reaches a provider (one request each).
+    if (typeof inputs.pingUrl === "string") await fetch(inputs.pingUrl).catch(() => undefined);
     return { id: String(inputs.n), outs: inputs };
   },
 };
@@ -25,10 +27,11 @@ const count = config.requireNumber("count");
 // "compute": the same inputs and seeded outputs as the computes program declares, so that the
 // comparison measures the provider, not the SDK's per-property cost. "minimal": one input.
 const shape = config.get("shape") ?? "compute";
+const pingUrl = config.get("pingUrl");
 for (let i = 0; i < count; i++) {
   const props =
     shape === "minimal"
-      ? { n: i }
+      ? { n: i, pingUrl }
       : {
           ...Object.fromEntries(COMPUTE_OUTPUT_KEYS.map((key) => [key, undefined])),
           n: i,
@@ -37,6 +40,7 @@ for (let i = 0; i < count; i++) {
           type: "read_write",
           cu: 0.25,
           __urn: `urn:bench:${i}`,
+          pingUrl,
         };
   new Noop(`noop-${i}`, props);
 }

@@ -18,7 +18,8 @@ import {
 import { diffCompute, propertyChanged } from "./diff";
 import { checkInputs, INTERNAL_KEYS, UNKNOWN, type ComputeInputs } from "./inputs";
 import { COMPUTE_INPUT_KEYS } from "./keys";
-import { describe, parseId, patchApplied, toOutputs, updateBody } from "./mapping";
+import { branchComputes, forget, invalidate, remember } from "./known";
+import { describe, parseId, patchApplied, settledEndpoint, toOutputs, updateBody } from "./mapping";
 import { preflight, type PreflightScope } from "./preflight";
 import {
   autoName,
@@ -172,12 +173,19 @@ async function createCompute(inputs: Props): Promise<pulumi.dynamic.CreateResult
       const result = await createOrFinish(api, i, inputs, Boolean(urn && !inputs.name), log);
       ep = result.endpoint;
       adopted = result.adopted;
+      await remember(api, ep);
       log.progress(
         `created ${describe(ep)}; waiting for ${result.operations.map((o) => o.action).join(", ") || "nothing"}`,
       );
-      await waitFor(i.projectId, result.operations, log);
-      // A compute found again (interrupted run, lost answer) may have failed to start earlier.
-      ready = await ensureStarted(api, i.projectId, ep.id, log, !i.disabled);
+      const finished = await waitFor(i.projectId, result.operations, log);
+      if (result.answered) {
+        // This run's own create, and every operation it started finished: nothing to read back.
+        ready = settledEndpoint(ep, finished);
+        await remember(api, ready);
+      } else {
+        // A compute found again (interrupted run, lost answer) may have failed to start earlier.
+        ready = await ensureStarted(api, i.projectId, ep.id, log, !i.disabled);
+      }
     });
     if (!ready) throw new Error(`Failed to read back ${describe(ep as Endpoint)}`);
     if (ready.current_state === "init" && !i.disabled) {
@@ -185,6 +193,7 @@ async function createCompute(inputs: Props): Promise<pulumi.dynamic.CreateResult
     }
     return { id: ready.id, outs: toOutputs({ ...inputs, adopted }, ready) };
   } catch (err) {
+    invalidate(api, i.projectId);
     if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
     const reason = clause(err);
@@ -208,9 +217,15 @@ async function createOrFinish(
   inputs: Props,
   autoNamed: boolean,
   log: ResourceLogger,
+  fresh = false,
 ): Promise<EndpointAndOperations & { adopted?: boolean }> {
   // What the branch held before: if the POST's answer is lost, the compute it made is the new one.
-  const existing = await api.endpoints.listByBranch(i.projectId, i.branchId);
+  // The project's listing as this process knows it answers that (known.ts), except for a compute
+  // without a name, which a lost answer could only tell from the others by a listing just before.
+  const existing =
+    fresh || !i.name
+      ? await api.endpoints.listByBranch(i.projectId, i.branchId)
+      : await branchComputes(api, i.projectId, i.branchId);
   const type = i.type ?? "read_write";
   const sameName = existing.find((e) => e.name === i.name && e.type === type);
   if (sameName && autoNamed) {
@@ -240,7 +255,17 @@ async function createOrFinish(
         `already has read_write compute ${primary.id}. ${SLOT_TAKEN_REMEDY}`,
     );
   }
-  return createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
+  try {
+    return await createOrReconcile(api, i, new Set(existing.map((e) => e.id)), log);
+  } catch (err) {
+    if (!fresh && err instanceof ApiError && err.kind === "conflict") {
+      // The branch changed since the listing was read (someone else took the read_write slot):
+      // read it now, and decide as above (finish, adopt, or say what holds the slot).
+      invalidate(api, i.projectId);
+      return createOrFinish(api, i, inputs, autoNamed, log, true);
+    }
+    throw err;
+  }
 }
 
 /**
@@ -355,21 +380,36 @@ async function updateCompute(id: string, olds: Props, news: Props): Promise<pulu
   const log = logger(news);
   const d = diffCompute(olds, news);
   const body = updateBody(olds, news);
-  // The restart warning was already shown by diff, which runs before every update.
-  if (Object.keys(body).length > 0) {
-    await serialized(projectId, () => applyPatch(api, projectId, endpointId, body, olds, news, log));
+  // The compute as the PATCH left it, when the PATCH was all this update did: no read-back then.
+  let settled: Endpoint | undefined;
+  try {
+    // The restart warning was already shown by diff, which runs before every update.
+    if (Object.keys(body).length > 0) {
+      settled = await serialized(projectId, () =>
+        applyPatch(api, projectId, endpointId, body, olds, news, log),
+      );
+    }
+    if (neverStarted(olds) && !news.disabled) {
+      settled = undefined;
+      await startUnstarted(api, projectId, endpointId, olds, news, log);
+    }
+    if (d.updates.includes("restartTrigger")) {
+      settled = undefined;
+      await serialized(projectId, () => restartIfActive(api, projectId, endpointId, log));
+    }
+  } catch (err) {
+    invalidate(api, projectId);
+    throw err;
   }
-  if (neverStarted(olds) && !news.disabled) {
-    await startUnstarted(api, projectId, endpointId, olds, news, log);
-  }
-  if (d.updates.includes("restartTrigger")) {
-    await serialized(projectId, () => restartIfActive(api, projectId, endpointId, log));
-  }
-  const ep = await api.endpoints.get(projectId, endpointId);
+  const ep = settled ?? (await api.endpoints.get(projectId, endpointId));
+  await remember(api, ep);
   return { outs: toOutputs(news, ep) };
 }
 
-/** Sends the PATCH and waits for its operations; a lost answer is reconciled by reading. */
+/**
+ * Sends the PATCH and waits for its operations; a lost answer is reconciled by reading. Returns the
+ * compute as its operations left it when the answer arrived (undefined after a lost answer).
+ */
 async function applyPatch(
   api: NeonClient,
   projectId: string,
@@ -378,12 +418,13 @@ async function applyPatch(
   olds: Props,
   news: Props,
   log: ResourceLogger,
-): Promise<void> {
-  let operations: Operation[];
+): Promise<Endpoint | undefined> {
+  let operations: Operation[] = [];
   // Allows for clock skew between this machine and the control plane.
   const sentAt = Date.now() - 120_000;
+  let answer: { endpoint: Endpoint; operations: Operation[] } | undefined;
   try {
-    operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
+    answer = await api.endpoints.update(projectId, endpointId, body as never);
   } catch (err) {
     if (!(err instanceof ApiError && err.mayHaveReachedServer)) throw friendlyUpdateError(err, olds, news);
     // The answer was lost: look at the compute rather than blindly sending the change again.
@@ -396,7 +437,12 @@ async function applyPatch(
       operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
     }
   }
+  if (answer) {
+    await remember(api, answer.endpoint);
+    return settledEndpoint(answer.endpoint, await waitFor(projectId, answer.operations, log));
+  }
   await waitFor(projectId, operations, log);
+  return undefined;
 }
 
 /**
@@ -503,18 +549,21 @@ async function deleteCompute(id: string, props: Props): Promise<void> {
     );
     return;
   }
+  const api = client();
   await serialized(projectId, async () => {
     let result: { operations: Operation[] } | undefined;
     try {
-      result = await client().endpoints.delete(projectId, endpointId);
+      result = await api.endpoints.delete(projectId, endpointId);
     } catch (err) {
+      invalidate(api, projectId);
       // Already gone is what delete wants, once it is certain the key is not merely out of scope.
       if (err instanceof ApiError && err.kind === "not_found") {
-        await confirmGone(client(), projectId, endpointId, "delete", err);
+        await confirmGone(api, projectId, endpointId, "delete", err);
         return;
       }
       throw err;
     }
+    await forget(api, projectId, endpointId);
     if (result) await waitFor(projectId, result.operations, logger(props));
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Mapping between `Compute` inputs/outputs and the API's endpoint shapes. Pure.
  */
-import type { Endpoint } from "../../api";
+import type { Endpoint, Operation } from "../../api";
 import { stripUndefined } from "../runtime";
 import { propertyChanged, sameValue } from "./diff";
 import { COMPUTE_INPUT_KEYS } from "./keys";
@@ -133,4 +133,24 @@ export function parseId(id: string, props?: Props): { projectId: string; endpoin
     );
   }
   return { projectId, endpointId: id };
+}
+
+/**
+ * The compute as it stands once every operation its change started has finished, from the answer to
+ * that change: it has reached its `pending_state`, its last update is the last operation's end, and a
+ * finished `start_compute` is when it started. Saves reading it back after each create and update;
+ * other timestamps (a restart's `started_at`) show from the next read or refresh on.
+ */
+export function settledEndpoint(ep: Endpoint, operations: readonly Operation[]): Endpoint {
+  if (operations.length === 0) return ep;
+  const latest = (xs: string[]) => xs.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  const { pending_state, ...rest } = ep;
+  const settled: Endpoint = {
+    ...rest,
+    current_state: pending_state ?? ep.current_state,
+    updated_at: latest([ep.updated_at, ...operations.map((o) => o.updated_at)]),
+  };
+  const starts = operations.filter((o) => o.action === "start_compute").map((o) => o.updated_at);
+  if (starts.length > 0) settled.started_at = settled.last_active = latest(starts);
+  return settled;
 }

@@ -15,6 +15,12 @@ import { createBody, describe } from "./mapping";
 export interface EndpointAndOperations {
   endpoint: Endpoint;
   operations: Operation[];
+  /**
+   * Set when `endpoint` and `operations` are the answer to this run's own create request: once those
+   * operations finish, the compute is known without reading it back. A compute found again (an
+   * interrupted run, a lost answer) is read back: it may have failed to start earlier.
+   */
+  answered?: boolean;
 }
 
 /**
@@ -48,7 +54,7 @@ export async function createOrReconcile(
   log: ResourceLogger,
 ): Promise<EndpointAndOperations> {
   try {
-    return await api.endpoints.create(i.projectId, createBody(i) as never);
+    return { ...(await api.endpoints.create(i.projectId, createBody(i) as never)), answered: true };
   } catch (err) {
     if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw friendlyCreateError(err, i);
     const found = (await api.endpoints.listByBranch(i.projectId, i.branchId)).filter(
@@ -65,7 +71,7 @@ export async function createOrReconcile(
     }
     if (found.length === 0) {
       log.info("the answer to the create request was lost and nothing was created; sending it again");
-      return api.endpoints.create(i.projectId, createBody(i) as never);
+      return { ...(await api.endpoints.create(i.projectId, createBody(i) as never)), answered: true };
     }
     throw new Error(
       `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +

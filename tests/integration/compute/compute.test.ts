@@ -361,3 +361,45 @@ describe("Compute provider against the emulator", () => {
     }
   });
 });
+
+describe("requests per compute (a guard against extra reads; disabled computes start no operation)", () => {
+  it("creates with one listing per project and one POST each, deletes with one DELETE each", async () => {
+    const before = emulator.requestCount();
+    const made = [];
+    for (let i = 1; i <= 5; i++) {
+      made.push(await createCompute(`quiet-${i}`, { branchId: branches[i], disabled: true }));
+    }
+    // One listing of the project for all five, then the POSTs; nothing is read back.
+    expect(emulator.requestCount() - before).toBe(1 + 5);
+    expect(made.every((c) => c.outs.currentState === "idle")).toBe(true);
+    const beforeDelete = emulator.requestCount();
+    for (const c of made) await impl.remove(c.id, c.outs);
+    expect(emulator.requestCount() - beforeDelete).toBe(5);
+    expect(await api.endpoints.list(projectId)).toEqual([]);
+  });
+});
+
+describe("the project's listing, read once per process", () => {
+  it("still finishes a read_only compute an interrupted run left, after other creates read the listing", async () => {
+    const leftover = await api.endpoints.create(projectId, {
+      branch_id: branches[2],
+      type: "read_only",
+      name: autoName(urn("replica-x"), { projectId, type: "read_only" }),
+    });
+    await createCompute("other", { branchId: branches[1], type: "read_only" });
+    const x = await createCompute("replica-x", { branchId: branches[2], type: "read_only" });
+    expect(x.id).toBe(leftover.endpoint.id);
+    expect((await api.endpoints.listByBranch(projectId, branches[2])).length).toBe(1);
+  });
+
+  it("a read_write slot taken after the listing was read: reads again and says what holds it", async () => {
+    await createCompute("first", { branchId: branches[1], type: "read_only" });
+    const taken = await api.endpoints.create(projectId, { branch_id: branches[3], type: "read_write" });
+    await api.waitForOperations(projectId, taken.operations);
+    await expect(createCompute("late", { branchId: branches[3] })).rejects.toThrow(
+      `already has read_write compute ${taken.endpoint.id}`,
+    );
+    const adopted = await createCompute("adopter", { branchId: branches[3], adoptExistingPrimary: true });
+    expect(adopted.id).toBe(taken.endpoint.id);
+  });
+});

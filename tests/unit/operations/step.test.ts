@@ -10,6 +10,7 @@ import {
   type DurationWindow,
   type Observation,
   type WaitState,
+  COMPUTE_ACTIONS,
 } from "../../../provider/operations";
 
 const DEADLINE = 600_000;
@@ -328,6 +329,16 @@ describe("durationWindow", () => {
     expect(durationWindow([1000, 1100])).toBeUndefined();
   });
 
+  test("with equal durations the window is exactly them: the first poll lands at the end", () => {
+    expect(durationWindow([3000, 3000, 3000])).toEqual({ lo: 3000, hi: 3000, median: 3000, samples: 3 });
+  });
+
+  test("the margin shrinks as the history grows", () => {
+    const many = Array.from({ length: 20 }, (_, i) => 2000 + i * 100); // 2000..3900
+    // range 1900 / 20 samples = 95 on each side
+    expect(durationWindow(many)).toMatchObject({ lo: 1905, hi: 3995 });
+  });
+
   test("spans the samples, widened by a tenth of the median", () => {
     expect(durationWindow([1000, 2000, 1500, -5, NaN])).toEqual({
       lo: 850,
@@ -345,5 +356,49 @@ describe("durationWindow", () => {
       DEFAULT_SCHEDULE.maxWindowIntervalMs,
     );
     expect(windowInterval({ lo: 1_400, hi: 2_600, median: 2_000, samples: 3 })).toBe(100);
+  });
+});
+
+describe("the first poll, from what the starting request answered", () => {
+  const windows: Record<string, DurationWindow> = {
+    start_compute: { lo: 3_000, hi: 3_000, median: 3_000, samples: 5 },
+    [COMPUTE_ACTIONS]: { lo: 2_000, hi: 4_000, median: 3_000, samples: 8 },
+  };
+  const hinted = (hint: { action?: string; status?: string; endpoint_id?: string }, now = 1_000) =>
+    initialState("p-1", ["op-1"], now, { deadlineMs: DEADLINE, failedGraceMs: GRACE }, [
+      { id: "op-1", ...hint },
+    ]);
+
+  test("a running operation of a known action: first poll at its expected end, not after 100 ms", () => {
+    const s = hinted({ action: "start_compute", status: "running" });
+    expect(s.attempt).toBe(0);
+    expect(decide(s, 1_000, windows)).toEqual({ type: "poll", afterMs: 3_000 });
+  });
+
+  test("without an estimate, or without the hint, the early look stays", () => {
+    expect(decide(hinted({ action: "start_compute", status: "running" }), 1_000, {})).toEqual({
+      type: "poll",
+      afterMs: DEFAULT_SCHEDULE.firstPollMs,
+    });
+    expect(decide(start(["op-1"], 1_000), 1_000, windows)).toEqual({
+      type: "poll",
+      afterMs: DEFAULT_SCHEDULE.firstPollMs,
+    });
+  });
+
+  test("a finished or failed status in the hint is not trusted: a poll must see it", () => {
+    const s = hinted({ action: "start_compute", status: "finished" });
+    expect(s.ops["op-1"].status).toBeUndefined();
+    expect(decide(s, 1_000, windows)).toEqual({ type: "poll", afterMs: DEFAULT_SCHEDULE.firstPollMs });
+  });
+
+  test("a compute action without its own history borrows the pooled estimate, checking halfway", () => {
+    const s = hinted({ action: "apply_config", status: "running", endpoint_id: "ep-1" });
+    expect(decide(s, 1_000, windows)).toEqual({ type: "poll", afterMs: 1_000 });
+    // Not a compute operation: nothing to borrow.
+    expect(decide(hinted({ action: "create_branch", status: "running" }), 1_000, windows)).toEqual({
+      type: "poll",
+      afterMs: DEFAULT_SCHEDULE.firstPollMs,
+    });
   });
 });
