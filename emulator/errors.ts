@@ -29,3 +29,14 @@ export const badRequest = (message: string) => new ApiFault(400, Codes.badReques
 export const notFound = (message: string) => new ApiFault(404, Codes.notFound, message);
 export const forbidden = (message: string) => new ApiFault(403, Codes.forbidden, message);
 export const conflict = (message: string) => new ApiFault(409, Codes.conflict, message);
+
+/**
+ * The real service's answer to a project-scoped key used on another project: 404, an empty `code`, and
+ * this exact message (`subject_project_id` is the project the request named).
+ */
+export const outOfScope = (projectId: string) =>
+  new ApiFault(
+    404,
+    "",
+    `not allowed to perform actions outside the project this key is scoped to; subject_project_id:"${projectId}"`,
+  );

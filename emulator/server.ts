@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ApiFault, Codes, badRequest, notFound } from "./errors";
+import { ApiFault, Codes, badRequest, notFound, outOfScope } from "./errors";
 import {
   FaultOptionsSchema,
   parseFaultHeader,
@@ -88,6 +88,10 @@ export class Ctx {
 
   /** A project this key may see, brought up to date; 404 otherwise. */
   project(id: string, what: string): Project {
+    const { key } = this.principal;
+    // The service refuses a project-scoped key outside its project before it looks the project up,
+    // with a 404 whose `code` is empty and whose message names the project asked for (not "not found").
+    if (key.kind === "project" && key.project_id !== id) throw outOfScope(id);
     const p = this.store.project(id);
     if (!p || !this.canSee(p)) {
       throw notFound(
