@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   const config = (count: number) => ({
     "bench-computes:projectId": { value: projectId },
-    "bench-computes:branchIds": { value: JSON.stringify(branchIds) },
+    // The non-default branches: the default one already has the seeded primary compute.
+    "bench-computes:branchIds": { value: JSON.stringify(branchIds.slice(1)) },
     "bench-computes:count": { value: String(count) },
     "neon:apiUrl": { value: emulator.url },
     "neon:apiKey": { value: emulator.apiKey, secret: true },

@@ -53,10 +53,19 @@ export interface EmulatorHandle {
   seed: {
     orgId: string;
     projectId: string;
+    /** The main project's default branch (`main`) = `branchIds[0]`; it has the primary compute. */
     defaultBranchId: string;
+    /** `main`, then `dev-01` … `dev-24`: the non-default ones have no compute. */
     branchIds: string[];
+    /** The primary read_write compute of the main project's default branch (seeded idle). */
+    primaryEndpointId: string;
     freeProjectId: string;
+    /** The free project's default branch = `freeProjectBranchIds[0]`; it has the primary compute. */
     freeProjectBranchId: string;
+    /** `main`, then `dev-01` (no compute) of the free project. */
+    freeProjectBranchIds: string[];
+    /** The primary read_write compute of the free project's default branch (seeded idle). */
+    freeProjectPrimaryEndpointId: string;
   };
   /** Emulator time = real time + offset; `advance` moves it forward. */
   clock: { now(): number; advance(ms: number): void };
@@ -132,8 +141,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         projectId: s.projectId,
         defaultBranchId: s.defaultBranchId,
         branchIds: [...s.branchIds],
+        primaryEndpointId: s.primaryEndpointId,
         freeProjectId: s.freeProjectId,
         freeProjectBranchId: s.freeProjectBranchId,
+        freeProjectBranchIds: [...s.freeProjectBranchIds],
+        freeProjectPrimaryEndpointId: s.freeProjectPrimaryEndpointId,
       };
     },
     clock: { now: () => emu.store.now(), advance: (ms: number) => emu.advance(ms) },
