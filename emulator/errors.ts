@@ -18,6 +18,7 @@ export const Codes = {
   forbidden: "FORBIDDEN",
   notFound: "NOT_FOUND",
   conflict: "CONFLICT",
+  unprocessable: "UNPROCESSABLE_ENTITY",
   locked: "LOCKED",
   tooMany: "TOO_MANY_REQUESTS",
   internal: "INTERNAL_ERROR",
@@ -40,3 +41,17 @@ export const outOfScope = (projectId: string) =>
     "",
     `not allowed to perform actions outside the project this key is scoped to; subject_project_id:"${projectId}"`,
   );
+
+/** The real service's 423 while a project has an operation in progress (its message, verbatim). */
+export const PROJECT_BUSY_MESSAGE =
+  "project already has running conflicting operations, scheduling of new ones is prohibited";
+
+/**
+ * The real service's 423 for a compute with a pending transition. The service's wording is known for
+ * suspend ("could not suspend"); the emulator uses the same sentence with the refused verb for the others.
+ */
+export const transitive = (verb: string) =>
+  new ApiFault(423, Codes.locked, `endpoint is in some transitive state, could not ${verb}`);
+
+/** The real service's 422 for work against a branch whose creation has not finished (verbatim). */
+export const branchNotReady = () => new ApiFault(422, Codes.unprocessable, "branch not ready yet");

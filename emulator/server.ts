@@ -6,7 +6,16 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ApiFault, Codes, badRequest, notFound, outOfScope } from "./errors";
+import {
+  ApiFault,
+  Codes,
+  PROJECT_BUSY_MESSAGE,
+  badRequest,
+  branchNotReady,
+  notFound,
+  outOfScope,
+  transitive,
+} from "./errors";
 import {
   FaultOptionsSchema,
   parseFaultHeader,
@@ -18,7 +27,7 @@ import {
 import { createOperations, hasPending, materialize, type EngineConfig, type OpSpec } from "./engine";
 import { Store, iso } from "./store";
 import { newToken } from "./ids";
-import type { ApiKey, Operation, Project, User } from "./state";
+import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
 import type { Plan } from "./sizes";
 import { parseBody } from "./validation";
 import type { z } from "zod";
@@ -102,16 +111,23 @@ export class Ctx {
     return p;
   }
 
-  /** Refuses a state-changing request while an operation of the project is not terminal (423). */
-  lock(project: Project, what: string): void {
+  /**
+   * Refuses a state-changing request while an operation of the project is not terminal: 423 with the
+   * service's own message (which names neither the request nor the operation).
+   */
+  lock(project: Project): void {
     if (!hasPending(this.store, project.id)) return;
-    const ops = this.store.opsOf(project.id);
-    const busy = ops[this.store.sim(project.id).pending].op;
-    throw new ApiFault(
-      423,
-      Codes.locked,
-      `Failed to ${what}: project ${project.id} is locked by operation ${busy.id} (${busy.action}, ${busy.status}) in progress. Retry when it has finished`,
-    );
+    throw new ApiFault(423, Codes.locked, PROJECT_BUSY_MESSAGE);
+  }
+
+  /** Refuses work on a compute whose own operation is not terminal yet (`pending_state` set): 423. */
+  transition(ep: Endpoint, verb: string): void {
+    if (ep.pending_state !== undefined) throw transitive(verb);
+  }
+
+  /** Refuses work against a branch whose creation has not finished: 422 "branch not ready yet". */
+  ready(branch: Branch): void {
+    if (branch.current_state !== "ready") throw branchNotReady();
   }
 
   /** Creates this request's operations and returns them as the API shows them right after creation. */

@@ -554,7 +554,13 @@ describe("scale to zero", () => {
     emu.clock.advance(lastActive + 60_100 - emu.clock.now());
     const r = await create({ branch_id: branches[1], type: "read_write" });
     expect(r.status).toBe(423);
-    expect(r.body.message).toMatch(/suspend_compute/);
+    expect(r.body.message).toBe(
+      "project already has running conflicting operations, scheduling of new ones is prohibited",
+    );
+    // The compute itself is in transition.
+    const again = await c.post(`${EP1}/suspend`, { params: params(ep.id) });
+    expect(again.status).toBe(423);
+    expect(again.body.message).toBe("endpoint is in some transitive state, could not suspend");
     expect((await c.get(EP1, { params: params(ep.id) })).body.endpoint.pending_state).toBe("idle");
   });
 });
