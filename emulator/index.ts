@@ -13,8 +13,10 @@ import { endpointRoutes } from "./routes/endpoints";
 import { keyRoutes } from "./routes/keys";
 import { operationRoutes } from "./routes/operations";
 import { projectRoutes } from "./routes/projects";
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 
 export type { FaultOptions } from "./faults";
+export type { RateLimitOptions } from "./ratelimit";
 
 export interface EmulatorOptions {
   /** Port to listen on; default 0 (ephemeral). */
@@ -41,6 +43,17 @@ export interface EmulatorOptions {
   checkAvailability?: boolean;
   /** Fastify request logging (default false). */
   logger?: boolean;
+  /**
+   * Rate limits (default off): `true` for the service's documented ones (700/min per account, 40/s per
+   * route, 10/s for creating organization keys), or an object overriding some of them. Beyond them: 429
+   * with `Retry-After`. Counted on the emulator clock.
+   */
+  rateLimit?: boolean | RateLimitOptions;
+  /**
+   * Freeze the emulator clock (default false): it stands still except for `clock.advance`, so tests
+   * that count requests per second, or watch an operation run, never race real time.
+   */
+  frozenClock?: boolean;
 }
 
 /** A running emulator. */
@@ -104,8 +117,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.statePath && Store.exists(options.statePath)
       ? Store.load(options.statePath)
       : Store.seeded(seed, plan, options.statePath);
+  if (options.frozenClock) store.frozenRealMs = Date.now();
   store.ensureBootstrapKey(bootstrapToken);
   store.save();
+  const rateLimit = options.rateLimit === true ? {} : options.rateLimit || undefined;
   const emu = new Emulator(
     {
       seed: store.state.seed,
@@ -115,6 +130,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       faults,
       engine,
       logger: options.logger ?? false,
+      ...(rateLimit ? { rateLimiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimit }) } : {}),
     },
     store,
     (r) => {

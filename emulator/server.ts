@@ -30,6 +30,7 @@ import { newToken } from "./ids";
 import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
 import type { Plan } from "./sizes";
 import { parseBody } from "./validation";
+import type { RateLimiter } from "./ratelimit";
 import type { z } from "zod";
 
 export const API_PREFIX = "/api/v2";
@@ -54,6 +55,8 @@ export interface ServerSettings {
   faults: FaultOptions;
   engine: EngineConfig;
   logger: boolean;
+  /** Rate limits when enabled (`rateLimit` option). */
+  rateLimiter?: RateLimiter;
 }
 
 /** Per-request context handed to route handlers. */
@@ -276,7 +279,9 @@ export class Emulator {
     if (fault?.status) throw statusFault(fault.status, retryAfter, "X-Emulator-Fault header");
     const rolled = rollStatusFault(server, this.store.rngFaults);
     if (rolled) throw statusFault(rolled, retryAfter, "server-wide fault rate");
-    const ctx = new Ctx(this, req, this.authenticate(req), fault);
+    const principal = this.authenticate(req);
+    this.limitRate(principal, req);
+    const ctx = new Ctx(this, req, principal, fault);
     let out: Reply;
     try {
       out = h(ctx);
@@ -307,6 +312,28 @@ export class Emulator {
     reply.code(out.status ?? 200);
     if (out.body === undefined) return reply.send();
     return out.body;
+  }
+
+  /**
+   * Applies the rate limits, when enabled. The account is the key owner's: a personal key counts for its
+   * user; organization and project-scoped keys count for their organization (all keys of one account
+   * share its budget). Routes are counted by template, e.g. `GET /projects/:project_id/operations/:operation_id`.
+   */
+  private limitRate(principal: Principal, req: FastifyRequest): void {
+    const limiter = this.settings.rateLimiter;
+    if (!limiter) return;
+    const { key } = principal;
+    const account = key.kind === "personal" ? `user ${key.created_by}` : `organization ${key.org_id ?? ""}`;
+    const route = `${req.method} ${req.routeOptions.url?.slice(API_PREFIX.length) ?? ""}`;
+    const refused = limiter.admit(account, route, this.store.now());
+    if (!refused) return;
+    // The service's 429 headers are not documented; a well-behaved server says when to come back.
+    throw new ApiFault(
+      429,
+      Codes.tooMany,
+      `Too many requests: over the limit of ${refused.limit}; retry after ${refused.retryAfterSeconds} s`,
+      { "retry-after": String(refused.retryAfterSeconds) },
+    );
   }
 
   // ---- admin routes (no API key; loopback only) ---------------------------
@@ -382,7 +409,14 @@ export class Emulator {
 
   reset(): void {
     const offset = this.store.state.clock_offset_ms;
-    this.store = Store.seeded(this.settings.seed, this.settings.plan, this.settings.statePath, offset);
+    this.store = Store.seeded(
+      this.settings.seed,
+      this.settings.plan,
+      this.settings.statePath,
+      offset,
+      this.store.frozenRealMs,
+    );
+    this.settings.rateLimiter?.clear();
     this.store.ensureBootstrapKey(this.settings.bootstrapToken);
     this.store.save();
   }

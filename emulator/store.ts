@@ -39,6 +39,8 @@ export class Store {
   rngJitter: Rng;
   /** Set when something changed that a state file should keep. */
   dirty = false;
+  /** With a frozen clock: the real time it stands at (only `advance` moves it). Not persisted. */
+  frozenRealMs?: number;
   private keysByHash = new Map<string, ApiKey>();
   private opsById = new Map<string, OperationRecord>();
   private endpointsByProject = new Map<string, Endpoint[]>();
@@ -55,8 +57,17 @@ export class Store {
   }
 
   /** A fresh seeded store; the clock offset is kept from `clockOffsetMs`. */
-  static seeded(seed: number, plan: Plan, statePath?: string, clockOffsetMs = 0): Store {
-    return new Store(seedState(seed, plan, Date.now() + clockOffsetMs, clockOffsetMs), statePath);
+  static seeded(
+    seed: number,
+    plan: Plan,
+    statePath?: string,
+    clockOffsetMs = 0,
+    frozenRealMs?: number,
+  ): Store {
+    const real = frozenRealMs ?? Date.now();
+    const store = new Store(seedState(seed, plan, real + clockOffsetMs, clockOffsetMs), statePath);
+    store.frozenRealMs = frozenRealMs;
+    return store;
   }
 
   /** Loads a state file written by {@link save}; throws naming the file when it is not valid. */
@@ -98,7 +109,7 @@ export class Store {
 
   /** Emulator time: real time plus the offset that `advance` moves. */
   now(): number {
-    return Date.now() + this.state.clock_offset_ms;
+    return (this.frozenRealMs ?? Date.now()) + this.state.clock_offset_ms;
   }
 
   advance(ms: number): void {
