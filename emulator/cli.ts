@@ -1,12 +1,12 @@
 /**
  * `npm run emulator -- --port 4010 [--host 127.0.0.1] [--api-key KEY] [--state file.json]
- *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--log]`
+ *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]`
  */
 import { startEmulator, type EmulatorOptions } from "./index";
 
 const USAGE =
   "Usage: npm run emulator -- [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--state file.json] " +
-  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--log]";
+  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]";
 
 function fail(message: string): never {
   process.stderr.write(`emulator: ${message}\n${USAGE}\n`);
@@ -53,6 +53,9 @@ export function parseArgs(argv: string[]): EmulatorOptions {
       }
       case "--check-availability":
         o.checkAvailability = true;
+        break;
+      case "--omit-deprecated-fields":
+        o.omitDeprecatedFields = true;
         break;
       case "--rate-limit":
         o.rateLimit = true;

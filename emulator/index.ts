@@ -50,6 +50,11 @@ export interface EmulatorOptions {
    */
   rateLimit?: boolean | RateLimitOptions;
   /**
+   * Leave out of every response the fields the OpenAPI document marks deprecated (default false):
+   * `pooler_enabled`, `pooler_mode`, `proxy_host` of computes; `cpu_used_sec` of projects and branches.
+   */
+  omitDeprecatedFields?: boolean;
+  /**
    * Freeze the emulator clock (default false): it stands still except for `clock.advance`, so tests
    * that count requests per second, or watch an operation run, never race real time.
    */
@@ -130,6 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       faults,
       engine,
       logger: options.logger ?? false,
+      omitDeprecatedFields: options.omitDeprecatedFields ?? false,
       ...(rateLimit ? { rateLimiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimit }) } : {}),
     },
     store,

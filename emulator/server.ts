@@ -31,6 +31,7 @@ import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state
 import type { Plan } from "./sizes";
 import { parseBody } from "./validation";
 import type { RateLimiter } from "./ratelimit";
+import { omitDeprecated } from "./deprecated";
 import type { z } from "zod";
 
 export const API_PREFIX = "/api/v2";
@@ -55,6 +56,8 @@ export interface ServerSettings {
   faults: FaultOptions;
   engine: EngineConfig;
   logger: boolean;
+  /** Leave deprecated fields out of responses (`omitDeprecatedFields` option). */
+  omitDeprecatedFields: boolean;
   /** Rate limits when enabled (`rateLimit` option). */
   rateLimiter?: RateLimiter;
 }
@@ -311,7 +314,7 @@ export class Emulator {
     }
     reply.code(out.status ?? 200);
     if (out.body === undefined) return reply.send();
-    return out.body;
+    return this.settings.omitDeprecatedFields ? omitDeprecated(out.body) : out.body;
   }
 
   /**
