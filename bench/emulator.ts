@@ -39,7 +39,7 @@ function startEmulatorProcess(): Promise<Started> {
       out += d;
       const url = /Emulator listening: (\S+)/.exec(out)?.[1];
       const project = /Project: (\S+)/.exec(out)?.[1];
-      const branch = /default branch (\S+?),/.exec(out)?.[1];
+      const branch = /Branch dev-01 \(no compute\): (\S+)/.exec(out)?.[1];
       if (url && project && branch && /Admin: /.test(out))
         res({ url, project, branch, stop: () => child.kill("SIGTERM") });
     });

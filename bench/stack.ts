@@ -98,6 +98,7 @@ async function main(): Promise<void> {
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   const config = (count: number, cu = 0.25) => ({
     "bench-computes:projectId": { value: projectId },
+    // The non-default branches: the default one already has the seeded primary compute.
     "bench-computes:branchIds": { value: JSON.stringify(branchIds.slice(1)) },
     "bench-computes:count": { value: String(count) },
     "bench-computes:cu": { value: String(cu) },

@@ -72,7 +72,8 @@ async function refLane(emu: EmulatorHandle, count: number): Promise<Sample[]> {
     let ops: Operation[];
     if (!endpointId) {
       const r = await api.endpoints.create(p, {
-        branch_id: emu.seed.freeProjectBranchId,
+        // dev-01: the default branch already has the seeded primary compute.
+        branch_id: emu.seed.freeProjectBranchIds[1],
         type: "read_write",
       });
       endpointId = r.endpoint.id;

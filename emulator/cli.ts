@@ -1,12 +1,12 @@
 /**
  * `npm run emulator -- --port 4010 [--host 127.0.0.1] [--api-key KEY] [--state file.json]
- *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--log]`
+ *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]`
  */
 import { startEmulator, type EmulatorOptions } from "./index";
 
 const USAGE =
   "Usage: npm run emulator -- [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--state file.json] " +
-  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--log]";
+  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]";
 
 function fail(message: string): never {
   process.stderr.write(`emulator: ${message}\n${USAGE}\n`);
@@ -54,6 +54,12 @@ export function parseArgs(argv: string[]): EmulatorOptions {
       case "--check-availability":
         o.checkAvailability = true;
         break;
+      case "--omit-deprecated-fields":
+        o.omitDeprecatedFields = true;
+        break;
+      case "--rate-limit":
+        o.rateLimit = true;
+        break;
       case "--log":
         o.logger = true;
         break;
@@ -77,7 +83,9 @@ async function main(): Promise<void> {
       `Emulator listening: ${emu.url}`,
       `API key (personal, bootstrap): ${emu.apiKey}`,
       `Project: ${s.projectId} (default branch ${s.defaultBranchId}, ${s.branchIds.length - 1} more branches)`,
-      `Free-plan project: ${s.freeProjectId} (branch ${s.freeProjectBranchId})`,
+      `Primary compute: ${s.primaryEndpointId} (read_write, on the default branch)`,
+      `Branch dev-01 (no compute): ${s.branchIds[1]}`,
+      `Free-plan project: ${s.freeProjectId} (branch ${s.freeProjectBranchId}, primary compute ${s.freeProjectPrimaryEndpointId}; branch dev-01 ${s.freeProjectBranchIds[1]})`,
       `Admin: ${emu.url.replace(/\/api\/v2$/, "")}/_emulator/state`,
       "",
     ].join("\n"),

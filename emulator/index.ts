@@ -13,8 +13,10 @@ import { endpointRoutes } from "./routes/endpoints";
 import { keyRoutes } from "./routes/keys";
 import { operationRoutes } from "./routes/operations";
 import { projectRoutes } from "./routes/projects";
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 
 export type { FaultOptions } from "./faults";
+export type { RateLimitOptions } from "./ratelimit";
 
 export interface EmulatorOptions {
   /** Port to listen on; default 0 (ephemeral). */
@@ -41,6 +43,22 @@ export interface EmulatorOptions {
   checkAvailability?: boolean;
   /** Fastify request logging (default false). */
   logger?: boolean;
+  /**
+   * Rate limits (default off): `true` for the service's documented ones (700/min per account, 40/s per
+   * route, 10/s for creating organization keys), or an object overriding some of them. Beyond them: 429
+   * with `Retry-After`. Counted on the emulator clock.
+   */
+  rateLimit?: boolean | RateLimitOptions;
+  /**
+   * Leave out of every response the fields the OpenAPI document marks deprecated (default false):
+   * `pooler_enabled`, `pooler_mode`, `proxy_host` of computes; `cpu_used_sec` of projects and branches.
+   */
+  omitDeprecatedFields?: boolean;
+  /**
+   * Freeze the emulator clock (default false): it stands still except for `clock.advance`, so tests
+   * that count requests per second, or watch an operation run, never race real time.
+   */
+  frozenClock?: boolean;
 }
 
 /** A running emulator. */
@@ -53,10 +71,19 @@ export interface EmulatorHandle {
   seed: {
     orgId: string;
     projectId: string;
+    /** The main project's default branch (`main`) = `branchIds[0]`; it has the primary compute. */
     defaultBranchId: string;
+    /** `main`, then `dev-01` … `dev-24`: the non-default ones have no compute. */
     branchIds: string[];
+    /** The primary read_write compute of the main project's default branch (seeded idle). */
+    primaryEndpointId: string;
     freeProjectId: string;
+    /** The free project's default branch = `freeProjectBranchIds[0]`; it has the primary compute. */
     freeProjectBranchId: string;
+    /** `main`, then `dev-01` (no compute) of the free project. */
+    freeProjectBranchIds: string[];
+    /** The primary read_write compute of the free project's default branch (seeded idle). */
+    freeProjectPrimaryEndpointId: string;
   };
   /** Emulator time = real time + offset; `advance` moves it forward. */
   clock: { now(): number; advance(ms: number): void };
@@ -95,8 +122,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.statePath && Store.exists(options.statePath)
       ? Store.load(options.statePath)
       : Store.seeded(seed, plan, options.statePath);
+  if (options.frozenClock) store.frozenRealMs = Date.now();
   store.ensureBootstrapKey(bootstrapToken);
   store.save();
+  const rateLimit = options.rateLimit === true ? {} : options.rateLimit || undefined;
   const emu = new Emulator(
     {
       seed: store.state.seed,
@@ -106,6 +135,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       faults,
       engine,
       logger: options.logger ?? false,
+      omitDeprecatedFields: options.omitDeprecatedFields ?? false,
+      ...(rateLimit ? { rateLimiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimit }) } : {}),
     },
     store,
     (r) => {
@@ -132,8 +163,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         projectId: s.projectId,
         defaultBranchId: s.defaultBranchId,
         branchIds: [...s.branchIds],
+        primaryEndpointId: s.primaryEndpointId,
         freeProjectId: s.freeProjectId,
         freeProjectBranchId: s.freeProjectBranchId,
+        freeProjectBranchIds: [...s.freeProjectBranchIds],
+        freeProjectPrimaryEndpointId: s.freeProjectPrimaryEndpointId,
       };
     },
     clock: { now: () => emu.store.now(), advance: (ms: number) => emu.advance(ms) },

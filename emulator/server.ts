@@ -6,7 +6,16 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ApiFault, Codes, badRequest, notFound } from "./errors";
+import {
+  ApiFault,
+  Codes,
+  PROJECT_BUSY_MESSAGE,
+  badRequest,
+  branchNotReady,
+  notFound,
+  outOfScope,
+  transitive,
+} from "./errors";
 import {
   FaultOptionsSchema,
   parseFaultHeader,
@@ -18,9 +27,11 @@ import {
 import { createOperations, hasPending, materialize, type EngineConfig, type OpSpec } from "./engine";
 import { Store, iso } from "./store";
 import { newToken } from "./ids";
-import type { ApiKey, Operation, Project, User } from "./state";
+import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
 import type { Plan } from "./sizes";
 import { parseBody } from "./validation";
+import type { RateLimiter } from "./ratelimit";
+import { omitDeprecated } from "./deprecated";
 import type { z } from "zod";
 
 export const API_PREFIX = "/api/v2";
@@ -45,6 +56,10 @@ export interface ServerSettings {
   faults: FaultOptions;
   engine: EngineConfig;
   logger: boolean;
+  /** Leave deprecated fields out of responses (`omitDeprecatedFields` option). */
+  omitDeprecatedFields: boolean;
+  /** Rate limits when enabled (`rateLimit` option). */
+  rateLimiter?: RateLimiter;
 }
 
 /** Per-request context handed to route handlers. */
@@ -88,6 +103,10 @@ export class Ctx {
 
   /** A project this key may see, brought up to date; 404 otherwise. */
   project(id: string, what: string): Project {
+    const { key } = this.principal;
+    // The service refuses a project-scoped key outside its project before it looks the project up,
+    // with a 404 whose `code` is empty and whose message names the project asked for (not "not found").
+    if (key.kind === "project" && key.project_id !== id) throw outOfScope(id);
     const p = this.store.project(id);
     if (!p || !this.canSee(p)) {
       throw notFound(
@@ -98,16 +117,23 @@ export class Ctx {
     return p;
   }
 
-  /** Refuses a state-changing request while an operation of the project is not terminal (423). */
-  lock(project: Project, what: string): void {
+  /**
+   * Refuses a state-changing request while an operation of the project is not terminal: 423 with the
+   * service's own message (which names neither the request nor the operation).
+   */
+  lock(project: Project): void {
     if (!hasPending(this.store, project.id)) return;
-    const ops = this.store.opsOf(project.id);
-    const busy = ops[this.store.sim(project.id).pending].op;
-    throw new ApiFault(
-      423,
-      Codes.locked,
-      `Failed to ${what}: project ${project.id} is locked by operation ${busy.id} (${busy.action}, ${busy.status}) in progress. Retry when it has finished`,
-    );
+    throw new ApiFault(423, Codes.locked, PROJECT_BUSY_MESSAGE);
+  }
+
+  /** Refuses work on a compute whose own operation is not terminal yet (`pending_state` set): 423. */
+  transition(ep: Endpoint, verb: string): void {
+    if (ep.pending_state !== undefined) throw transitive(verb);
+  }
+
+  /** Refuses work against a branch whose creation has not finished: 422 "branch not ready yet". */
+  ready(branch: Branch): void {
+    if (branch.current_state !== "ready") throw branchNotReady();
   }
 
   /** Creates this request's operations and returns them as the API shows them right after creation. */
@@ -256,7 +282,9 @@ export class Emulator {
     if (fault?.status) throw statusFault(fault.status, retryAfter, "X-Emulator-Fault header");
     const rolled = rollStatusFault(server, this.store.rngFaults);
     if (rolled) throw statusFault(rolled, retryAfter, "server-wide fault rate");
-    const ctx = new Ctx(this, req, this.authenticate(req), fault);
+    const principal = this.authenticate(req);
+    this.limitRate(principal, req);
+    const ctx = new Ctx(this, req, principal, fault);
     let out: Reply;
     try {
       out = h(ctx);
@@ -286,7 +314,29 @@ export class Emulator {
     }
     reply.code(out.status ?? 200);
     if (out.body === undefined) return reply.send();
-    return out.body;
+    return this.settings.omitDeprecatedFields ? omitDeprecated(out.body) : out.body;
+  }
+
+  /**
+   * Applies the rate limits, when enabled. The account is the key owner's: a personal key counts for its
+   * user; organization and project-scoped keys count for their organization (all keys of one account
+   * share its budget). Routes are counted by template, e.g. `GET /projects/:project_id/operations/:operation_id`.
+   */
+  private limitRate(principal: Principal, req: FastifyRequest): void {
+    const limiter = this.settings.rateLimiter;
+    if (!limiter) return;
+    const { key } = principal;
+    const account = key.kind === "personal" ? `user ${key.created_by}` : `organization ${key.org_id ?? ""}`;
+    const route = `${req.method} ${req.routeOptions.url?.slice(API_PREFIX.length) ?? ""}`;
+    const refused = limiter.admit(account, route, this.store.now());
+    if (!refused) return;
+    // The service's 429 headers are not documented; a well-behaved server says when to come back.
+    throw new ApiFault(
+      429,
+      Codes.tooMany,
+      `Too many requests: over the limit of ${refused.limit}; retry after ${refused.retryAfterSeconds} s`,
+      { "retry-after": String(refused.retryAfterSeconds) },
+    );
   }
 
   // ---- admin routes (no API key; loopback only) ---------------------------
@@ -362,7 +412,14 @@ export class Emulator {
 
   reset(): void {
     const offset = this.store.state.clock_offset_ms;
-    this.store = Store.seeded(this.settings.seed, this.settings.plan, this.settings.statePath, offset);
+    this.store = Store.seeded(
+      this.settings.seed,
+      this.settings.plan,
+      this.settings.statePath,
+      offset,
+      this.store.frozenRealMs,
+    );
+    this.settings.rateLimiter?.clear();
     this.store.ensureBootstrapKey(this.settings.bootstrapToken);
     this.store.save();
   }

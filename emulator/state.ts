@@ -201,7 +201,8 @@ export const ProjectSimSchema = z.object({
 export type ProjectSim = z.infer<typeof ProjectSimSchema>;
 
 export const StateSchema = z.object({
-  version: z.literal(1),
+  /** 2: the seed has primary computes (state files of version 1 are refused: delete them). */
+  version: z.literal(2),
   seed: z.number().int(),
   /** States of the seeded random streams: ids, faults, jitter. */
   rng: z.object({ ids: z.number().int(), faults: z.number().int(), jitter: z.number().int() }),
@@ -213,8 +214,11 @@ export const StateSchema = z.object({
     projectId: z.string(),
     defaultBranchId: z.string(),
     branchIds: z.array(z.string()),
+    primaryEndpointId: z.string(),
     freeProjectId: z.string(),
     freeProjectBranchId: z.string(),
+    freeProjectBranchIds: z.array(z.string()),
+    freeProjectPrimaryEndpointId: z.string(),
     adminUserId: z.string(),
     memberUserId: z.string(),
   }),

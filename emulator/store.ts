@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Rng, deriveSeed } from "./rng";
-import { branchId, orgId, projectId, proxyHostFor, sha256 } from "./ids";
+import { branchId, endpointId, orgId, projectId, proxyHostFor, sha256 } from "./ids";
 import {
   StateSchema,
   type ApiKey,
@@ -22,6 +22,13 @@ import type { Plan } from "./sizes";
 /** Number of branches the main project gets besides its default branch. */
 export const EXTRA_BRANCHES = 24;
 const REGION = "aws-us-east-2";
+/** Duration of each operation in the seeded history. */
+const SEED_OP_MS = 1000;
+/** The default scale-to-zero period (suspend_timeout_seconds 0 = 300 s). */
+const SCALE_TO_ZERO_MS = 300_000;
+/** Size of the seeded primary computes: 0.25–2 CU, within the free plan's limit. */
+const PRIMARY_MIN_CU = 0.25;
+const PRIMARY_MAX_CU = 2;
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -32,6 +39,8 @@ export class Store {
   rngJitter: Rng;
   /** Set when something changed that a state file should keep. */
   dirty = false;
+  /** With a frozen clock: the real time it stands at (only `advance` moves it). Not persisted. */
+  frozenRealMs?: number;
   private keysByHash = new Map<string, ApiKey>();
   private opsById = new Map<string, OperationRecord>();
   private endpointsByProject = new Map<string, Endpoint[]>();
@@ -48,8 +57,17 @@ export class Store {
   }
 
   /** A fresh seeded store; the clock offset is kept from `clockOffsetMs`. */
-  static seeded(seed: number, plan: Plan, statePath?: string, clockOffsetMs = 0): Store {
-    return new Store(seedState(seed, plan, Date.now() + clockOffsetMs, clockOffsetMs), statePath);
+  static seeded(
+    seed: number,
+    plan: Plan,
+    statePath?: string,
+    clockOffsetMs = 0,
+    frozenRealMs?: number,
+  ): Store {
+    const real = frozenRealMs ?? Date.now();
+    const store = new Store(seedState(seed, plan, real + clockOffsetMs, clockOffsetMs), statePath);
+    store.frozenRealMs = frozenRealMs;
+    return store;
   }
 
   /** Loads a state file written by {@link save}; throws naming the file when it is not valid. */
@@ -91,7 +109,7 @@ export class Store {
 
   /** Emulator time: real time plus the offset that `advance` moves. */
   now(): number {
-    return Date.now() + this.state.clock_offset_ms;
+    return (this.frozenRealMs ?? Date.now()) + this.state.clock_offset_ms;
   }
 
   advance(ms: number): void {
@@ -245,7 +263,7 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
   const memberUserId = rng.uuid();
   const org = orgId(rng);
   const state: State = {
-    version: 1,
+    version: 2,
     seed,
     rng: { ids: 0, faults: deriveSeed(seed, 1), jitter: deriveSeed(seed, 2) },
     clock_offset_ms: clockOffsetMs,
@@ -256,8 +274,11 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
       projectId: "",
       defaultBranchId: "",
       branchIds: [],
+      primaryEndpointId: "",
       freeProjectId: "",
       freeProjectBranchId: "",
+      freeProjectBranchIds: [],
+      freeProjectPrimaryEndpointId: "",
       adminUserId,
       memberUserId,
     },
@@ -300,30 +321,53 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
     sim: {},
     api_keys: {},
   };
-  const taken = (id: string) => id in state.projects || id in state.branches;
+  const taken = (id: string) => id in state.projects || id in state.branches || id in state.endpoints;
   let us = 0;
-  const finishedOp = (p: string, b: string, action: "create_timeline" | "create_branch", atMs: number) => {
+  /** A finished operation of the seeded history; they are pushed in creation order. */
+  const finishedOp = (
+    p: string,
+    b: string,
+    action: "create_timeline" | "create_branch" | "start_compute" | "suspend_compute",
+    atMs: number,
+    endpointId?: string,
+  ) => {
     us = Math.max(atMs * 1000, us + 1);
     state.operations[p].push({
       op: {
         id: rng.uuid(),
         project_id: p,
         branch_id: b,
+        ...(endpointId ? { endpoint_id: endpointId } : {}),
         action,
         status: "finished",
         failures_count: 0,
         created_at: iso(atMs),
-        updated_at: iso(atMs + 1000),
-        total_duration_ms: 1000,
+        updated_at: iso(atMs + SEED_OP_MS),
+        total_duration_ms: SEED_OP_MS,
       },
-      sim: { created_us: us, duration_ms: 1000, fault: "none" },
+      sim: { created_us: us, duration_ms: SEED_OP_MS, fault: "none" },
     });
-    state.sim[p] = { pending: state.operations[p].length, last_end_ms: atMs + 1000 };
+    state.sim[p] = { pending: state.operations[p].length, last_end_ms: atMs + SEED_OP_MS };
   };
   const makeProject = (name: string, ownerOrg: string | undefined, branchNames: string[]) => {
     const pid = projectId(rng, taken);
     const branchIds: string[] = [];
     state.operations[pid] = [];
+    const host = proxyHostFor(REGION);
+    state.projects[pid] = {
+      id: pid,
+      name,
+      ...(ownerOrg ? { org_id: ownerOrg } : {}),
+      owner_id: adminUserId,
+      region_id: REGION,
+      platform_id: "aws",
+      pg_version: 17,
+      proxy_host: host,
+      provisioner: "k8s-neonvm",
+      created_at: created,
+      updated_at: created,
+      default_branch_id: "",
+    };
     branchNames.forEach((bname, i) => {
       const bid = branchId(rng, taken);
       const atMs = createdMs + i * 10_000;
@@ -334,7 +378,7 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
         ...(i === 0 ? {} : { parent_id: branchIds[0] }),
         name: bname,
         current_state: "ready",
-        state_changed_at: iso(atMs + 1000),
+        state_changed_at: iso(atMs + SEED_OP_MS),
         creation_source: "console",
         default: i === 0,
         protected: false,
@@ -346,37 +390,66 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
         logical_size: 30_000_000,
         init_source: "parent-data",
         created_at: at,
-        updated_at: iso(atMs + 1000),
+        updated_at: iso(atMs + SEED_OP_MS),
       };
       branchIds.push(bid);
       finishedOp(pid, bid, i === 0 ? "create_timeline" : "create_branch", atMs);
+      if (i === 0) {
+        // Project creation also creates the primary read_write compute of the default branch and starts
+        // it (create_timeline, then start_compute, as the service returns them).
+        const eid = endpointId(rng, taken);
+        const startAt = atMs + SEED_OP_MS;
+        const startedMs = startAt + SEED_OP_MS;
+        state.endpoints[eid] = {
+          host: `${eid}.${host}`,
+          id: eid,
+          project_id: pid,
+          branch_id: bid,
+          autoscaling_limit_min_cu: PRIMARY_MIN_CU,
+          autoscaling_limit_max_cu: PRIMARY_MAX_CU,
+          region_id: REGION,
+          type: "read_write",
+          current_state: "idle",
+          settings: { pg_settings: {} },
+          pooler_enabled: false,
+          pooler_mode: "transaction",
+          disabled: false,
+          passwordless_access: true,
+          last_active: iso(startedMs),
+          creation_source: "console",
+          created_at: at,
+          updated_at: iso(startedMs + SCALE_TO_ZERO_MS + SEED_OP_MS),
+          started_at: iso(startedMs),
+          suspended_at: iso(startedMs + SCALE_TO_ZERO_MS + SEED_OP_MS),
+          proxy_host: host,
+          suspend_timeout_seconds: 0,
+          provisioner: "k8s-neonvm",
+        };
+        primaries.set(pid, eid);
+        finishedOp(pid, bid, "start_compute", startAt, eid);
+      }
     });
-    state.projects[pid] = {
-      id: pid,
-      name,
-      ...(ownerOrg ? { org_id: ownerOrg } : {}),
-      owner_id: adminUserId,
-      region_id: REGION,
-      platform_id: "aws",
-      pg_version: 17,
-      proxy_host: proxyHostFor(REGION),
-      provisioner: "k8s-neonvm",
-      created_at: created,
-      updated_at: created,
-      default_branch_id: branchIds[0],
-    };
-    return { pid, branchIds };
+    state.projects[pid].default_branch_id = branchIds[0];
+    // Nobody connected after the start: scale to zero suspended the primary compute 300 s later.
+    // (The later branches were created meanwhile, so this comes last in the history.)
+    const eid = primaries.get(pid)!;
+    finishedOp(pid, branchIds[0], "suspend_compute", createdMs + 2 * SEED_OP_MS + SCALE_TO_ZERO_MS, eid);
+    return { pid, branchIds, primaryEndpointId: eid };
   };
+  const primaries = new Map<string, string>();
   const main = makeProject("emulator-main", org, [
     "main",
     ...Array.from({ length: EXTRA_BRANCHES }, (_, i) => `dev-${String(i + 1).padStart(2, "0")}`),
   ]);
-  const free = makeProject("emulator-free", undefined, ["main"]);
+  const free = makeProject("emulator-free", undefined, ["main", "dev-01"]);
   state.seed_info.projectId = main.pid;
   state.seed_info.defaultBranchId = main.branchIds[0];
   state.seed_info.branchIds = main.branchIds;
+  state.seed_info.primaryEndpointId = main.primaryEndpointId;
   state.seed_info.freeProjectId = free.pid;
   state.seed_info.freeProjectBranchId = free.branchIds[0];
+  state.seed_info.freeProjectBranchIds = free.branchIds;
+  state.seed_info.freeProjectPrimaryEndpointId = free.primaryEndpointId;
   state.last_created_us = us;
   state.rng.ids = rng.state;
   return state;

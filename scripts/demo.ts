@@ -14,14 +14,15 @@ async function main(): Promise<void> {
   console.log("• Pulumi CLI:", ensurePulumi());
   const emulator = await startEmulator({ opMs: 400 });
   console.log(
-    `• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, branch ${emulator.seed.defaultBranchId})`,
+    `• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, branch dev-01 ${emulator.seed.branchIds[1]})`,
   );
   const temp = await createTempStack({
     programDir: path.join(repoRoot, "examples/basic"),
     stackName: "demo",
     config: {
       "neon-basic:projectId": { value: emulator.seed.projectId },
-      "neon-basic:branchId": { value: emulator.seed.defaultBranchId },
+      // dev-01: the default branch already has the seeded primary compute (a second one gets 409).
+      "neon-basic:branchId": { value: emulator.seed.branchIds[1] },
       "neon:apiUrl": { value: emulator.url },
       "neon:apiKey": { value: emulator.apiKey, secret: true },
     },

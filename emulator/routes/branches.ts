@@ -52,7 +52,9 @@ export function branchRoutes(r: Router): void {
     const endpoints: Endpoint[] = endpointOpts.map((e, i) =>
       buildEndpoint(ctx, p, { ...e, branch_id: id }, `${what} (endpoints.${i})`),
     );
-    ctx.lock(p, what);
+    // A child of a branch still being created: 422 before the project's lock.
+    ctx.ready(store.branch(p.id, parentId)!);
+    ctx.lock(p);
     const now = iso(ctx.now());
     const branch: Branch = {
       id,
@@ -100,7 +102,7 @@ export function branchRoutes(r: Router): void {
     const child = store.branchesOf(p.id).find((x) => x.parent_id === b.id);
     if (child)
       throw conflict(`Failed to ${what}: ${b.id} has child branch ${child.id}; delete the children first`);
-    ctx.lock(p, what);
+    ctx.lock(p);
     const specs: OpSpec[] = [];
     for (const ep of [...store.endpointList(p.id)].filter((e) => e.branch_id === b.id)) {
       if (ep.current_state === "active")

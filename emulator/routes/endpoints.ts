@@ -137,7 +137,9 @@ export function endpointRoutes(r: Router): void {
       );
     }
     const ep = buildEndpoint(ctx, p, e, what);
-    ctx.lock(p, what);
+    // A branch still being created: 422 before the project's lock (its create_branch runs).
+    ctx.ready(ctx.store.branch(p.id, e.branch_id)!);
+    ctx.lock(p);
     if (e.type === "read_write") {
       const existing = readWriteOf(ctx, p.id, e.branch_id);
       if (existing) throw rwConflict(what, e.branch_id, existing);
@@ -181,7 +183,10 @@ export function endpointRoutes(r: Router): void {
     if (u.branch_id !== undefined && u.branch_id !== ep.branch_id && !ctx.store.branch(p.id, u.branch_id)) {
       throw notFound(`Failed to ${what}: branch ${u.branch_id} not found in project ${p.id}`);
     }
-    ctx.lock(p, what);
+    ctx.transition(ep, "update");
+    if (u.branch_id !== undefined && u.branch_id !== ep.branch_id)
+      ctx.ready(ctx.store.branch(p.id, u.branch_id)!);
+    ctx.lock(p);
     const branchChanged = u.branch_id !== undefined && u.branch_id !== ep.branch_id;
     if (branchChanged && ep.type === "read_write") {
       const existing = readWriteOf(ctx, p.id, u.branch_id!, ep.id);
@@ -227,7 +232,8 @@ export function endpointRoutes(r: Router): void {
     const ep = ctx.store.endpoint(p.id, endpoint_id);
     // The API answers 204 for an endpoint that does not exist or was already deleted.
     if (!ep) return { status: 204 };
-    ctx.lock(p, what);
+    ctx.transition(ep, "delete");
+    ctx.lock(p);
     const specs: OpSpec[] =
       ep.current_state === "active"
         ? [{ action: "suspend_compute", branch_id: ep.branch_id, endpoint_id: ep.id }]
@@ -243,7 +249,8 @@ export function endpointRoutes(r: Router): void {
     const { project_id, endpoint_id } = ctx.params();
     const p = ctx.project(project_id, what);
     const ep = endpointOr404(ctx, p, endpoint_id, what);
-    ctx.lock(p, what);
+    ctx.transition(ep, "start");
+    ctx.lock(p);
     if (ep.disabled)
       throw conflict(
         `Failed to ${what}: endpoint ${ep.id} is disabled; enable it with PATCH {"endpoint":{"disabled":false}} first`,
@@ -261,7 +268,8 @@ export function endpointRoutes(r: Router): void {
     const { project_id, endpoint_id } = ctx.params();
     const p = ctx.project(project_id, what);
     const ep = endpointOr404(ctx, p, endpoint_id, what);
-    ctx.lock(p, what);
+    ctx.transition(ep, "suspend");
+    ctx.lock(p);
     if (ep.current_state !== "active") return { body: { endpoint: ep, operations: [] } };
     ep.pending_state = "idle";
     const operations = ctx.operations(p.id, [
@@ -275,7 +283,8 @@ export function endpointRoutes(r: Router): void {
     const { project_id, endpoint_id } = ctx.params();
     const p = ctx.project(project_id, what);
     const ep = endpointOr404(ctx, p, endpoint_id, what);
-    ctx.lock(p, what);
+    ctx.transition(ep, "restart");
+    ctx.lock(p);
     if (ep.current_state !== "active") {
       throw conflict(
         `Failed to ${what}: endpoint ${ep.id} is ${ep.current_state}; restart works only on an active compute. Start it with POST /projects/${p.id}/endpoints/${ep.id}/start`,

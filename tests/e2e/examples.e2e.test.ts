@@ -37,7 +37,8 @@ afterAll(async () => {
 });
 
 test("basic: a primary and two replicas with hosts and derived sizing", async () => {
-  const { stack } = await exampleStack("basic", emulator.seed.branchIds[0]);
+  // dev-04 (not the default branch, which already has the seeded primary compute).
+  const { stack } = await exampleStack("basic", emulator.seed.branchIds[4]);
   const up = await stack.up();
   expect(up.outputs.primarySizing.value).toEqual({
     ramGb: 4,
@@ -46,11 +47,11 @@ test("basic: a primary and two replicas with hosts and derived sizing", async ()
     tempDiskGiB: 20,
   });
   expect(up.outputs.replicaHosts.value).toHaveLength(2);
-  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[0])).toHaveLength(
+  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[4])).toHaveLength(
     3,
   );
   await stack.destroy();
-  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[0])).toEqual([]);
+  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[4])).toEqual([]);
 });
 
 test("autoscaling: bounds, suspend timeout and pg settings, then a resize in place", async () => {

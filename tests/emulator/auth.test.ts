@@ -141,7 +141,7 @@ describe("organization and project-scoped keys", () => {
     expect(await projects(key)).toEqual([emu.seed.projectId]);
     const created = await c.post(EP, {
       params: { project_id: emu.seed.projectId },
-      body: { endpoint: { branch_id: emu.seed.defaultBranchId, type: "read_write" } },
+      body: { endpoint: { branch_id: emu.seed.branchIds[1], type: "read_write" } },
       key,
     });
     expect(created.status).toBe(201);
@@ -150,6 +150,65 @@ describe("organization and project-scoped keys", () => {
     expect((await c.get(orgKeys, { params: { org_id: emu.seed.orgId }, key })).status).toBe(403);
     expect((await c.get("/api_keys", { key })).status).toBe(403);
     expect((await c.post("/api_keys", { body: { key_name: "x" }, key })).status).toBe(403);
+  });
+
+  it("answers a project-scoped key on any other project exactly as the service does: 404, empty code, its scope message", async () => {
+    const r = await c.post(orgKeys, {
+      params: { org_id: emu.seed.orgId },
+      body: { key_name: "proj", project_id: emu.seed.projectId },
+    });
+    const key = r.body.key as string;
+    const routes: [string, string][] = [
+      ["GET", "/projects/{project_id}"],
+      ["GET", "/projects/{project_id}/branches"],
+      ["POST", "/projects/{project_id}/branches"],
+      ["GET", "/projects/{project_id}/branches/{branch_id}"],
+      ["DELETE", "/projects/{project_id}/branches/{branch_id}"],
+      ["GET", "/projects/{project_id}/branches/{branch_id}/endpoints"],
+      ["GET", "/projects/{project_id}/endpoints"],
+      ["POST", "/projects/{project_id}/endpoints"],
+      ["GET", "/projects/{project_id}/endpoints/{endpoint_id}"],
+      ["PATCH", "/projects/{project_id}/endpoints/{endpoint_id}"],
+      ["DELETE", "/projects/{project_id}/endpoints/{endpoint_id}"],
+      ["POST", "/projects/{project_id}/endpoints/{endpoint_id}/start"],
+      ["POST", "/projects/{project_id}/endpoints/{endpoint_id}/suspend"],
+      ["POST", "/projects/{project_id}/endpoints/{endpoint_id}/restart"],
+      ["GET", "/projects/{project_id}/operations"],
+      ["GET", "/projects/{project_id}/operations/{operation_id}"],
+    ];
+    // Another existing project (with its real branch and compute ids) and a project that does not exist.
+    for (const other of [emu.seed.freeProjectId, "no-such-project-1"]) {
+      for (const [method, route] of routes) {
+        const res = await c.req(method, route, {
+          params: {
+            project_id: other,
+            branch_id: emu.seed.freeProjectBranchId,
+            endpoint_id: "ep-other-1",
+            operation_id: "00000000-0000-4000-8000-000000000000",
+          },
+          body: method === "GET" || method === "DELETE" ? undefined : {},
+          key,
+        });
+        expect([method, route, res.status, res.body]).toEqual([
+          method,
+          route,
+          404,
+          {
+            code: "",
+            message: `not allowed to perform actions outside the project this key is scoped to; subject_project_id:"${other}"`,
+            request_id: expect.any(String),
+          },
+        ]);
+      }
+    }
+    // The bootstrap (personal) key still gets the ordinary "not found" for an unknown project.
+    const unknown = await c.get(EP, { params: { project_id: "no-such-project-1" } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("NOT_FOUND");
+    // An organization key outside its organization is not refused as out of scope either.
+    const org = await c.post(orgKeys, { params: { org_id: emu.seed.orgId }, body: { key_name: "org" } });
+    const free = await c.get(EP, { params: { project_id: emu.seed.freeProjectId }, key: org.body.key });
+    expect(free.body.code).toBe("NOT_FOUND");
   });
 
   it("refuses a project outside the organization and an unknown organization", async () => {

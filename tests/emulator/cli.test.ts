@@ -64,7 +64,7 @@ describe("cli", () => {
     expect(key).toHaveLength(64);
     const url = /Emulator listening: (\S+)/.exec(first.out)![1];
     const project = /Project: (\S+)/.exec(first.out)![1];
-    const branch = /default branch (\S+?),/.exec(first.out)![1];
+    const branch = /Branch dev-01 \(no compute\): (\S+)/.exec(first.out)![1];
     const created = await fetch(`${url}/projects/${project}/endpoints`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

@@ -37,6 +37,8 @@ export class Client {
   constructor(
     readonly emu: EmulatorHandle,
     public key: string = emu.apiKey,
+    /** Validate with deprecated properties optional (an emulator with `omitDeprecatedFields`). */
+    readonly deprecatedOptional = false,
   ) {}
 
   async req<T = Body>(method: string, route: string, o: ReqOptions = {}): Promise<Res<T>> {
@@ -63,7 +65,7 @@ export class Client {
           throw new Error(`${method} ${route} answered 204, which the API does not declare`);
         if (text !== "") throw new Error(`${method} ${route} answered 204 with a body`);
       } else {
-        const errors = conformanceErrors(method, route, r.status, json);
+        const errors = conformanceErrors(method, route, r.status, json, this.deprecatedOptional);
         if (errors) {
           throw new Error(
             `${method} ${route} → ${r.status} does not conform to the OpenAPI schema:\n${errors}\n${text.slice(0, 2000)}`,

@@ -68,14 +68,14 @@ describe("every route conforms to the OpenAPI schema", () => {
     // Every status of an operation and state of a compute passes through the schema.
     const created = await c.post(EP, {
       params: p,
-      body: { endpoint: { branch_id: s.defaultBranchId, type: "read_write", name: "main" } },
+      body: { endpoint: { branch_id: s.branchIds[1], type: "read_write", name: "main" } },
       headers: { "x-emulator-fault": "status=423" },
     });
     expect(created.status).toBe(423);
     await settle(c, s.projectId);
     const ep = await c.post(EP, {
       params: p,
-      body: { endpoint: { branch_id: s.defaultBranchId, type: "read_write", name: "main" } },
+      body: { endpoint: { branch_id: s.branchIds[1], type: "read_write", name: "main" } },
       headers: { "x-emulator-fault": "op=failed" },
     });
     const e1 = { ...p, endpoint_id: ep.body.endpoint.id };

@@ -16,7 +16,8 @@ afterAll(() => emu.stop());
 beforeEach(() => {
   emu.reset();
   project = emu.seed.projectId;
-  branches = emu.seed.branchIds;
+  // The non-default branches dev-01 …: the default branch already has the seeded primary compute.
+  branches = emu.seed.branchIds.slice(1);
 });
 
 /** Settles every operation by moving the emulator clock (no real waiting). */
@@ -212,7 +213,7 @@ describe("create", () => {
       params: free,
       body: {
         endpoint: {
-          branch_id: emu.seed.freeProjectBranchId,
+          branch_id: emu.seed.freeProjectBranchIds[1],
           type: "read_write",
           autoscaling_limit_min_cu: 1,
           autoscaling_limit_max_cu: 3,
@@ -225,7 +226,7 @@ describe("create", () => {
       params: free,
       body: {
         endpoint: {
-          branch_id: emu.seed.freeProjectBranchId,
+          branch_id: emu.seed.freeProjectBranchIds[1],
           type: "read_write",
           autoscaling_limit_min_cu: 0.25,
           autoscaling_limit_max_cu: 2,
@@ -246,12 +247,50 @@ describe("create", () => {
   });
 });
 
+describe("the seeded primary compute", () => {
+  it("is an idle read_write compute on each seeded project's default branch, so a second one gets 409", async () => {
+    for (const [projectId, branchId, endpointId] of [
+      [emu.seed.projectId, emu.seed.defaultBranchId, emu.seed.primaryEndpointId],
+      [emu.seed.freeProjectId, emu.seed.freeProjectBranchId, emu.seed.freeProjectPrimaryEndpointId],
+    ]) {
+      const got = await c.get(EP1, { params: { project_id: projectId, endpoint_id: endpointId } });
+      expect(got.body.endpoint).toMatchObject({
+        branch_id: branchId,
+        type: "read_write",
+        current_state: "idle",
+        creation_source: "console",
+        suspend_timeout_seconds: 0,
+      });
+      expect(got.body.endpoint.pending_state).toBeUndefined();
+      expect(Date.parse(got.body.endpoint.suspended_at) - Date.parse(got.body.endpoint.last_active)).toBe(
+        301_000,
+      );
+      const again = await c.post(EP, {
+        params: { project_id: projectId },
+        body: { endpoint: { branch_id: branchId, type: "read_write" } },
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.message).toContain(endpointId);
+      // It starts like any idle compute.
+      const start = await c.post(`${EP1}/start`, {
+        params: { project_id: projectId, endpoint_id: endpointId },
+      });
+      expect(start.body.operations.map((o: { action: string }) => o.action)).toEqual(["start_compute"]);
+      finishOps();
+      const active = await c.get(EP1, { params: { project_id: projectId, endpoint_id: endpointId } });
+      expect(active.body.endpoint.current_state).toBe("active");
+    }
+  });
+});
+
 describe("list and get", () => {
   it("lists the project's computes and a branch's computes; 404 for unknown ones", async () => {
     const a = await createActive(c, project, { branch_id: branches[0], type: "read_write" });
     const b = await createActive(c, project, { branch_id: branches[1], type: "read_write" });
     const all = await c.get(EP, { params: params() });
-    expect(all.body.endpoints.map((e: { id: string }) => e.id).sort()).toEqual([a.id, b.id].sort());
+    expect(all.body.endpoints.map((e: { id: string }) => e.id).sort()).toEqual(
+      [emu.seed.primaryEndpointId, a.id, b.id].sort(),
+    );
     const br = await c.get("/projects/{project_id}/branches/{branch_id}/endpoints", {
       params: { project_id: project, branch_id: branches[1] },
     });
@@ -515,7 +554,13 @@ describe("scale to zero", () => {
     emu.clock.advance(lastActive + 60_100 - emu.clock.now());
     const r = await create({ branch_id: branches[1], type: "read_write" });
     expect(r.status).toBe(423);
-    expect(r.body.message).toMatch(/suspend_compute/);
+    expect(r.body.message).toBe(
+      "project already has running conflicting operations, scheduling of new ones is prohibited",
+    );
+    // The compute itself is in transition.
+    const again = await c.post(`${EP1}/suspend`, { params: params(ep.id) });
+    expect(again.status).toBe(423);
+    expect(again.body.message).toBe("endpoint is in some transitive state, could not suspend");
     expect((await c.get(EP1, { params: params(ep.id) })).body.endpoint.pending_state).toBe("idle");
   });
 });

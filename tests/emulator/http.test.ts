@@ -21,9 +21,13 @@ beforeEach(() => {
   emu.setFaults({});
 });
 
-const createBody = () => ({ endpoint: { branch_id: emu.seed.defaultBranchId, type: "read_write" } });
+const createBody = () => ({ endpoint: { branch_id: emu.seed.branchIds[1], type: "read_write" } });
 const params = () => ({ project_id: emu.seed.projectId });
-const endpointCount = async () => (await c.get(EP, { params: params() })).body.endpoints.length;
+/** Computes on dev-01, where the tests create theirs (the default branch has the seeded primary). */
+const endpointCount = async () =>
+  (await c.get(EP, { params: params() })).body.endpoints.filter(
+    (e: { branch_id: string }) => e.branch_id === emu.seed.branchIds[1],
+  ).length;
 
 describe("errors and request ids", () => {
   it("echoes X-Request-ID in the header and in error bodies", async () => {
@@ -230,7 +234,7 @@ describe("admin routes", () => {
     await c.post(EP, { params: params(), body: createBody() });
     const state = await json(await fetch(`${base}/_emulator/state`));
     const main = state.projects.find((p: { id: string }) => p.id === emu.seed.projectId);
-    expect(main.endpoints).toHaveLength(1);
+    expect(main.endpoints).toHaveLength(2); // the seeded primary and the new one
     expect(main.pending_operations).toBe(1);
     expect(state.requests).toBe(emu.requestCount());
 

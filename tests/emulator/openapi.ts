@@ -57,33 +57,56 @@ function isObjectSchema(s: Schema): boolean {
   return s.type === "object" || s.properties !== undefined;
 }
 
-/** Converts one OpenAPI schema node to JSON Schema (see the module comment). */
-export function convert(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(convert);
+/**
+ * True for a property the document marks deprecated: `deprecated: true`, or (as for `Endpoint.proxy_host`)
+ * only a description that starts with "DEPRECATED".
+ */
+export function isDeprecated(property: Schema): boolean {
+  return property.deprecated === true || /^DEPRECATED\b/.test(String(property.description ?? ""));
+}
+
+/** The deprecated properties of a component schema, e.g. `deprecatedProperties("Endpoint")`. */
+export function deprecatedProperties(schemaName: string): string[] {
+  const props = (components[schemaName].properties ?? {}) as Record<string, Schema>;
+  return Object.keys(props).filter((k) => isDeprecated(props[k]));
+}
+
+/**
+ * Converts one OpenAPI schema node to JSON Schema (see the module comment). With `deprecatedOptional`,
+ * deprecated properties are left out of `required` (a service may drop them).
+ */
+export function convert(node: unknown, deprecatedOptional = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => convert(n, deprecatedOptional));
   if (!node || typeof node !== "object") return node;
   const s = node as Schema;
-  if (typeof s.$ref === "string") return { $ref: `openapi#/definitions/${refName(s.$ref)}` };
+  if (typeof s.$ref === "string")
+    return { $ref: `${docId(deprecatedOptional)}#/definitions/${refName(s.$ref)}` };
   const out: Schema = {};
   for (const [k, v] of Object.entries(s)) {
     if (DROP.has(k) || k.startsWith("x-") || k === "nullable") continue;
     if (k === "properties" || k === "patternProperties") {
-      out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, convert(ps)]));
+      out[k] = Object.fromEntries(
+        Object.entries(v as Schema).map(([p, ps]) => [p, convert(ps, deprecatedOptional)]),
+      );
+    } else if (k === "required" && deprecatedOptional) {
+      const props = (s.properties ?? {}) as Record<string, Schema>;
+      out[k] = (v as string[]).filter((r) => !(props[r] && isDeprecated(props[r])));
     } else if (k === "default" || k === "enum" || k === "required") {
       out[k] = v;
     } else {
-      out[k] = convert(v);
+      out[k] = convert(v, deprecatedOptional);
     }
   }
-  if (Array.isArray(s.allOf)) mergeAllOf(out, s.allOf as Schema[]);
+  if (Array.isArray(s.allOf)) mergeAllOf(out, s.allOf as Schema[], deprecatedOptional);
   if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
   return s.nullable === true ? { anyOf: [out, { type: "null" }] } : out;
 }
 
 /** Folds `allOf` members that are all object schemas into `out` itself. */
-function mergeAllOf(out: Schema, members: Schema[]): void {
+function mergeAllOf(out: Schema, members: Schema[], deprecatedOptional: boolean): void {
   const resolved = members.map((m) => (typeof m.$ref === "string" ? components[refName(m.$ref)] : m));
   if (!resolved.every((m) => isObjectSchema(m) || Array.isArray(m.allOf))) return;
-  const merged = resolved.map((m) => convert(m) as Schema);
+  const merged = resolved.map((m) => convert(m, deprecatedOptional) as Schema);
   if (merged.some((m) => m.anyOf)) return; // a nullable member: keep the plain allOf
   const props: Schema = { ...((out.properties as Schema) ?? {}) };
   const required = new Set<string>((out.required as string[]) ?? []);
@@ -105,15 +128,29 @@ ajv.addFormat("int", true);
 ajv.addFormat("uint64", true);
 ajv.addFormat("binary", true);
 ajv.addFormat("", true);
-ajv.addSchema({
-  $id: "openapi",
-  definitions: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, convert(v)])),
-});
+for (const deprecatedOptional of [false, true]) {
+  ajv.addSchema({
+    $id: docId(deprecatedOptional),
+    definitions: Object.fromEntries(
+      Object.entries(components).map(([k, v]) => [k, convert(v, deprecatedOptional)]),
+    ),
+  });
+}
+
+/** The document as converted strictly, or with deprecated properties optional. */
+function docId(deprecatedOptional: boolean): string {
+  return deprecatedOptional ? "openapi-deprecated-optional" : "openapi";
+}
 
 const cache = new Map<string, ValidateFunction>();
 
 /** The JSON Schema of the response `status` of `method path` (falling back to `default`). */
-export function responseSchema(method: string, path: string, status: number): Schema {
+export function responseSchema(
+  method: string,
+  path: string,
+  status: number,
+  deprecatedOptional = false,
+): Schema {
   const op = doc.paths[path]?.[method.toLowerCase()];
   if (!op) throw new Error(`The OpenAPI document has no ${method} ${path}`);
   let resp = op.responses[String(status)] ?? op.responses.default;
@@ -123,7 +160,7 @@ export function responseSchema(method: string, path: string, status: number): Sc
   const schema = (resp.content as Record<string, { schema: Schema }> | undefined)?.["application/json"]
     ?.schema;
   if (!schema) throw new Error(`${method} ${path} ${status} has no JSON body in the OpenAPI document`);
-  return convert(schema) as Schema;
+  return convert(schema, deprecatedOptional) as Schema;
 }
 
 /** True when the document declares `status` explicitly for the route (e.g. 204 on DELETE endpoint). */
@@ -141,11 +178,12 @@ export function conformanceErrors(
   path: string,
   status: number,
   body: unknown,
+  deprecatedOptional = false,
 ): string | undefined {
-  const key = `${method} ${path} ${status}`;
+  const key = `${method} ${path} ${status} ${deprecatedOptional}`;
   let validate = cache.get(key);
   if (!validate) {
-    validate = ajv.compile(responseSchema(method, path, status));
+    validate = ajv.compile(responseSchema(method, path, status, deprecatedOptional));
     cache.set(key, validate);
   }
   if (validate(body)) return undefined;

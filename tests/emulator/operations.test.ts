@@ -16,7 +16,8 @@ beforeEach(() => {
   emu.reset();
   emu.setFaults({});
   project = emu.seed.projectId;
-  branches = emu.seed.branchIds;
+  // The non-default branches dev-01 …: the default branch already has the seeded primary compute.
+  branches = emu.seed.branchIds.slice(1);
 });
 
 const getOp = async (id: string) =>
@@ -63,19 +64,23 @@ describe("status over time", () => {
         params: { project_id: project, branch_id: branches[5] },
       }),
     ];
-    for (const a of attempts) {
+    // The compute being started answers with its own transition; everything else with the project's lock.
+    const verbs = [undefined, "update", "start", "suspend", "restart", "delete", undefined, undefined];
+    attempts.forEach((a, i) => {
       expect(a.status).toBe(423);
       expect(a.body.code).toBe("LOCKED");
-      expect(a.body.message).toMatch(
-        /is locked by operation [0-9a-f-]{36} \(start_compute, running\) in progress/,
+      expect(a.body.message).toBe(
+        verbs[i]
+          ? `endpoint is in some transitive state, could not ${verbs[i]}`
+          : "project already has running conflicting operations, scheduling of new ones is prohibited",
       );
       expect(a.body.request_id).toBeDefined();
-    }
+    });
     // Reads still work, and other projects are not locked.
     expect((await c.get(EP, { params: { project_id: project } })).status).toBe(200);
     const other = await c.post(EP, {
       params: { project_id: emu.seed.freeProjectId },
-      body: { endpoint: { branch_id: emu.seed.freeProjectBranchId, type: "read_write" } },
+      body: { endpoint: { branch_id: emu.seed.freeProjectBranchIds[1], type: "read_write" } },
     });
     expect(other.status).toBe(201);
     emu.clock.advance(1000);
@@ -88,7 +93,7 @@ describe("status over time", () => {
       const cl = new Client(e);
       const p = { project_id: e.seed.projectId };
       const totals: number[] = [];
-      for (const b of e.seed.branchIds.slice(0, 4)) {
+      for (const b of e.seed.branchIds.slice(1, 5)) {
         const r = await cl.post(EP, { params: p, body: { endpoint: { branch_id: b, type: "read_write" } } });
         e.clock.advance(2000);
         const op = await cl.get(OP1, { params: { ...p, operation_id: r.body.operations[0].id } });
@@ -245,8 +250,12 @@ describe("background check_availability", () => {
     const e = await startEmulator({ opMs: 100, checkAvailability: true });
     const cl = new Client(e);
     const p = { project_id: e.seed.projectId };
+    // Without computes a project is not checked: remove the free project's (idle, so no operation).
+    const free = { project_id: e.seed.freeProjectId };
+    const gone = await cl.del(EP1, { params: { ...free, endpoint_id: e.seed.freeProjectPrimaryEndpointId } });
+    expect(gone.body.operations).toEqual([]);
     await createActive(cl, e.seed.projectId, {
-      branch_id: e.seed.defaultBranchId,
+      branch_id: e.seed.branchIds[1],
       type: "read_write",
       suspend_timeout_seconds: -1,
     });
@@ -254,12 +263,12 @@ describe("background check_availability", () => {
     await cl.get(OPS, { params: p });
     e.clock.advance(61_000);
     const ops = (await cl.get(OPS, { params: p, query: { limit: 5 } })).body.operations;
-    expect(ops[0]).toMatchObject({ action: "check_availability", branch_id: e.seed.defaultBranchId });
+    expect(ops[0].action).toBe("check_availability");
+    expect([e.seed.defaultBranchId, e.seed.branchIds[1]]).toContain(ops[0].branch_id);
     expect(ops[0].endpoint_id).toBeUndefined();
     // None on a project without computes.
-    const free = (await cl.get(OPS, { params: { project_id: e.seed.freeProjectId }, query: { limit: 5 } }))
-      .body.operations;
-    expect(free.some((o: { action: string }) => o.action === "check_availability")).toBe(false);
+    const freeOps = (await cl.get(OPS, { params: free, query: { limit: 5 } })).body.operations;
+    expect(freeOps.some((o: { action: string }) => o.action === "check_availability")).toBe(false);
     await e.stop();
   });
 

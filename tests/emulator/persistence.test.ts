@@ -19,7 +19,7 @@ describe("state file", () => {
     const p = { project_id: a.seed.projectId };
     const created = await ca.post(EP, {
       params: p,
-      body: { endpoint: { branch_id: a.seed.defaultBranchId, type: "read_write" } },
+      body: { endpoint: { branch_id: a.seed.branchIds[1], type: "read_write" } },
     });
     await settle(ca, a.seed.projectId);
     const token = (await ca.post("/api_keys", { body: { key_name: "kept" } })).body.key;
@@ -67,11 +67,12 @@ describe("state file", () => {
     const ca = new Client(a);
     await ca.post(EP, {
       params: { project_id: a.seed.projectId },
-      body: { endpoint: { branch_id: a.seed.defaultBranchId, type: "read_write" } },
+      body: { endpoint: { branch_id: a.seed.branchIds[1], type: "read_write" } },
     });
-    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).endpoints)).toHaveLength(1);
+    // Two seeded primaries (main and free project) plus the new one.
+    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).endpoints)).toHaveLength(3);
     a.reset();
-    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).endpoints)).toHaveLength(0);
+    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).endpoints)).toHaveLength(2);
     await a.stop();
   });
 
@@ -81,7 +82,7 @@ describe("state file", () => {
     await expect(startEmulator({ statePath: path })).rejects.toThrow(
       /Failed to load emulator state from .*bad\.json/,
     );
-    writeFileSync(path, JSON.stringify({ version: 1 }));
+    writeFileSync(path, JSON.stringify({ version: 2 }));
     await expect(startEmulator({ statePath: path })).rejects.toThrow(
       /Failed to load emulator state from .*bad\.json: seed/,
     );

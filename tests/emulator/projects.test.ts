@@ -1,6 +1,6 @@
 /** Accounts, organizations, projects and branches over HTTP. */
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { Client, EP, EP1, OP1, settle } from "./client";
+import { Client, EP, EP1, OP1, OPS, settle } from "./client";
 
 let emu: EmulatorHandle;
 let c: Client;
@@ -20,12 +20,32 @@ const BR = "/projects/{project_id}/branches";
 const BR1 = "/projects/{project_id}/branches/{branch_id}";
 
 describe("seed", () => {
-  it("has a paid main project with a default branch, 24 more branches and no compute; and a free project", async () => {
+  it("has a paid main project with a default branch (its primary compute), 24 more branches; and a free project", async () => {
     const s = emu.seed;
     expect(s.branchIds).toHaveLength(25);
     expect(s.branchIds[0]).toBe(s.defaultBranchId);
     for (const b of s.branchIds) expect(b).toMatch(/^br-/);
-    expect((await c.get(EP, { params: { project_id: project } })).body.endpoints).toEqual([]);
+    const eps = (await c.get(EP, { params: { project_id: project } })).body.endpoints;
+    expect(
+      eps.map((e: { id: string; branch_id: string; type: string }) => [e.id, e.branch_id, e.type]),
+    ).toEqual([[s.primaryEndpointId, s.defaultBranchId, "read_write"]]);
+    expect(s.freeProjectBranchIds).toHaveLength(2);
+    expect(s.freeProjectBranchIds[0]).toBe(s.freeProjectBranchId);
+    const freeEps = (await c.get(EP, { params: { project_id: s.freeProjectId } })).body.endpoints;
+    expect(freeEps.map((e: { id: string; branch_id: string }) => [e.id, e.branch_id])).toEqual([
+      [s.freeProjectPrimaryEndpointId, s.freeProjectBranchId],
+    ]);
+    // The history: the project's creation (create_timeline, start_compute), the branches, and the
+    // primary's scale-to-zero suspension 300 s after it started.
+    const hist = (await c.get(OPS, { params: { project_id: s.freeProjectId }, query: { limit: 10 } })).body
+      .operations;
+    expect(hist.map((o: { action: string; status: string }) => [o.action, o.status])).toEqual([
+      ["suspend_compute", "finished"],
+      ["create_branch", "finished"],
+      ["start_compute", "finished"],
+      ["create_timeline", "finished"],
+    ]);
+    expect(hist[0].endpoint_id).toBe(s.freeProjectPrimaryEndpointId);
     const main = (await c.get("/projects/{project_id}", { params: { project_id: project } })).body.project;
     expect(main).toMatchObject({
       id: project,
@@ -48,10 +68,10 @@ describe("seed", () => {
     await again.stop();
     await c.post(EP, {
       params: { project_id: project },
-      body: { endpoint: { branch_id: emu.seed.defaultBranchId, type: "read_write" } },
+      body: { endpoint: { branch_id: emu.seed.branchIds[1], type: "read_write" } },
     });
     emu.reset();
-    expect((await c.get(EP, { params: { project_id: project } })).body.endpoints).toEqual([]);
+    expect((await c.get(EP, { params: { project_id: project } })).body.endpoints).toHaveLength(1);
   });
 
   it("the plan option sets the main project's plan", async () => {
@@ -61,7 +81,7 @@ describe("seed", () => {
       params: { project_id: e.seed.projectId },
       body: {
         endpoint: {
-          branch_id: e.seed.defaultBranchId,
+          branch_id: e.seed.branchIds[1],
           type: "read_write",
           autoscaling_limit_min_cu: 4,
           autoscaling_limit_max_cu: 4,
@@ -144,14 +164,19 @@ describe("GET /projects", () => {
     expect(bad.body.message).toMatch(/limit=401: must be an integer from 1 to 400/);
   });
 
-  it("reports compute_last_active_at once a compute ran", async () => {
+  it("reports compute_last_active_at: the seeded primary's last start, then the latest compute's", async () => {
+    const first = (await c.get("/projects", { query: { org_id: emu.seed.orgId } })).body.projects[0];
+    const primary = (
+      await c.get(EP1, { params: { project_id: project, endpoint_id: emu.seed.primaryEndpointId } })
+    ).body.endpoint;
+    expect(first.compute_last_active_at).toBe(primary.last_active);
     await c.post(EP, {
       params: { project_id: project },
-      body: { endpoint: { branch_id: emu.seed.defaultBranchId, type: "read_write" } },
+      body: { endpoint: { branch_id: emu.seed.branchIds[1], type: "read_write" } },
     });
     await settle(c, project);
     const p = (await c.get("/projects", { query: { org_id: emu.seed.orgId } })).body.projects[0];
-    expect(p.compute_last_active_at).toBeDefined();
+    expect(Date.parse(p.compute_last_active_at)).toBeGreaterThan(Date.parse(first.compute_last_active_at));
   });
 });
 

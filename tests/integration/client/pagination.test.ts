@@ -14,7 +14,7 @@ beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 21, opMs: 10 });
   const { api } = clientFor(emu);
   const p = emu.seed.projectId;
-  const r = await api.endpoints.create(p, { branch_id: emu.seed.defaultBranchId, type: "read_write" });
+  const r = await api.endpoints.create(p, { branch_id: emu.seed.branchIds[1], type: "read_write" });
   made.push(...r.operations.map((o) => o.id));
   await api.waitForOperations(
     p,

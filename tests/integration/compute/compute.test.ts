@@ -26,7 +26,8 @@ async function createCompute(name: string, inputs: Record<string, unknown>) {
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 40, seed: 3 });
   projectId = emulator.seed.projectId;
-  branches = emulator.seed.branchIds;
+  // dev-01 …: the default branch already has the seeded primary compute.
+  branches = emulator.seed.branchIds.slice(1);
   api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
 });
 
