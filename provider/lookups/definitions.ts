@@ -91,8 +91,9 @@ const COMPUTE_INFO_PROPERTIES: readonly PropertyDef[] = [
   {
     name: "poolerEnabled",
     type: "boolean",
-    output: "always",
-    description: "Whether connection pooling is on.",
+    output: "optional",
+    description:
+      "Whether connection pooling is on (a deprecated field: absent when the service leaves it out).",
   },
   { name: "disabled", type: "boolean", output: "always", description: "Whether the compute is disabled." },
   s("name", "Display name, when it has one.", "optional"),

@@ -84,8 +84,8 @@ export interface ComputeInfo {
   suspendTimeoutSeconds: number;
   /** Postgres settings of the compute. */
   pgSettings: Record<string, string>;
-  /** Whether connection pooling is on. */
-  poolerEnabled: boolean;
+  /** Whether connection pooling is on (a deprecated field: absent when the service leaves it out). */
+  poolerEnabled?: boolean;
   /** Whether the compute is disabled. */
   disabled: boolean;
   /** Display name, when it has one. */

@@ -106,7 +106,7 @@ export const COMPUTE_DEFINITION: ResourceDef = {
       name: "poolerEnabled",
       type: "boolean",
       input: "optional",
-      output: "always",
+      output: "optional",
       change: "update",
       platformDefault: "`false`",
       description:
@@ -117,7 +117,7 @@ export const COMPUTE_DEFINITION: ResourceDef = {
       type: "string",
       enum: ["transaction"],
       input: "optional",
-      output: "always",
+      output: "optional",
       change: "update",
       platformDefault: "`transaction`",
       description: "Pooler mode; `transaction` is the only mode.",
@@ -215,7 +215,7 @@ export const COMPUTE_DEFINITION: ResourceDef = {
     {
       name: "proxyHost",
       type: "string",
-      output: "always",
+      output: "optional",
       description:
         "The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out).",
     },

@@ -114,7 +114,7 @@ export class Compute extends pulumi.dynamic.Resource {
   /** Connection host name; a re-created compute gets a new one. */
   declare readonly host: pulumi.Output<string>;
   /** The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out). */
-  declare readonly proxyHost: pulumi.Output<string>;
+  declare readonly proxyHost: pulumi.Output<string | undefined>;
   /** `init`, `active` or `idle` when last read. */
   declare readonly currentState: pulumi.Output<string>;
   /** The state a transition under way leads to (`active` or `idle`), when last read. */
@@ -130,9 +130,9 @@ export class Compute extends pulumi.dynamic.Resource {
   /** The compute's Postgres settings. */
   declare readonly pgSettings: pulumi.Output<Record<string, string>>;
   /** Whether connection pooling is on (deprecated by the API in favour of the `-pooler` host). */
-  declare readonly poolerEnabled: pulumi.Output<boolean>;
+  declare readonly poolerEnabled: pulumi.Output<boolean | undefined>;
   /** The pooler mode (`transaction`). */
-  declare readonly poolerMode: pulumi.Output<string>;
+  declare readonly poolerMode: pulumi.Output<string | undefined>;
   /** `true` while the compute is suspended and refuses connections. */
   declare readonly disabled: pulumi.Output<boolean>;
   /** The compute's display name (the declared one, or `<resource name>-<hash>`). */

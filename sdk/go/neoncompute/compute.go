@@ -63,15 +63,15 @@ type Compute struct {
 	// Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
 	PgSettings pulumi.StringMapOutput `pulumi:"pgSettings"`
 	// Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
-	PoolerEnabled pulumi.BoolOutput `pulumi:"poolerEnabled"`
+	PoolerEnabled pulumi.BoolPtrOutput `pulumi:"poolerEnabled"`
 	// Pooler mode; `transaction` is the only mode.
-	PoolerMode pulumi.StringOutput `pulumi:"poolerMode"`
+	PoolerMode pulumi.StringPtrOutput `pulumi:"poolerMode"`
 	// Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// `k8s-neonvm` (needed for autoscaling), `k8s-pod` or `serverless-platform`. Default: the platform's.
 	Provisioner pulumi.StringOutput `pulumi:"provisioner"`
 	// The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out).
-	ProxyHost pulumi.StringOutput `pulumi:"proxyHost"`
+	ProxyHost pulumi.StringPtrOutput `pulumi:"proxyHost"`
 	// RAM in GB at the maximum size (4 GB per CU).
 	RamGb pulumi.Float64Output `pulumi:"ramGb"`
 	// Region; only the project's own region is accepted. Changing it replaces the compute.
@@ -363,13 +363,13 @@ func (o ComputeOutput) PgSettings() pulumi.StringMapOutput {
 }
 
 // Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
-func (o ComputeOutput) PoolerEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Compute) pulumi.BoolOutput { return v.PoolerEnabled }).(pulumi.BoolOutput)
+func (o ComputeOutput) PoolerEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Compute) pulumi.BoolPtrOutput { return v.PoolerEnabled }).(pulumi.BoolPtrOutput)
 }
 
 // Pooler mode; `transaction` is the only mode.
-func (o ComputeOutput) PoolerMode() pulumi.StringOutput {
-	return o.ApplyT(func(v *Compute) pulumi.StringOutput { return v.PoolerMode }).(pulumi.StringOutput)
+func (o ComputeOutput) PoolerMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Compute) pulumi.StringPtrOutput { return v.PoolerMode }).(pulumi.StringPtrOutput)
 }
 
 // Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.
@@ -383,8 +383,8 @@ func (o ComputeOutput) Provisioner() pulumi.StringOutput {
 }
 
 // The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out).
-func (o ComputeOutput) ProxyHost() pulumi.StringOutput {
-	return o.ApplyT(func(v *Compute) pulumi.StringOutput { return v.ProxyHost }).(pulumi.StringOutput)
+func (o ComputeOutput) ProxyHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Compute) pulumi.StringPtrOutput { return v.ProxyHost }).(pulumi.StringPtrOutput)
 }
 
 // RAM in GB at the maximum size (4 GB per CU).

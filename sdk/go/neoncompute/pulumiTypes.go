@@ -39,8 +39,8 @@ type ComputeInfo struct {
 	PendingState *string `pulumi:"pendingState"`
 	// Postgres settings of the compute.
 	PgSettings map[string]string `pulumi:"pgSettings"`
-	// Whether connection pooling is on.
-	PoolerEnabled bool `pulumi:"poolerEnabled"`
+	// Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+	PoolerEnabled *bool `pulumi:"poolerEnabled"`
 	// Project that holds it.
 	ProjectId string `pulumi:"projectId"`
 	// Provisioner, e.g. `k8s-neonvm`.
@@ -130,9 +130,9 @@ func (o ComputeInfoOutput) PgSettings() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ComputeInfo) map[string]string { return v.PgSettings }).(pulumi.StringMapOutput)
 }
 
-// Whether connection pooling is on.
-func (o ComputeInfoOutput) PoolerEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ComputeInfo) bool { return v.PoolerEnabled }).(pulumi.BoolOutput)
+// Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+func (o ComputeInfoOutput) PoolerEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *bool { return v.PoolerEnabled }).(pulumi.BoolPtrOutput)
 }
 
 // Project that holds it.

@@ -690,7 +690,7 @@ class Compute(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
-    def pooler_enabled(self) -> pulumi.Output[_builtins.bool]:
+    def pooler_enabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
         """
@@ -698,7 +698,7 @@ class Compute(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="poolerMode")
-    def pooler_mode(self) -> pulumi.Output[_builtins.str]:
+    def pooler_mode(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Pooler mode; `transaction` is the only mode.
         """
@@ -722,7 +722,7 @@ class Compute(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="proxyHost")
-    def proxy_host(self) -> pulumi.Output[_builtins.str]:
+    def proxy_host(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out).
         """

@@ -180,9 +180,9 @@ class GetComputeResult:
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
-    def pooler_enabled(self) -> _builtins.bool:
+    def pooler_enabled(self) -> Optional[_builtins.bool]:
         """
-        Whether connection pooling is on.
+        Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
         """
         return pulumi.get(self, "pooler_enabled")
 

@@ -35,7 +35,6 @@ class ComputeInfo(dict):
                  max_cu: _builtins.float,
                  min_cu: _builtins.float,
                  pg_settings: Mapping[str, _builtins.str],
-                 pooler_enabled: _builtins.bool,
                  project_id: _builtins.str,
                  provisioner: _builtins.str,
                  region_id: _builtins.str,
@@ -44,7 +43,8 @@ class ComputeInfo(dict):
                  updated_at: _builtins.str,
                  last_active: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
-                 pending_state: Optional[_builtins.str] = None):
+                 pending_state: Optional[_builtins.str] = None,
+                 pooler_enabled: Optional[_builtins.bool] = None):
         """
         A compute (endpoint) as a lookup returns it.
 
@@ -57,7 +57,6 @@ class ComputeInfo(dict):
         :param _builtins.float max_cu: Upper autoscaling bound in CU (equal to `minCu` for a fixed size).
         :param _builtins.float min_cu: Lower autoscaling bound in CU.
         :param Mapping[str, _builtins.str] pg_settings: Postgres settings of the compute.
-        :param _builtins.bool pooler_enabled: Whether connection pooling is on.
         :param _builtins.str project_id: Project that holds it.
         :param _builtins.str provisioner: Provisioner, e.g. `k8s-neonvm`.
         :param _builtins.str region_id: Region.
@@ -67,6 +66,7 @@ class ComputeInfo(dict):
         :param _builtins.str last_active: When it was last active, when known.
         :param _builtins.str name: Display name, when it has one.
         :param _builtins.str pending_state: The state a change under way leads to.
+        :param _builtins.bool pooler_enabled: Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "created_at", created_at)
@@ -77,7 +77,6 @@ class ComputeInfo(dict):
         pulumi.set(__self__, "max_cu", max_cu)
         pulumi.set(__self__, "min_cu", min_cu)
         pulumi.set(__self__, "pg_settings", pg_settings)
-        pulumi.set(__self__, "pooler_enabled", pooler_enabled)
         pulumi.set(__self__, "project_id", project_id)
         pulumi.set(__self__, "provisioner", provisioner)
         pulumi.set(__self__, "region_id", region_id)
@@ -90,6 +89,8 @@ class ComputeInfo(dict):
             pulumi.set(__self__, "name", name)
         if pending_state is not None:
             pulumi.set(__self__, "pending_state", pending_state)
+        if pooler_enabled is not None:
+            pulumi.set(__self__, "pooler_enabled", pooler_enabled)
 
     @_builtins.property
     @pulumi.getter(name="branchId")
@@ -164,14 +165,6 @@ class ComputeInfo(dict):
         return pulumi.get(self, "pg_settings")
 
     @_builtins.property
-    @pulumi.getter(name="poolerEnabled")
-    def pooler_enabled(self) -> _builtins.bool:
-        """
-        Whether connection pooling is on.
-        """
-        return pulumi.get(self, "pooler_enabled")
-
-    @_builtins.property
     @pulumi.getter(name="projectId")
     def project_id(self) -> _builtins.str:
         """
@@ -242,6 +235,14 @@ class ComputeInfo(dict):
         The state a change under way leads to.
         """
         return pulumi.get(self, "pending_state")
+
+    @_builtins.property
+    @pulumi.getter(name="poolerEnabled")
+    def pooler_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+        """
+        return pulumi.get(self, "pooler_enabled")
 
 
 @pulumi.output_type

@@ -53,6 +53,7 @@ describe("getOperations", () => {
       id: onePage[0].id,
       projectId,
       branchId: onePage[0].branch_id,
+      ...(onePage[0].endpoint_id !== undefined ? { endpointId: onePage[0].endpoint_id } : {}),
       action: onePage[0].action,
       status: onePage[0].status,
       failuresCount: onePage[0].failures_count,
