@@ -91,6 +91,8 @@ export interface EmulatorHandle {
   setFaults(f: FaultOptions): void;
   /** API requests (under /api/v2) served so far. */
   requestCount(): number;
+  /** Requests refused with 429 by the rate limits (`rateLimit` option) so far. */
+  rateLimitedCount(): number;
   /** A new personal key of the seeded admin or (non-admin) member user; returns its token. */
   createPersonalKey(role?: "admin" | "member"): string;
   stop(): Promise<void>;
@@ -173,6 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clock: { now: () => emu.store.now(), advance: (ms: number) => emu.advance(ms) },
     setFaults: (f) => emu.setFaults(f),
     requestCount: () => emu.requests,
+    rateLimitedCount: () => emu.rateLimited,
     createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
     stop: () => emu.app.close(),
     reset: () => emu.reset(),

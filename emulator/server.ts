@@ -176,6 +176,8 @@ export class Emulator {
   readonly app: FastifyInstance;
   store: Store;
   requests = 0;
+  /** Requests refused with 429 by the rate limits (not by injected faults). */
+  rateLimited = 0;
 
   constructor(
     readonly settings: ServerSettings,
@@ -330,6 +332,7 @@ export class Emulator {
     const route = `${req.method} ${req.routeOptions.url?.slice(API_PREFIX.length) ?? ""}`;
     const refused = limiter.admit(account, route, this.store.now());
     if (!refused) return;
+    this.rateLimited++;
     // The service's 429 headers are not documented; a well-behaved server says when to come back.
     throw new ApiFault(
       429,

@@ -48,7 +48,8 @@ async function stateIds(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 150, seed: 23 });
+  // With the service's rate limits on: the provider must stay under them on its own.
+  emulator = await startEmulator({ opMs: 150, seed: 23, rateLimit: true });
   branches = emulator.seed.branchIds.slice(1);
   freeProject = emulator.seed.freeProjectId;
   const bootstrap = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
@@ -136,8 +137,9 @@ test("3. a compute whose start failed ends started after refresh and up", async 
   expect(changed((await preview(specs)).changeSummary)).toEqual({});
 });
 
-test("4. destroy removes every compute the stack created", async () => {
+test("4. destroy removes every compute the stack created; no request was ever refused by the rate limits", async () => {
   await temp.stack.destroy({ onOutput: capture, onError: capture });
+  expect(emulator.rateLimitedCount()).toBe(0);
   expect(await stateIds()).toEqual([]);
   for (const b of branches.slice(0, 2)) {
     expect(await api.endpoints.listByBranch(emulator.seed.projectId, b)).toEqual([]);

@@ -43,6 +43,8 @@ describe("rate limits", () => {
     expect((await ops()).status).toBe(429);
     emu.clock.advance(1);
     expect((await ops()).status).toBe(200);
+    // The handle counts the refusals (benchmarks and e2e tests report them).
+    expect(emu.rateLimitedCount()).toBe(2);
   });
 
   it("allow 700 requests per minute per account, shared by all keys of the account", async () => {
