@@ -14,15 +14,15 @@ async function main(): Promise<void> {
   console.log("• Pulumi CLI:", ensurePulumi());
   const emulator = await startEmulator({ opMs: 400 });
   console.log(
-    `• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, branch dev-01 ${emulator.seed.branchIds[1]})`,
+    `• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, default branch ${emulator.seed.defaultBranchId} with primary compute ${emulator.seed.primaryEndpointId})`,
   );
   const temp = await createTempStack({
     programDir: path.join(repoRoot, "examples/basic"),
     stackName: "demo",
     config: {
       "neon-basic:projectId": { value: emulator.seed.projectId },
-      // dev-01: the default branch already has the seeded primary compute (a second one gets 409).
-      "neon-basic:branchId": { value: emulator.seed.branchIds[1] },
+      // The default branch, as a real project's: the program adopts its primary compute.
+      "neon-basic:branchId": { value: emulator.seed.defaultBranchId },
       "neon:apiUrl": { value: emulator.url },
       "neon:apiKey": { value: emulator.apiKey, secret: true },
     },

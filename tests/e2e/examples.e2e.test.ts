@@ -36,10 +36,11 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-test("basic: a primary and two replicas with hosts and derived sizing", async () => {
-  // dev-04 (not the default branch, which already has the seeded primary compute).
-  const { stack } = await exampleStack("basic", emulator.seed.branchIds[4]);
+test("basic: adopts the default branch's primary, adds two replicas, and destroy leaves the primary", async () => {
+  const { projectId, defaultBranchId, primaryEndpointId } = emulator.seed;
+  const { stack } = await exampleStack("basic", defaultBranchId);
   const up = await stack.up();
+  expect(up.outputs.primaryAdopted.value).toBe(true);
   expect(up.outputs.primarySizing.value).toEqual({
     ramGb: 4,
     lfcGb: 3,
@@ -47,11 +48,28 @@ test("basic: a primary and two replicas with hosts and derived sizing", async ()
     tempDiskGiB: 20,
   });
   expect(up.outputs.replicaHosts.value).toHaveLength(2);
-  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[4])).toHaveLength(
-    3,
-  );
+  const onBranch = await api.endpoints.listByBranch(projectId, defaultBranchId);
+  expect(onBranch).toHaveLength(3);
+  expect(onBranch.find((e) => e.type === "read_write")).toMatchObject({
+    id: primaryEndpointId,
+    autoscaling_limit_min_cu: 1,
+    autoscaling_limit_max_cu: 1,
+    name: "primary",
+  });
   await stack.destroy();
-  expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[4])).toEqual([]);
+  expect((await api.endpoints.listByBranch(projectId, defaultBranchId)).map((e) => e.id)).toEqual([
+    primaryEndpointId,
+  ]);
+});
+
+test("basic on a branch without a compute creates its primary, and destroy removes it", async () => {
+  const branchId = emulator.seed.branchIds[4];
+  const { stack } = await exampleStack("basic", branchId);
+  const up = await stack.up();
+  expect(up.outputs.primaryAdopted.value).toBeUndefined();
+  expect(await api.endpoints.listByBranch(emulator.seed.projectId, branchId)).toHaveLength(3);
+  await stack.destroy();
+  expect(await api.endpoints.listByBranch(emulator.seed.projectId, branchId)).toEqual([]);
 });
 
 test("autoscaling: bounds, suspend timeout and pg settings, then a resize in place", async () => {
