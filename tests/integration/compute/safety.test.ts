@@ -304,3 +304,17 @@ describe("a refresh reports back only the inputs the program gave", () => {
     );
   });
 });
+
+describe("a refresh's diff warns about nothing and reads nothing", () => {
+  it("shows drift without the restart warning, the replacement checks or a start", async () => {
+    const c = await createCompute("drifted", { branchId: branches[16], cu: 1 });
+    // What a refresh diffs: the state against what was read, for a URN the engine did not check.
+    const olds = { ...c.outs, __urn: urn("refreshed-only") };
+    const news = { ...olds, minCu: 2, maxCu: 2, projectId: "another-project-1", currentState: "init" };
+    const before = emulator.requestCount();
+    const d = await impl.diff(c.id, olds, news);
+    expect(d).toMatchObject({ changes: true, replaces: ["projectId"] });
+    expect(emulator.requestCount() - before).toBe(0);
+    expect(logs.join("\n")).not.toMatch(/restarts the compute|never started/);
+  });
+});
