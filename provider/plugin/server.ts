@@ -19,6 +19,7 @@ import { useEngineAddress } from "../resources/engine-log";
 import { client, setSettings, withDeadline } from "../resources/runtime";
 import { setLookupClientSource } from "../lookups/client";
 import { checkConfig, diffConfig, settingsFrom } from "./config";
+import { conceal } from "./secrets";
 import { createProvider } from "./provider";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -91,7 +92,9 @@ export function decorate(stock: Handlers, provider: PluginProvider): Handlers {
       reply(callback, async () => {
         const news = call.request.getNews();
         const resp = new provproto.CheckResponse();
-        resp.setInputs(news ?? new structproto.Struct());
+        // The key is a secret whatever its source (a plain config value, another resource's output):
+        // the engine stores the provider's inputs in the state.
+        resp.setInputs(structproto.Struct.fromJavaScript(conceal(toJs(news), ["apiKey"])));
         resp.setFailuresList(
           checkConfig(toJs(news)).map((f) => {
             const failure = new provproto.CheckFailure();

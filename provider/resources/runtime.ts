@@ -141,7 +141,8 @@ export function client(): NeonClient {
       client: createNeonClient({
         apiKey: key,
         baseUrl: url || undefined,
-        retryDeadlineMs: deadlineMs(),
+        // The stack's setting, never a resource's own deadline: the client is shared by every resource.
+        retryDeadlineMs: settingsDeadlineMs(),
         timeoutMs: requestTimeoutMs(),
         onRetry: (r) => {
           const line = retryLine(r);
@@ -203,14 +204,19 @@ export function withDeadline<T>(seconds: number | undefined, fn: () => Promise<T
   return seconds && seconds > 0 ? requestDeadline.run(seconds * 1000, fn) : fn();
 }
 
+/** The deadline of the provider's setting (or the default), in milliseconds. */
+function settingsDeadlineMs(): number {
+  const s = settings.operationTimeoutSeconds;
+  return (s && s > 0 ? s : DEFAULT_OPERATION_TIMEOUT_SECONDS) * 1000;
+}
+
 /** The deadline of one wait on operations, in milliseconds. */
 export function deadlineMs(): number {
   const fromRequest = requestDeadline.getStore();
   if (fromRequest !== undefined) return fromRequest;
   const own = resourceDeadline.getStore();
   if (own !== undefined) return own;
-  const s = settings.operationTimeoutSeconds;
-  return (s && s > 0 ? s : DEFAULT_OPERATION_TIMEOUT_SECONDS) * 1000;
+  return settingsDeadlineMs();
 }
 
 /**

@@ -129,6 +129,7 @@ async function preflightChange(
       regionId: t.regionId,
       maxCu: t.maxCu,
       currentEndpointId: scope === "move" || olds.projectId === t.projectId ? id : undefined,
+      adoptExistingPrimary: t.adoptExistingPrimary === true,
     },
     scope,
   );
@@ -228,6 +229,13 @@ async function createOrFinish(
       : await branchComputes(api, i.projectId, i.branchId);
   const type = i.type ?? "read_write";
   const sameName = existing.find((e) => e.name === i.name && e.type === type);
+  const primary = type === "read_write" ? existing.find((e) => e.type === "read_write") : undefined;
+  if (!fresh && (sameName || primary)) {
+    // Finish, adopt or refuse only on a listing read now: the cached one may predate another
+    // provider process's change (another explicit provider, the plugin) in this very run.
+    invalidate(api, i.projectId);
+    return createOrFinish(api, i, inputs, autoNamed, log, true);
+  }
   if (sameName && autoNamed) {
     log.info(`found ${describe(sameName)} created for this resource by an interrupted run; finishing it`);
     return {
@@ -236,7 +244,6 @@ async function createOrFinish(
       operations: await operationsOf(api, i.projectId, sameName.id, { includeFailed: false }),
     };
   }
-  const primary = type === "read_write" ? existing.find((e) => e.type === "read_write") : undefined;
   if (primary && i.adoptExistingPrimary === true) return adoptPrimary(api, primary, inputs, log);
   if (sameName && type === "read_write") {
     // It would block the branch's one read_write slot. An explicit name cannot tell this resource's
@@ -403,7 +410,8 @@ async function updateCompute(id: string, olds: Props, news: Props): Promise<pulu
   }
   const ep = settled ?? (await api.endpoints.get(projectId, endpointId));
   await remember(api, ep);
-  return { outs: toOutputs(news, ep) };
+  // `adopted` is an output only: carry it, or a later destroy would delete a compute the stack adopted.
+  return { outs: toOutputs({ ...news, adopted: olds.adopted }, ep) };
 }
 
 /**
@@ -466,7 +474,9 @@ async function startUnstarted(
       `Failed to start compute ${endpointId}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry.`,
       endpointId,
       // A restart asked for in this update did not happen: keep the old trigger so it is asked again.
-      current ? toOutputs({ ...news, restartTrigger: olds.restartTrigger }, current) : olds,
+      current
+        ? toOutputs({ ...news, restartTrigger: olds.restartTrigger, adopted: olds.adopted }, current)
+        : olds,
       [reason],
     );
   }

@@ -145,12 +145,15 @@ export function settledEndpoint(ep: Endpoint, operations: readonly Operation[]):
   if (operations.length === 0) return ep;
   const latest = (xs: string[]) => xs.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
   const { pending_state, ...rest } = ep;
+  // A start that finished leaves the compute active even when the answer named no pending state.
+  const starts = operations
+    .filter((o) => o.action === "start_compute" && o.status === "finished")
+    .map((o) => o.updated_at);
   const settled: Endpoint = {
     ...rest,
-    current_state: pending_state ?? ep.current_state,
+    current_state: pending_state ?? (starts.length > 0 ? "active" : ep.current_state),
     updated_at: latest([ep.updated_at, ...operations.map((o) => o.updated_at)]),
   };
-  const starts = operations.filter((o) => o.action === "start_compute").map((o) => o.updated_at);
   if (starts.length > 0) settled.started_at = settled.last_active = latest(starts);
   return settled;
 }

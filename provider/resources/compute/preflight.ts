@@ -19,6 +19,8 @@ export interface PreflightTarget {
   maxCu?: number;
   /** The compute being replaced or moved: it does not take the slot it frees. */
   currentEndpointId?: string;
+  /** `adoptExistingPrimary`: a replacement takes over a read_write compute it finds, so a taken slot is fine. */
+  adoptExistingPrimary?: boolean;
 }
 
 /** The largest size a free-plan project may run (product spec, Limits). */
@@ -76,7 +78,7 @@ export async function preflight(
       });
     }
   }
-  if (t.type === "read_write") {
+  if (t.type === "read_write" && !(scope === "replace" && t.adoptExistingPrimary === true)) {
     const taken = (await api.endpoints.listByBranch(t.projectId, t.branchId)).find(
       (e) => e.type === "read_write" && e.id !== t.currentEndpointId,
     );

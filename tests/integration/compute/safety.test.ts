@@ -276,9 +276,34 @@ describe("adopting a branch's existing primary compute", () => {
     expect(c.outs).toMatchObject({ adopted: true, minCu: 2, maxCu: 2, pgSettings: { work_mem: "4096" } });
     expect(c.outs.name).toBe(primary.name);
     expect(logs.join("\n")).toMatch(new RegExp(`adopting compute ${primary.id}`));
-    await impl.delete(c.id, c.outs);
-    expect((await api.endpoints.get(projectId, primary.id)).autoscaling_limit_max_cu).toBe(2);
+    // An update keeps the record that the compute was adopted: destroy must still leave it.
+    const resized = await impl.update(c.id, c.outs, await next(c, { cu: 1 }));
+    expect(resized.outs).toMatchObject({ adopted: true, minCu: 1 });
+    await impl.delete(c.id, resized.outs as Props);
+    expect((await api.endpoints.get(projectId, primary.id)).autoscaling_limit_max_cu).toBe(1);
     expect(logs.join("\n")).toMatch(/left compute .* in place/);
+  });
+
+  it("lets a replacement go ahead when it will adopt the primary compute of the target branch", async () => {
+    await primaryOn(branches[17]);
+    const replica = await createCompute("to-primary", { branchId: branches[17], cu: 1, type: "read_only" });
+    const d = await impl.diff(
+      replica.id,
+      replica.outs,
+      await next(replica, { type: "read_write", adoptExistingPrimary: true }),
+    );
+    expect(d.replaces).toEqual(["type"]);
+  });
+
+  it("decides on a fresh listing, not on one this process read before another process changed the branch", async () => {
+    const holder = await primaryOn(branches[18]);
+    // This process reads (and keeps) the project's listing, which now shows the branch's compute.
+    await createCompute("warm-up", { branchId: branches[19], cu: 1, type: "read_only" });
+    // Another process (another provider instance) deletes it.
+    await api.endpoints.delete(projectId, holder.id);
+    const c = await createCompute("after", { branchId: branches[18], cu: 1 });
+    expect(c.id).not.toBe(holder.id);
+    expect((await api.endpoints.listByBranch(projectId, branches[18])).map((e) => e.id)).toEqual([c.id]);
   });
 
   it("creates a compute as usual when the branch has none", async () => {

@@ -114,6 +114,16 @@ describe("CheckConfig and DiffConfig", () => {
     }
   });
 
+  it("returns the API key as a secret even when it came as plain text (the inputs go to the state)", async () => {
+    const req = new provproto.CheckRequest();
+    req.setNews(Struct.fromJavaScript({ apiUrl: emulator.url, apiKey: "plain-key-0123456789" }));
+    const resp = await call("checkConfig", req);
+    expect(resp.getInputs().toJavaScript()).toEqual({
+      apiUrl: emulator.url,
+      apiKey: secret("plain-key-0123456789"),
+    });
+  });
+
   it("a changed key is a change, never a replacement", async () => {
     const req = new provproto.DiffRequest();
     req.setOlds(Struct.fromJavaScript({ apiKey: secret("a") }));
