@@ -155,6 +155,15 @@ function warnIgnoredImportId(id: string, olds: Props, news: Props, log: Resource
 
 // --- create ------------------------------------------------------------------------------
 
+// Computes that a create of this process took over instead of creating (an interrupted run's, the
+// branch's primary): a delete in the same run must not remove them (see deleteCompute).
+const claimedByCreate = new Set<string>();
+
+/** A compute's identity across the run: its id and creation time (ids are not reused, but be sure). */
+function claimKey(endpointId: string, createdAt: unknown): string {
+  return `${endpointId}@${String(createdAt)}`;
+}
+
 export function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   return withOperationTimeout(inputs.operationTimeoutSeconds, () => createCompute(inputs));
 }
@@ -238,13 +247,17 @@ async function createOrFinish(
   }
   if (sameName && autoNamed) {
     log.info(`found ${describe(sameName)} created for this resource by an interrupted run; finishing it`);
+    claimedByCreate.add(claimKey(sameName.id, sameName.created_at));
     return {
       endpoint: sameName,
       // Its older failures are history: ensureStarted starts it if it never did.
       operations: await operationsOf(api, i.projectId, sameName.id, { includeFailed: false }),
     };
   }
-  if (primary && i.adoptExistingPrimary === true) return adoptPrimary(api, primary, inputs, log);
+  if (primary && i.adoptExistingPrimary === true) {
+    claimedByCreate.add(claimKey(primary.id, primary.created_at));
+    return adoptPrimary(api, primary, inputs, log);
+  }
   if (sameName && type === "read_write") {
     // It would block the branch's one read_write slot. An explicit name cannot tell this resource's
     // compute from anyone else's, so never adopt it silently: say how to adopt or remove it.
@@ -552,6 +565,16 @@ export function remove(id: string, props: Props): Promise<void> {
 
 async function deleteCompute(id: string, props: Props): Promise<void> {
   const { projectId, endpointId } = parseId(id, props);
+  if (claimedByCreate.has(claimKey(endpointId, props.createdAt))) {
+    // A create-before-delete replacement (a forced `--replace` without deleteBeforeReplace, as the
+    // plugin's YAML/Python/Go resources default to) whose create took this very compute over: it
+    // now belongs to the replacement, and deleting "the old one" would delete it.
+    logger(props).warn(
+      `left compute ${endpointId} in place: this run's replacement of the resource took it over ` +
+        "(set the deleteBeforeReplace resource option to replace it with a new compute)",
+    );
+    return;
+  }
   if (props.adopted === true) {
     // It existed before the stack adopted it (a branch's primary compute): leave it in place.
     logger(props).info(

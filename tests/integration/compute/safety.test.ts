@@ -343,3 +343,16 @@ describe("a refresh's diff warns about nothing and reads nothing", () => {
     expect(logs.join("\n")).not.toMatch(/restarts the compute|never started/);
   });
 });
+
+describe("a create-before-delete replacement never deletes the compute its create took over", () => {
+  it("forced replacement of an auto-named compute without deleteBeforeReplace keeps the compute", async () => {
+    const old = await createCompute("forced", { branchId: branches[20], cu: 1 });
+    // `pulumi up --replace` with deleteBeforeReplace false: the engine creates the replacement first,
+    // with the same inputs (so the same auto-name), then deletes the old resource.
+    const replacement = await impl.create(await checked("forced", { branchId: branches[20], cu: 1 }));
+    expect(replacement.id).toBe(old.id);
+    await impl.delete(old.id, old.outs);
+    expect((await api.endpoints.get(projectId, old.id)).id).toBe(old.id);
+    expect(logs.join("\n")).toMatch(/this run's replacement of the resource took it over/);
+  });
+});
