@@ -9,13 +9,23 @@ const targets = config.getObject<{ projectId: string; branchIds: string[] }[]>("
   { projectId: config.require("projectId"), branchIds: config.requireObject<string[]>("branchIds") },
 ];
 
-targets.forEach(({ projectId, branchIds }, p) => {
-  for (let i = 0; i < count; i++) {
-    new Compute(p === 0 ? `compute-${i}` : `compute-p${p}-${i}`, {
-      projectId,
-      branchId: branchIds[i % branchIds.length],
-      type: i < branchIds.length ? "read_write" : "read_only",
-      cu,
-    });
-  }
-});
+// "project" (default): all computes of one project, then the next project's. "interleaved": the i-th
+// compute of every project, then the (i+1)-th (the declaration order decides which resources get the
+// engine's parallel slots first).
+const order = config.get("order") ?? "project";
+const declare = (p: number, i: number) => {
+  const { projectId, branchIds } = targets[p];
+  new Compute(p === 0 ? `compute-${i}` : `compute-p${p}-${i}`, {
+    projectId,
+    branchId: branchIds[i % branchIds.length],
+    type: i < branchIds.length ? "read_write" : "read_only",
+    cu,
+  });
+};
+if (order === "interleaved") {
+  for (let i = 0; i < count; i++) targets.forEach((_, p) => declare(p, i));
+} else {
+  targets.forEach((_, p) => {
+    for (let i = 0; i < count; i++) declare(p, i);
+  });
+}
