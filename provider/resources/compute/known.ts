@@ -4,12 +4,13 @@
  *
  * A create looks at its branch's computes before it POSTs: to finish the compute an interrupted run
  * created for this very resource (its auto-name), to refuse an explicit name's leftover, to adopt a
- * primary, and to tell the compute a lost answer made from those that were there. All of those were
- * there before this process started, or were made by this process. So a listing per project and
- * process, taken inside the project's queue and updated with every compute this process creates,
- * changes or deletes, answers as a listing per create did — for one request per project instead of
- * one per compute (docs/decisions/0014). Anything unexpected (a failed or unanswered change, a 409)
- * drops the listing; the next create reads it again.
+ * primary, and to tell the compute a lost answer made from those that were there. The listing per
+ * project and process, taken inside the project's queue and updated with every compute this process
+ * creates, changes or deletes, answers the common case — nothing on the branch stands in the way —
+ * for one request per project instead of one per compute (docs/decisions/0014). Other processes (other
+ * provider instances, the plugin, people) may change the branch meanwhile, so whenever the listing
+ * shows something to finish, adopt or refuse, the create reads the branch again before deciding; and
+ * anything unexpected (a failed or unanswered change, a 409) drops the listing.
  */
 import type { Endpoint, NeonClient } from "../../api";
 
