@@ -8,6 +8,7 @@
  */
 import type { ProviderSettings } from "../resources/runtime";
 import { UNKNOWN } from "../resources/compute/inputs";
+import { closest } from "../resources/settings";
 import { CONFIG, PACKAGE } from "./schema";
 import { reveal } from "./secrets";
 
@@ -22,25 +23,6 @@ export interface ConfigFailure {
   reason: string;
 }
 
-function closest(key: string): string | undefined {
-  const lower = key.toLowerCase();
-  return CONFIG.map((c) => c.name).find((n) => {
-    const m = n.toLowerCase();
-    return m.includes(lower) || lower.includes(m) || distance(m, lower) <= 2;
-  });
-}
-
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return d[a.length][b.length];
-}
-
 /**
  * CheckConfig: every key must be a setting of the package, an API key must be set (here or in
  * `NEON_API_KEY`), the timeout must be a positive number and the URL an http(s) URL. Values not
@@ -52,12 +34,11 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
   const names = CONFIG.map((c) => c.name);
   for (const key of Object.keys(values)) {
     if (names.includes(key) || ENGINE_KEYS.includes(key)) continue;
-    const hint = closest(key);
     failures.push({
       property: key,
       reason:
-        `${PACKAGE}:${key} is not a setting of the ${PACKAGE} provider` +
-        (hint ? `; did you mean ${PACKAGE}:${hint}?` : `; the settings are ${names.join(", ")}`) +
+        `${PACKAGE}:${key} is not a setting of the ${PACKAGE} provider; did you mean ${PACKAGE}:${closest(key, names)}? ` +
+        `(the settings are ${names.join(", ")})` +
         ` (remove it with \`pulumi config rm ${PACKAGE}:${key}\`)`,
     });
   }

@@ -7,6 +7,7 @@ import { APIKEY_DEFINITION } from "../resources/apikey/definition";
 import { COMPUTE_DEFINITION } from "../resources/compute/definition";
 import type { PropertyDef, PropertyType, ResourceDef } from "../resources/definition";
 import { LOOKUPS, OBJECT_TYPES } from "../lookups/definitions";
+import { SETTINGS } from "../resources/settings";
 
 /** The plugin's package name (docs/decisions/0011): not `neon`, which the registry's bridged package owns. */
 export const PACKAGE = "neoncompute";
@@ -20,41 +21,7 @@ export function token(name: string): string {
 }
 
 /** The provider's own settings: stack config `neoncompute:<name>` or an explicit `Provider`'s arguments. */
-export const CONFIG: readonly (PropertyDef & { env: string })[] = [
-  {
-    name: "apiKey",
-    type: "string",
-    secret: true,
-    env: "NEON_API_KEY",
-    description:
-      "The Neon API key the provider acts with (a personal, organization or project-scoped key). " +
-      "Falls back to the `NEON_API_KEY` environment variable.",
-  },
-  {
-    name: "apiUrl",
-    type: "string",
-    env: "NEON_API_URL",
-    description:
-      "Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.",
-  },
-  {
-    name: "operationTimeoutSeconds",
-    type: "integer",
-    env: "NEON_OPERATION_TIMEOUT_SECONDS",
-    description:
-      "Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's " +
-      "`customTimeouts` take precedence for its create, update and delete. Falls back to " +
-      "`NEON_OPERATION_TIMEOUT_SECONDS`.",
-  },
-  {
-    name: "requestTimeoutSeconds",
-    type: "integer",
-    env: "NEON_REQUEST_TIMEOUT_SECONDS",
-    description:
-      "How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back " +
-      "to `NEON_REQUEST_TIMEOUT_SECONDS`.",
-  },
-];
+export const CONFIG = SETTINGS;
 
 type Json = Record<string, unknown>;
 

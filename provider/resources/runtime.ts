@@ -17,6 +17,9 @@ import {
 } from "../api";
 import { isSucceeded } from "../operations";
 import { resourceLogger, type ResourceLogger } from "./engine-log";
+import { closest, SETTINGS } from "./settings";
+
+export { closest };
 
 type Props = Record<string, unknown>;
 
@@ -38,12 +41,9 @@ export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 
 /** The provider's configuration keys (namespace `neon:`), with their environment fallbacks. */
-export const CONFIG_KEYS = {
-  apiKey: "NEON_API_KEY",
-  apiUrl: "NEON_API_URL",
-  operationTimeoutSeconds: "NEON_OPERATION_TIMEOUT_SECONDS",
-  requestTimeoutSeconds: "NEON_REQUEST_TIMEOUT_SECONDS",
-} as const;
+export const CONFIG_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  SETTINGS.map((s) => [s.name, s.env]),
+);
 
 let settings: ProviderSettings = {};
 let cachedClient: { key: string; url: string | undefined; client: NeonClient } | undefined;
@@ -78,8 +78,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
         `${known.map((k) => `neon:${k}`).join(", ")}; rename the key with \`pulumi config rm\` and \`pulumi config set\`.`,
     );
   }
-  const read = (key: keyof typeof CONFIG_KEYS) =>
-    req.config.get(`neon:${key}`) ?? process.env[CONFIG_KEYS[key]];
+  const read = (key: string) => req.config.get(`neon:${key}`) ?? process.env[CONFIG_KEYS[key]];
   const next: ProviderSettings = {
     ...settings,
     apiKey: req.config.get("neon:apiKey") || undefined,
@@ -107,24 +106,6 @@ function seconds(key: string, value: string | undefined, example: number): numbe
     );
   }
   return n;
-}
-
-/** The known name nearest to `name` (edit distance, case-insensitive). */
-export function closest(name: string, known: readonly string[]): string {
-  const distance = (a: string, b: string): number => {
-    const x = a.toLowerCase();
-    const y = b.toLowerCase();
-    let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= x.length; i++) {
-      const row = [i];
-      for (let j = 1; j <= y.length; j++) {
-        row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
-      }
-      prev = row;
-    }
-    return prev[y.length];
-  };
-  return [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
 }
 
 /** The shared API client for the configured key and URL. */
