@@ -20,8 +20,8 @@ const PROJECTS = 5;
 const PER_PROJECT = 20;
 
 /** A state file with the seeded projects plus copies of the main one; returns the targets. */
-function seededState(file: string, seed: number): { projectId: string; branchIds: string[] }[] {
-  const store = Store.seeded(seed, "launch", file);
+function seededState(file: string, seed: number, opMs: number): { projectId: string; branchIds: string[] }[] {
+  const store = Store.seeded(seed, "launch", file, 0, undefined, () => opMs);
   const st = store.state;
   const main = st.projects[st.seed_info.projectId];
   const targets = [{ projectId: main.id, branchIds: st.seed_info.branchIds.slice(1, 1 + PER_PROJECT) }];
@@ -83,7 +83,7 @@ export async function scale(
 ): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-bench-scale-"));
   const file = path.join(dir, "state.json");
-  const targets = seededState(file, 17);
+  const targets = seededState(file, 17, opMs);
   const emulator = await startEmulator({ opMs, seed: 17, statePath: file, rateLimit: true });
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   const temp = await createTempStack({

@@ -83,6 +83,16 @@ async function opStats(api: NeonClient, projectId: string, since: string): Promi
   return { ops: spans.length, sumMs: spans.reduce((n, s) => n + s.end - s.start, 0), gaps };
 }
 
+/** Requests per route between two `requestsByRoute()` readings, most first, as one line. */
+function routeDelta(before: Record<string, number>, after: Record<string, number>): string {
+  return Object.entries(after)
+    .map(([k, n]) => [k, n - (before[k] ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(", ");
+}
+
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 async function main(): Promise<void> {
@@ -137,8 +147,10 @@ async function main(): Promise<void> {
     stacks.push(upStack);
     let since = new Date(emulator.clock.now()).toISOString();
     let requestsBefore = emulator.requestCount();
+    let routesBefore = emulator.requestsByRoute();
     const [, lead, upMs] = await withLead(emulator, () => upStack.stack.up());
     const createRequests = emulator.requestCount() - requestsBefore;
+    console.log(`  create requests: ${routeDelta(routesBefore, emulator.requestsByRoute())}`);
     const created = await opStats(api, projectId, since);
     const upRatio = upMs / created.sumMs;
     const leadMs = lead - noopLead;
@@ -184,13 +196,17 @@ async function main(): Promise<void> {
     await upStack.stack.setConfig("bench-computes:cu", { value: "0.5" });
     since = new Date(emulator.clock.now()).toISOString();
     requestsBefore = emulator.requestCount();
+    routesBefore = emulator.requestsByRoute();
     const [, resizeMs] = await timed(() => upStack.stack.up());
     const resizeRequests = emulator.requestCount() - requestsBefore;
+    console.log(`  resize requests: ${routeDelta(routesBefore, emulator.requestsByRoute())}`);
     const resized = await opStats(api, projectId, since);
     requestsBefore = emulator.requestCount();
+    routesBefore = emulator.requestsByRoute();
     since = new Date(emulator.clock.now()).toISOString();
     const [, destroyMs] = await timed(() => upStack.stack.destroy());
     const deleteRequests = emulator.requestCount() - requestsBefore;
+    console.log(`  destroy requests: ${routeDelta(routesBefore, emulator.requestsByRoute())}`);
     const deleted = await opStats(api, projectId, since);
     console.log(
       `resize: ${resized.ops} operations (${(resized.sumMs / 1000).toFixed(1)} s), up ${(resizeMs / 1000).toFixed(1)} s, ` +

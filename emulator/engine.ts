@@ -158,6 +158,14 @@ export function createOperations(
   });
 }
 
+/**
+ * How long the seeded history's operations took: as long as this emulator's own operations of the
+ * same action (without jitter), so that the history tells a client what to expect.
+ */
+export function seededDurations(cfg: Pick<EngineConfig, "opMs" | "opDurations">): (action: string) => number {
+  return (action) => Math.max(0, Math.round(cfg.opDurations[action] ?? cfg.opMs));
+}
+
 function duration(store: Store, cfg: EngineConfig, action: string): number {
   const base = cfg.opDurations[action] ?? cfg.opMs;
   if (!cfg.opJitter) return Math.max(0, Math.round(base));

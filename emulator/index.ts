@@ -6,7 +6,7 @@ import { randomInt } from "node:crypto";
 import { newToken } from "./ids";
 import { Emulator, applyOpFaults } from "./server";
 import { Store } from "./store";
-import type { EngineConfig } from "./engine";
+import { seededDurations, type EngineConfig } from "./engine";
 import { FaultOptionsSchema, type FaultOptions } from "./faults";
 import { branchRoutes } from "./routes/branches";
 import { endpointRoutes } from "./routes/endpoints";
@@ -91,6 +91,8 @@ export interface EmulatorHandle {
   setFaults(f: FaultOptions): void;
   /** API requests (under /api/v2) served so far. */
   requestCount(): number;
+  /** API requests served so far, per method and route template (`GET /projects/:project_id`). */
+  requestsByRoute(): Record<string, number>;
   /** Requests refused with 429 by the rate limits (`rateLimit` option) so far. */
   rateLimitedCount(): number;
   /** A new personal key of the seeded admin or (non-admin) member user; returns its token. */
@@ -123,7 +125,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store =
     options.statePath && Store.exists(options.statePath)
       ? Store.load(options.statePath)
-      : Store.seeded(seed, plan, options.statePath);
+      : Store.seeded(seed, plan, options.statePath, 0, undefined, seededDurations(engine));
   if (options.frozenClock) store.frozenRealMs = Date.now();
   store.ensureBootstrapKey(bootstrapToken);
   store.save();
@@ -176,6 +178,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setFaults: (f) => emu.setFaults(f),
     requestCount: () => emu.requests,
     rateLimitedCount: () => emu.rateLimited,
+    requestsByRoute: () => Object.fromEntries(emu.requestsByRoute),
     createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
     stop: () => emu.app.close(),
     reset: () => emu.reset(),

@@ -24,7 +24,14 @@ import {
   type FaultOptions,
   type RequestFault,
 } from "./faults";
-import { createOperations, hasPending, materialize, type EngineConfig, type OpSpec } from "./engine";
+import {
+  createOperations,
+  hasPending,
+  materialize,
+  seededDurations,
+  type EngineConfig,
+  type OpSpec,
+} from "./engine";
 import { Store, iso } from "./store";
 import { newToken } from "./ids";
 import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
@@ -176,6 +183,8 @@ export class Emulator {
   readonly app: FastifyInstance;
   store: Store;
   requests = 0;
+  /** Requests served per route ("GET /projects/:project_id/operations"), for benchmarks. */
+  readonly requestsByRoute = new Map<string, number>();
   /** Requests refused with 429 by the rate limits (not by injected faults). */
   rateLimited = 0;
 
@@ -195,7 +204,11 @@ export class Emulator {
     const app = this.app;
     app.addHook("onRequest", (req, reply, done) => {
       reply.header("x-request-id", req.id);
-      if (req.url.startsWith(API_PREFIX)) this.requests++;
+      if (req.url.startsWith(API_PREFIX)) {
+        this.requests++;
+        const key = `${req.method} ${(req.routeOptions.url ?? req.url.split("?")[0]).slice(API_PREFIX.length)}`;
+        this.requestsByRoute.set(key, (this.requestsByRoute.get(key) ?? 0) + 1);
+      }
       done();
     });
     app.removeAllContentTypeParsers();
@@ -421,6 +434,7 @@ export class Emulator {
       this.settings.statePath,
       offset,
       this.store.frozenRealMs,
+      seededDurations(this.settings.engine),
     );
     this.settings.rateLimiter?.clear();
     this.store.ensureBootstrapKey(this.settings.bootstrapToken);

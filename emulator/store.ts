@@ -22,7 +22,7 @@ import type { Plan } from "./sizes";
 /** Number of branches the main project gets besides its default branch. */
 export const EXTRA_BRANCHES = 24;
 const REGION = "aws-us-east-2";
-/** Duration of each operation in the seeded history. */
+/** Duration of each operation in the seeded history, unless the emulator's own durations are given. */
 const SEED_OP_MS = 1000;
 /** The default scale-to-zero period (suspend_timeout_seconds 0 = 300 s). */
 const SCALE_TO_ZERO_MS = 300_000;
@@ -63,9 +63,10 @@ export class Store {
     statePath?: string,
     clockOffsetMs = 0,
     frozenRealMs?: number,
+    opMsOf?: (action: string) => number,
   ): Store {
     const real = frozenRealMs ?? Date.now();
-    const store = new Store(seedState(seed, plan, real + clockOffsetMs, clockOffsetMs), statePath);
+    const store = new Store(seedState(seed, plan, real + clockOffsetMs, clockOffsetMs, opMsOf), statePath);
     store.frozenRealMs = frozenRealMs;
     return store;
   }
@@ -255,9 +256,23 @@ export class Store {
 }
 
 /** Builds the seeded state: see emulator/README.md for what it holds. */
-export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs = 0): State {
+export function seedState(
+  seed: number,
+  plan: Plan,
+  nowMs: number,
+  clockOffsetMs = 0,
+  opMsOf: (action: string) => number = () => SEED_OP_MS,
+): State {
   const rng = new Rng(deriveSeed(seed, 0));
-  const createdMs = nowMs - 3_600_000;
+  // One operation at a time: each branch's operations end before the next branch is created.
+  const spacing = Math.max(
+    10_000,
+    opMsOf("create_timeline") + opMsOf("start_compute") + 1000,
+    opMsOf("create_branch") + 1000,
+  );
+  // An hour ago, or earlier when the history would not fit (long operations).
+  const historyMs = (EXTRA_BRANCHES + 2) * spacing + SCALE_TO_ZERO_MS + opMsOf("suspend_compute");
+  const createdMs = nowMs - Math.max(3_600_000, historyMs + 60_000);
   const created = iso(createdMs);
   const adminUserId = rng.uuid();
   const memberUserId = rng.uuid();
@@ -332,6 +347,7 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
     endpointId?: string,
   ) => {
     us = Math.max(atMs * 1000, us + 1);
+    const ms = opMsOf(action);
     state.operations[p].push({
       op: {
         id: rng.uuid(),
@@ -342,16 +358,17 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
         status: "finished",
         failures_count: 0,
         created_at: iso(atMs),
-        updated_at: iso(atMs + SEED_OP_MS),
-        total_duration_ms: SEED_OP_MS,
+        updated_at: iso(atMs + ms),
+        total_duration_ms: ms,
       },
-      sim: { created_us: us, duration_ms: SEED_OP_MS, fault: "none" },
+      sim: { created_us: us, duration_ms: ms, fault: "none" },
     });
-    state.sim[p] = { pending: state.operations[p].length, last_end_ms: atMs + SEED_OP_MS };
+    state.sim[p] = { pending: state.operations[p].length, last_end_ms: atMs + ms };
   };
   const makeProject = (name: string, ownerOrg: string | undefined, branchNames: string[]) => {
     const pid = projectId(rng, taken);
     const branchIds: string[] = [];
+    let suspendAt = 0;
     state.operations[pid] = [];
     const host = proxyHostFor(REGION);
     state.projects[pid] = {
@@ -368,9 +385,11 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
       updated_at: created,
       default_branch_id: "",
     };
+    const lastBranchEnd = createdMs + (branchNames.length - 1) * spacing + opMsOf("create_branch");
     branchNames.forEach((bname, i) => {
       const bid = branchId(rng, taken);
-      const atMs = createdMs + i * 10_000;
+      const atMs = createdMs + i * spacing;
+      const createdOpMs = opMsOf(i === 0 ? "create_timeline" : "create_branch");
       const at = iso(atMs);
       state.branches[bid] = {
         id: bid,
@@ -378,7 +397,7 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
         ...(i === 0 ? {} : { parent_id: branchIds[0] }),
         name: bname,
         current_state: "ready",
-        state_changed_at: iso(atMs + SEED_OP_MS),
+        state_changed_at: iso(atMs + createdOpMs),
         creation_source: "console",
         default: i === 0,
         protected: false,
@@ -390,7 +409,7 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
         logical_size: 30_000_000,
         init_source: "parent-data",
         created_at: at,
-        updated_at: iso(atMs + SEED_OP_MS),
+        updated_at: iso(atMs + createdOpMs),
       };
       branchIds.push(bid);
       finishedOp(pid, bid, i === 0 ? "create_timeline" : "create_branch", atMs);
@@ -398,8 +417,12 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
         // Project creation also creates the primary read_write compute of the default branch and starts
         // it (create_timeline, then start_compute, as the service returns them).
         const eid = endpointId(rng, taken);
-        const startAt = atMs + SEED_OP_MS;
-        const startedMs = startAt + SEED_OP_MS;
+        const startAt = atMs + createdOpMs;
+        const startedMs = startAt + opMsOf("start_compute");
+        // Nobody connects: scale to zero suspends it 300 s after the start (at the earliest; the
+        // later branches' creations come first, so it is the last operation of the history).
+        suspendAt = Math.max(startedMs + SCALE_TO_ZERO_MS, lastBranchEnd + 1000);
+        const suspendedMs = suspendAt + opMsOf("suspend_compute");
         state.endpoints[eid] = {
           host: `${eid}.${host}`,
           id: eid,
@@ -418,9 +441,9 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
           last_active: iso(startedMs),
           creation_source: "console",
           created_at: at,
-          updated_at: iso(startedMs + SCALE_TO_ZERO_MS + SEED_OP_MS),
+          updated_at: iso(suspendedMs),
           started_at: iso(startedMs),
-          suspended_at: iso(startedMs + SCALE_TO_ZERO_MS + SEED_OP_MS),
+          suspended_at: iso(suspendedMs),
           proxy_host: host,
           suspend_timeout_seconds: 0,
           provisioner: "k8s-neonvm",
@@ -433,7 +456,7 @@ export function seedState(seed: number, plan: Plan, nowMs: number, clockOffsetMs
     // Nobody connected after the start: scale to zero suspended the primary compute 300 s later.
     // (The later branches were created meanwhile, so this comes last in the history.)
     const eid = primaries.get(pid)!;
-    finishedOp(pid, branchIds[0], "suspend_compute", createdMs + 2 * SEED_OP_MS + SCALE_TO_ZERO_MS, eid);
+    finishedOp(pid, branchIds[0], "suspend_compute", suspendAt, eid);
     return { pid, branchIds, primaryEndpointId: eid };
   };
   const primaries = new Map<string, string>();

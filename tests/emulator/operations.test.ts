@@ -144,6 +144,26 @@ describe("list and get", () => {
     }
   });
 
+  it("seeds a history whose operations took as long as the emulator's own, one at a time, oldest first", async () => {
+    const all = (await c.get(OPS, { params: { project_id: project }, query: { limit: 1000 } })).body
+      .operations;
+    const history = [...all].reverse();
+    expect(history.map((o: { action: string }) => o.action).slice(0, 3)).toEqual([
+      "create_timeline",
+      "start_compute",
+      "create_branch",
+    ]);
+    expect(history[history.length - 1].action).toBe("suspend_compute");
+    for (const op of history) {
+      expect(op.status).toBe("finished");
+      // opMs 1000, suspend_compute 500 (this file's emulator).
+      expect(op.total_duration_ms).toBe(op.action === "suspend_compute" ? 500 : 1000);
+    }
+    for (let i = 1; i < history.length; i++)
+      expect(Date.parse(history[i].created_at)).toBeGreaterThanOrEqual(Date.parse(history[i - 1].updated_at));
+    expect(Date.parse(history[history.length - 1].updated_at)).toBeLessThan(emu.clock.now());
+  });
+
   it("defaults to 10 per page", async () => {
     const r = await c.get(OPS, { params: { project_id: project } });
     expect(r.body.operations).toHaveLength(10);
