@@ -76,6 +76,12 @@ export interface DurationWindow {
   hi: number;
   median: number;
   samples: number;
+  /**
+   * The distinct durations seen, ascending. Inside the window, polls go to where operations have
+   * ended before and skip the stretches between (with 1 s and 3 s in the history, a look at 1 s and
+   * one at 3 s, not a dozen between). Without them the whole window is polled at its interval.
+   */
+  points?: readonly number[];
 }
 
 /** Poll timing. */
@@ -248,7 +254,7 @@ export function decide(
  * interval grows with the elapsed time (×`growth`, from `firstPollMs` to
  * `maxIntervalMs`). With one, it sleeps towards the expected finish window
  * (checking once halfway when that sleep is long), polls densely inside the
- * window, and backs off gradually after it.
+ * window where earlier operations ended, and backs off gradually after it.
  */
 export function nextPollAt(
   t: OpTrack,
@@ -267,17 +273,24 @@ export function nextPollAt(
   if (!w) return grow(t.anchorAt);
   const elapsed = now - t.anchorAt;
   const step = windowInterval(w, cfg);
-  if (elapsed < w.lo) {
+  // The first look: at the shortest duration seen. The window's margin below it is for operations
+  // faster than any seen; with the durations known, a look there rarely pays for its request.
+  const first = w.points?.[0] ?? w.lo;
+  if (elapsed < first) {
     // A long sleep to the window gets one check halfway, in case operations
     // got faster; a short one (≤ 2 × the largest interval) does not need it,
     // unless the estimate is borrowed from other actions.
-    const half = w.lo / 2;
+    const half = first / 2;
     const borrowed = t.action === undefined || windows[t.action] === undefined;
-    const long = borrowed || w.lo - elapsed > 2 * cfg.maxIntervalMs;
-    const target = long && elapsed + cfg.minIntervalMs < half ? half : w.lo;
+    const long = borrowed || first - elapsed > 2 * cfg.maxIntervalMs;
+    const target = long && elapsed + cfg.minIntervalMs < half ? half : first;
     return t.anchorAt + target;
   }
-  if (elapsed < w.hi) return now + step;
+  if (elapsed < w.hi) {
+    // Never more often than the window's interval; past stretches where no operation ever ended.
+    const next = w.points?.find((p) => p > elapsed);
+    return next === undefined ? now + step : Math.max(now + step, t.anchorAt + next);
+  }
   // Late: start at the window's pace and slow down gently, on the scale of the window's width.
   const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));
   return now + clamp(late, step, cfg.maxIntervalMs);
@@ -314,7 +327,13 @@ export function durationWindow(samples: readonly number[]): DurationWindow | und
   if (xs.length < MIN_DURATION_SAMPLES) return undefined;
   const median = xs[Math.floor(xs.length / 2)];
   const margin = Math.min((xs[xs.length - 1] - xs[0]) / xs.length, median * 0.1);
-  return { lo: Math.max(0, xs[0] - margin), hi: xs[xs.length - 1] + margin, median, samples: xs.length };
+  return {
+    lo: Math.max(0, xs[0] - margin),
+    hi: xs[xs.length - 1] + margin,
+    median,
+    samples: xs.length,
+    points: xs.filter((x, i) => i === 0 || x !== xs[i - 1]),
+  };
 }
 
 /** One step: apply observations made at `now`, then decide. */

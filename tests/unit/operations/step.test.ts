@@ -298,6 +298,32 @@ describe("poll timing with a duration estimate", () => {
     expect(ours / finishes.length).toBeLessThan(ref / finishes.length);
   });
 
+  test("with two kinds of durations in the history it looks at each, not densely between them", () => {
+    // One old 1 s start in the history, the newer ones 3 s: a look at ~1 s, then one at 3 s.
+    const w = durationWindow([1000, 3000, 3000, 3000])!;
+    const polls = (finish: number, windows: Record<string, DurationWindow>): number[] => {
+      let s = start();
+      let now = 100;
+      const at: number[] = [];
+      for (;;) {
+        at.push(now);
+        const observations = [seen("op-1", now >= finish ? "finished" : "running")];
+        const r = step(s, { now, observations, windows });
+        s = r.state;
+        if (r.decision.type === "done") return at;
+        if (r.decision.type !== "poll") throw new Error("unexpected");
+        now += r.decision.afterMs;
+      }
+    };
+    expect(w.lo).toBeLessThan(1000);
+    expect(polls(3000, { start_compute: w })).toEqual([100, 1000, 3000]);
+    // An operation that ends as the old one did is seen at once too.
+    expect(polls(1000, { start_compute: w })).toEqual([100, 1000]);
+    // Without the points the same window is polled at its interval all the way (a dozen looks).
+    const { points: _points, ...uniform } = w;
+    expect(polls(3000, { start_compute: uniform }).length).toBeGreaterThan(10);
+  });
+
   test("a much faster operation than expected is still seen by the halfway check", () => {
     const long = { start_compute: { lo: 20_000, hi: 40_000, median: 30_000, samples: 5 } };
     let s = start();
@@ -330,7 +356,13 @@ describe("durationWindow", () => {
   });
 
   test("with equal durations the window is exactly them: the first poll lands at the end", () => {
-    expect(durationWindow([3000, 3000, 3000])).toEqual({ lo: 3000, hi: 3000, median: 3000, samples: 3 });
+    expect(durationWindow([3000, 3000, 3000])).toEqual({
+      lo: 3000,
+      hi: 3000,
+      median: 3000,
+      samples: 3,
+      points: [3000],
+    });
   });
 
   test("the margin shrinks as the history grows", () => {
@@ -345,6 +377,7 @@ describe("durationWindow", () => {
       hi: 2150,
       median: 1500,
       samples: 3,
+      points: [1000, 1500, 2000],
     });
   });
 
