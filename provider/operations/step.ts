@@ -82,6 +82,11 @@ export interface DurationWindow {
    * one at 3 s, not a dozen between). Without them the whole window is polled at its interval.
    */
   points?: readonly number[];
+  /**
+   * Fewer samples than {@link MIN_DURATION_SAMPLES}: not trusted as a window. The wait keeps its
+   * growing interval and only adds a look at each duration seen (see {@link nextPollAt}).
+   */
+  tentative?: true;
 }
 
 /** Poll timing. */
@@ -270,7 +275,13 @@ export function nextPollAt(
     return grow(Math.max(t.anchorAt, state.lastChangeAt));
   }
   const w = windowOf(t, windows);
-  if (!w) return grow(t.anchorAt);
+  if (!w) {
+    // No trusted estimate: the growing interval, plus a look when an earlier operation of the action
+    // took as long as this one has now (the first start in a fresh project, one earlier start seen).
+    const seenBefore = tentativeOf(t, windows)?.points?.find((p) => t.anchorAt + p > now + cfg.minIntervalMs);
+    const grown = grow(t.anchorAt);
+    return seenBefore === undefined ? grown : Math.min(grown, t.anchorAt + seenBefore);
+  }
   const elapsed = now - t.anchorAt;
   const step = windowInterval(w, cfg);
   // The first look: at the shortest duration seen. The window's margin below it is for operations
@@ -281,7 +292,7 @@ export function nextPollAt(
     // got faster; a short one (≤ 2 × the largest interval) does not need it,
     // unless the estimate is borrowed from other actions.
     const half = first / 2;
-    const borrowed = t.action === undefined || windows[t.action] === undefined;
+    const borrowed = t.action === undefined || windowOf({ action: t.action }, windows) === undefined;
     const long = borrowed || first - elapsed > 2 * cfg.maxIntervalMs;
     const target = long && elapsed + cfg.minIntervalMs < half ? half : first;
     return t.anchorAt + target;
@@ -298,6 +309,16 @@ export function nextPollAt(
 
 /** The expected finish window of an operation: its action's own, else that of all compute operations. */
 export function windowOf(
+  t: Pick<OpTrack, "action" | "compute">,
+  windows: Readonly<Record<string, DurationWindow>>,
+): DurationWindow | undefined {
+  const firm = (w: DurationWindow | undefined) => (w && !w.tentative ? w : undefined);
+  const own = t.action !== undefined ? firm(windows[t.action]) : undefined;
+  return own ?? (t.compute ? firm(windows[COMPUTE_ACTIONS]) : undefined);
+}
+
+/** Without a trusted window: the few durations seen of its action, else of all compute operations. */
+export function tentativeOf(
   t: Pick<OpTrack, "action" | "compute">,
   windows: Readonly<Record<string, DurationWindow>>,
 ): DurationWindow | undefined {
@@ -320,11 +341,16 @@ export const MIN_DURATION_SAMPLES = 3;
  * tenth of the median. The margin shrinks as the history grows and is 0 when
  * every duration was the same: a wait's anchor is never before its operation
  * started, so a poll at the window's start is then already at or after the
- * end. Undefined with too few samples.
+ * end. With fewer samples the window is `tentative`; undefined without any.
  */
 export function durationWindow(samples: readonly number[]): DurationWindow | undefined {
   const xs = samples.filter((x) => Number.isFinite(x) && x >= 0).sort((a, b) => a - b);
-  if (xs.length < MIN_DURATION_SAMPLES) return undefined;
+  if (xs.length === 0) return undefined;
+  const points = xs.filter((x, i) => i === 0 || x !== xs[i - 1]);
+  if (xs.length < MIN_DURATION_SAMPLES) {
+    const median = xs[Math.floor(xs.length / 2)];
+    return { lo: xs[0], hi: xs[xs.length - 1], median, samples: xs.length, points, tentative: true };
+  }
   const median = xs[Math.floor(xs.length / 2)];
   const margin = Math.min((xs[xs.length - 1] - xs[0]) / xs.length, median * 0.1);
   return {
@@ -332,7 +358,7 @@ export function durationWindow(samples: readonly number[]): DurationWindow | und
     hi: xs[xs.length - 1] + margin,
     median,
     samples: xs.length,
-    points: xs.filter((x, i) => i === 0 || x !== xs[i - 1]),
+    points,
   };
 }
 

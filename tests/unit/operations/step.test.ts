@@ -6,6 +6,7 @@ import {
   observe,
   step,
   windowInterval,
+  windowOf,
   type Decision,
   type DurationWindow,
   type Observation,
@@ -324,6 +325,34 @@ describe("poll timing with a duration estimate", () => {
     expect(polls(3000, { start_compute: uniform }).length).toBeGreaterThan(10);
   });
 
+  test("one earlier operation of the action: the growing interval, plus a look at its duration", () => {
+    const run = (windows: Record<string, DurationWindow>, finish: number): number[] => {
+      let s = start();
+      let now = 100;
+      const at: number[] = [];
+      for (;;) {
+        at.push(now);
+        const observations = [seen("op-1", now >= finish ? "finished" : "running")];
+        const r = step(s, { now, observations, windows });
+        s = r.state;
+        if (r.decision.type === "done") return at;
+        if (r.decision.type !== "poll") throw new Error("unexpected");
+        now += r.decision.afterMs;
+      }
+    };
+    const one = { start_compute: durationWindow([3000])! };
+    expect(windowOf({ action: "start_compute" }, one)).toBeUndefined();
+    const cold = run({}, 3000);
+    const hinted = run(one, 3000);
+    // Without history the growing interval overshoots the end (by 0.4–1.3 s, depending on the phase).
+    expect(cold[cold.length - 1] - 3000).toBeGreaterThan(300);
+    // With one 3 s start seen: the same looks up to then, and one at 3 s.
+    expect(hinted[hinted.length - 1]).toBe(3000);
+    expect(hinted.length).toBeLessThanOrEqual(cold.length);
+    // A single sample that was far off does not stretch the wait: faster operations are found as cold.
+    expect(run({ start_compute: durationWindow([30_000])! }, 3000)).toEqual(cold);
+  });
+
   test("a much faster operation than expected is still seen by the halfway check", () => {
     const long = { start_compute: { lo: 20_000, hi: 40_000, median: 30_000, samples: 5 } };
     let s = start();
@@ -350,9 +379,16 @@ describe("poll timing with a duration estimate", () => {
 });
 
 describe("durationWindow", () => {
-  test("needs three samples", () => {
+  test("needs three samples to be trusted; fewer give a tentative window", () => {
     expect(durationWindow([])).toBeUndefined();
-    expect(durationWindow([1000, 1100])).toBeUndefined();
+    expect(durationWindow([1100, 1000])).toEqual({
+      lo: 1000,
+      hi: 1100,
+      median: 1100,
+      samples: 2,
+      points: [1000, 1100],
+      tentative: true,
+    });
   });
 
   test("with equal durations the window is exactly them: the first poll lands at the end", () => {
