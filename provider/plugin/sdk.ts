@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ApiKey as DynamicApiKey, ApiKeyArgs } from "../resources/apikey/resource";
 import { APIKEY_DEFINITION } from "../resources/apikey/definition";
 import type { Compute as DynamicCompute, ComputeArgs } from "../resources/compute/resource";
+import { admit } from "../resources/compute/admission";
 import { COMPUTE_DEFINITION } from "../resources/compute/definition";
 import type { ResourceDef } from "../resources/definition";
 import type { ComputeInfo, OperationInfo, ProjectInfo } from "../lookups/types";
@@ -46,11 +47,14 @@ export class Compute extends pulumi.CustomResource {
   static readonly __pulumiType = `${PACKAGE}:index:Compute`;
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(Compute.__pulumiType, name, seeded(COMPUTE_DEFINITION, args), {
+    // As the dynamic class: a fair share of the engine's parallel steps per project during `up`.
+    const admitted = admit(args, opts);
+    super(Compute.__pulumiType, name, seeded(COMPUTE_DEFINITION, admitted.args), {
       ...options(COMPUTE_DEFINITION, opts),
       // As the dynamic class: replacements delete first, also when forced (docs/decisions/0005).
       deleteBeforeReplace: opts?.deleteBeforeReplace ?? true,
     });
+    admitted.track(this);
   }
 }
 

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { admit } from "./admission";
 import { computeProvider } from "./provider";
 import { COMPUTE_API_OUTPUT_KEYS, COMPUTE_INPUT_KEYS } from "./keys";
 
@@ -170,13 +171,15 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly tempDiskGiB: pulumi.Output<number>;
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
+    // During `up`, a fair share of the engine's parallel steps per project (admission.ts).
+    const admitted = admit(args, opts);
     super(
       computeProvider,
       name,
       {
         // Every output is seeded so that it appears on the class; given inputs take precedence.
         ...Object.fromEntries(COMPUTE_OUTPUT_KEYS.map((key) => [key, undefined])),
-        ...args,
+        ...admitted.args,
         // Lets the provider attribute its progress lines to this resource in `pulumi up`.
         __urn: pulumi.createUrn(name, COMPUTE_TYPE_TOKEN, opts?.parent),
       },
@@ -186,5 +189,6 @@ export class Compute extends pulumi.dynamic.Resource {
       COMPUTE_MODULE,
       COMPUTE_TYPE,
     );
+    admitted.track(this);
   }
 }

@@ -1,0 +1,178 @@
+/**
+ * Program-side admission of `Compute` registrations during `pulumi up`: a fair share of the engine's
+ * parallelism for every project.
+ *
+ * The engine runs at most `parallel` resource steps at once (the CLI's default is 4 per CPU), and a
+ * create waiting in its project's queue inside the provider (one operation per project at a time)
+ * holds its step the whole time. Registered in declaration order, the first project's computes take
+ * every step and the other projects wait for them: 100 computes over 5 projects took 3.1× their
+ * floor with 8 steps (BENCHMARKS.md). Admitting registrations so that at most `parallel` of them are
+ * in the engine at once, each next one from the project with the fewest in flight, keeps every
+ * project's queue busy with the same 8 steps.
+ *
+ * A registration whose end the program never learns (the engine failed its step and let the run go
+ * on) would hold its share for good. So when registrations wait and none has ended for `stallMs`,
+ * the admission opens for the rest of the run: every registration goes to the engine at once, as
+ * without admission. Slow, not stuck.
+ *
+ * `Admission` is bookkeeping only (the timer is injected); `admit` ties it to a resource's inputs and
+ * registration.
+ */
+
+import * as pulumi from "@pulumi/pulumi";
+
+/** Starts a timer; returns its cancel function. */
+export type Schedule = (fn: () => void, ms: number) => () => void;
+
+export const realSchedule: Schedule = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  t.unref?.();
+  return () => clearTimeout(t);
+};
+
+interface Waiting {
+  project: string;
+  grant: () => void;
+}
+
+export class Admission {
+  private readonly inFlight = new Map<string, number>();
+  private total = 0;
+  private readonly waiting: Waiting[] = [];
+  private open = false;
+  private pumpQueued = false;
+  private cancelStall?: () => void;
+
+  /** `limit`: registrations in flight at once, across projects (at least 1). */
+  constructor(
+    readonly limit: number,
+    private readonly stallMs = 120_000,
+    private readonly schedule: Schedule = realSchedule,
+  ) {
+    if (!(limit >= 1)) throw new Error(`admission limit must be at least 1, got ${limit}`);
+  }
+
+  /** True once a stall opened the admission (see the module's note). */
+  get opened(): boolean {
+    return this.open;
+  }
+
+  /** Resolves when a registration of `project` may go to the engine; call {@link release} when it ends. */
+  acquire(project: string): Promise<void> {
+    return new Promise<void>((grant) => {
+      this.waiting.push({ project, grant });
+      // The program declares its computes in one go: let them all arrive, then choose among them.
+      if (!this.pumpQueued) {
+        this.pumpQueued = true;
+        setImmediate(() => {
+          this.pumpQueued = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  /** A registration of `project` ended (created, updated, unchanged or failed). */
+  release(project: string): void {
+    const n = this.inFlight.get(project) ?? 0;
+    if (n <= 0) throw new Error(`admission: release of ${project} without an acquire`);
+    if (n === 1) this.inFlight.delete(project);
+    else this.inFlight.set(project, n - 1);
+    this.total--;
+    this.cancelStall?.();
+    this.cancelStall = undefined;
+    this.pump();
+  }
+
+  /** Registrations in flight, per project (for tests and progress lines). */
+  snapshot(): Record<string, number> {
+    return Object.fromEntries(this.inFlight);
+  }
+
+  /** Grants the next waiting registrations: each from the project with the fewest in flight, oldest first. */
+  private pump(): void {
+    while ((this.open || this.total < this.limit) && this.waiting.length > 0) {
+      let best = 0;
+      for (let i = 1; i < this.waiting.length; i++) {
+        if (this.count(this.waiting[i].project) < this.count(this.waiting[best].project)) best = i;
+      }
+      const [next] = this.waiting.splice(best, 1);
+      this.inFlight.set(next.project, this.count(next.project) + 1);
+      this.total++;
+      next.grant();
+    }
+    if (this.waiting.length > 0 && !this.cancelStall) {
+      this.cancelStall = this.schedule(() => {
+        this.open = true;
+        this.cancelStall = undefined;
+        this.pump();
+      }, this.stallMs);
+    }
+  }
+
+  private count(project: string): number {
+    return this.inFlight.get(project) ?? 0;
+  }
+}
+
+// --- in a Pulumi program ------------------------------------------------------------------------
+
+let shared: Admission | null | undefined;
+
+/**
+ * The process's admission during `pulumi up`: limited to the engine's parallelism, which the
+ * Node.js language host passes to the program (`PULUMI_NODEJS_PARALLEL`). None at preview (steps
+ * end at once), with no or unlimited parallelism, or with `NEON_COMPUTE_ADMISSION=off`.
+ */
+function programAdmission(): Admission | undefined {
+  if (shared === undefined) {
+    const parallel = Number(process.env.PULUMI_NODEJS_PARALLEL);
+    shared =
+      !pulumi.runtime.isDryRun() &&
+      process.env.NEON_COMPUTE_ADMISSION !== "off" &&
+      Number.isInteger(parallel) &&
+      parallel > 1
+        ? new Admission(parallel)
+        : null;
+  }
+  return shared ?? undefined;
+}
+
+/** An output's value as a promise, settled also when it fails (Output's own `promise`, else `apply`). */
+function settled(o: pulumi.Output<unknown>): Promise<unknown> {
+  const own = (o as unknown as { promise?: () => Promise<unknown> }).promise;
+  if (typeof own === "function") return own.call(o);
+  return new Promise((resolve) => o.apply((v) => (resolve(v), v)));
+}
+
+/**
+ * Admits a `Compute` registration: returns the arguments to register with (their `projectId` holds
+ * the registration until its turn, once every input is known) and `track`, to call with the
+ * resource so that its turn ends with its registration. Resources with `dependsOn` are not held:
+ * what they wait for could be waiting for them.
+ */
+export function admit<T extends { projectId: pulumi.Input<string> }>(
+  args: T,
+  opts: pulumi.CustomResourceOptions | undefined,
+): { args: T; track: (resource: pulumi.Resource) => void } {
+  const admission = programAdmission();
+  if (!admission || opts?.dependsOn !== undefined) return { args, track: () => undefined };
+  let project: string | undefined;
+  const known = new Promise<void>((resolve) => pulumi.output(args).apply(() => resolve()));
+  const projectId = pulumi.output(args.projectId).apply(async (p) => {
+    await known;
+    await admission.acquire(p);
+    project = p;
+    return p;
+  });
+  const release = () => {
+    if (project === undefined) return;
+    const p = project;
+    project = undefined;
+    admission.release(p);
+  };
+  return {
+    args: { ...args, projectId },
+    track: (resource) => void settled(resource.urn).then(release, release),
+  };
+}
