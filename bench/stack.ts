@@ -15,7 +15,8 @@
  * 6. `cold_overhead_ms`: the first wait of a fresh API client (a fresh provider process) on a 10 s and
  *    a 30 s operation, in a project whose history holds earlier operations of that action.
  *
- * 7. `scale_ratio`: 100 computes over 5 projects (bench/scale.ts).
+ * 7. `scale_ratio`: 100 computes over 5 projects (bench/scale.ts); `scale_ideal_ratio`: the same up
+ *    with a provider that makes no request (bench/ideal.ts), the engine's own floor in this run.
  *
  * Options (env): BENCH_OP_MS (default 3000), BENCH_COMPUTES (20), BENCH_PREVIEW (100; 0 skips),
  * BENCH_RUNS (3), BENCH_COLD (1; 0 skips), BENCH_SCALE (1; 0 skips).
@@ -27,6 +28,7 @@ import { startEmulator, type EmulatorHandle } from "../emulator";
 import { createNeonClient, type NeonClient } from "../provider/api";
 import { createTempStack, type TempStack } from "../scripts/lib/pulumi";
 import { coldOverhead } from "./cold";
+import { idealScale } from "./ideal";
 import { scale } from "./scale";
 
 const opMs = Number(process.env.BENCH_OP_MS ?? 3000);
@@ -265,7 +267,13 @@ async function main(): Promise<void> {
       console.log(c.line);
       keys.push(`cold_overhead_ms=${fmt(c.worstMedianMs)}`);
     }
-    if (scaleRun) keys.push(...(await scale(opMs)));
+    if (scaleRun) {
+      keys.push(...(await scale(opMs)));
+      // The same up with a provider that makes no request: what the engine and CLI alone cost.
+      const floor = await idealScale(opMs, { order: "project", admission: true });
+      console.log(`scale, ideal provider (no requests, same admission): ratio ${floor.toFixed(3)}`);
+      keys.push(`scale_ideal_ratio=${floor.toFixed(3)}`);
+    }
     console.log(keys.join(" "));
   } finally {
     for (const s of stacks) await s.dispose();

@@ -7,8 +7,8 @@
  * holds its step the whole time. Registered in declaration order, the first project's computes take
  * every step and the other projects wait for them: 100 computes over 5 projects took 3.1× their
  * floor with 8 steps (BENCHMARKS.md). Admitting registrations so that at most `parallel` of them are
- * in the engine at once, each next one from the project with the fewest in flight, keeps every
- * project's queue busy with the same 8 steps.
+ * in the engine at once (or two per project, when that is more), each next one from the project with
+ * the fewest in flight, keeps every project's queue busy with the same 8 steps.
  *
  * A registration whose end the program never learns (the engine failed its step and let the run go
  * on) would hold its share for good. So when registrations wait and none has ended for `stallMs`,
@@ -30,6 +30,12 @@ export const realSchedule: Schedule = (fn, ms) => {
   return () => clearTimeout(t);
 };
 
+/** Registrations per project worth having in flight (see `currentLimit`). */
+const PER_PROJECT = 2;
+
+/** No registration ended for this long while others wait: the admission opens (module's note). */
+const STALL_MS = 120_000;
+
 interface Waiting {
   project: string;
   grant: () => void;
@@ -43,13 +49,22 @@ export class Admission {
   private pumpQueued = false;
   private cancelStall?: () => void;
 
-  /** `limit`: registrations in flight at once, across projects (at least 1). */
+  private readonly perProject: number;
+  private readonly stallMs: number;
+  private readonly schedule: Schedule;
+
+  /**
+   * `limit`: registrations in flight at once, across projects (at least 1); `perProject`: at least
+   * this many per project with work, also past the limit (default 2); `stallMs`: see the module's note.
+   */
   constructor(
     readonly limit: number,
-    private readonly stallMs = 120_000,
-    private readonly schedule: Schedule = realSchedule,
+    opts: { perProject?: number; stallMs?: number; schedule?: Schedule } = {},
   ) {
     if (!(limit >= 1)) throw new Error(`admission limit must be at least 1, got ${limit}`);
+    this.perProject = opts.perProject ?? PER_PROJECT;
+    this.stallMs = opts.stallMs ?? STALL_MS;
+    this.schedule = opts.schedule ?? realSchedule;
   }
 
   /** True once a stall opened the admission (see the module's note). */
@@ -91,7 +106,7 @@ export class Admission {
 
   /** Grants the next waiting registrations: each from the project with the fewest in flight, oldest first. */
   private pump(): void {
-    while ((this.open || this.total < this.limit) && this.waiting.length > 0) {
+    while ((this.open || this.total < this.currentLimit()) && this.waiting.length > 0) {
       let best = 0;
       for (let i = 1; i < this.waiting.length; i++) {
         if (this.count(this.waiting[i].project) < this.count(this.waiting[best].project)) best = i;
@@ -108,6 +123,16 @@ export class Admission {
         this.pump();
       }, this.stallMs);
     }
+  }
+
+  /**
+   * The limit, or two per project with work when that is more: the second registration of a project
+   * waits in the provider's queue and starts the moment the first one's operation ends; past the
+   * engine's parallelism it waits in the engine's queue, which hands out steps in arrival order.
+   */
+  private currentLimit(): number {
+    const projects = new Set([...this.inFlight.keys(), ...this.waiting.map((w) => w.project)]);
+    return Math.max(this.limit, this.perProject * projects.size);
   }
 
   private count(project: string): number {

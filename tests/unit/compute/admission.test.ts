@@ -32,16 +32,17 @@ async function grants(
 describe("Admission", () => {
   test("declared project by project, the engine's steps go to every project in turn", async () => {
     const t = manualTimer();
-    const a = new Admission(8, 60_000, t.schedule);
+    const a = new Admission(8, { schedule: t.schedule });
     const declared = ["p1", "p2", "p3", "p4", "p5"].flatMap((p) => Array<string>(20).fill(p));
     const { granted } = await grants(a, declared);
-    expect(granted).toHaveLength(8);
-    expect(a.snapshot()).toEqual({ p1: 2, p2: 2, p3: 2, p4: 1, p5: 1 });
+    // Two per project (more than the 8 when five projects have work): each has its next create queued.
+    expect(granted).toHaveLength(10);
+    expect(a.snapshot()).toEqual({ p1: 2, p2: 2, p3: 2, p4: 2, p5: 2 });
   });
 
   test("a finished registration lets in the next one of the project with the fewest in flight", async () => {
     const t = manualTimer();
-    const a = new Admission(3, 60_000, t.schedule);
+    const a = new Admission(3, { perProject: 1, schedule: t.schedule });
     const { granted, settle } = await grants(a, ["a", "a", "a", "b", "b", "c"]);
     expect(granted).toEqual(["a#0", "b#3", "c#5"]);
     a.release("a");
@@ -59,14 +60,14 @@ describe("Admission", () => {
   });
 
   test("one project alone gets the whole limit", async () => {
-    const a = new Admission(4, 60_000, manualTimer().schedule);
+    const a = new Admission(4, { schedule: manualTimer().schedule });
     const { granted } = await grants(a, Array<string>(10).fill("p"));
     expect(granted).toHaveLength(4);
   });
 
   test("a stall (no registration ends while others wait) opens the admission for good", async () => {
     const t = manualTimer();
-    const a = new Admission(2, 60_000, t.schedule);
+    const a = new Admission(2, { perProject: 1, schedule: t.schedule });
     const { granted, settle } = await grants(a, ["a", "a", "a", "b"]);
     expect(granted).toHaveLength(2);
     expect(t.pending()).toBe(1);
@@ -80,14 +81,21 @@ describe("Admission", () => {
 
   test("a release restarts the stall timer; nothing waiting, no timer", async () => {
     const t = manualTimer();
-    const a = new Admission(1, 60_000, t.schedule);
-    const { granted, settle } = await grants(a, ["a", "b"]);
+    const a = new Admission(1, { perProject: 1, schedule: t.schedule });
+    const { granted, settle } = await grants(a, ["a", "a"]);
     expect(t.pending()).toBe(1);
     a.release("a");
     await settle();
-    expect(granted).toEqual(["a#0", "b#1"]);
+    expect(granted).toEqual(["a#0", "a#1"]);
     expect(t.pending()).toBe(0);
     expect(a.opened).toBe(false);
+  });
+
+  test("past the limit, two per project with work (a second create queued behind each first)", async () => {
+    const a = new Admission(2, { schedule: manualTimer().schedule });
+    const { granted } = await grants(a, ["a", "a", "a", "b", "b", "b", "c", "c", "c"]);
+    expect(a.snapshot()).toEqual({ a: 2, b: 2, c: 2 });
+    expect(granted).toHaveLength(6);
   });
 
   test("refuses a limit below 1 and a release without an acquire", () => {
