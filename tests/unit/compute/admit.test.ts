@@ -30,7 +30,6 @@ pulumi.runtime.setMocks(
 );
 
 // Loaded after the mocks are set, as a program loads it after the runtime is configured.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { plugin } = require("../../../provider") as typeof import("../../../provider");
 
 /** Lets the SDK's promise chains run until `done` holds (no clock involved). */
