@@ -278,7 +278,7 @@ export function nextPollAt(
   if (!w) {
     // No trusted estimate: the growing interval, plus a look when an earlier operation of the action
     // took as long as this one has now (the first start in a fresh project, one earlier start seen).
-    const seenBefore = tentativeOf(t, windows)?.points?.find((p) => t.anchorAt + p > now + cfg.minIntervalMs);
+    const seenBefore = tentativeOf(t, windows)?.points?.find((p) => t.anchorAt + p > now);
     const grown = grow(t.anchorAt);
     return seenBefore === undefined ? grown : Math.min(grown, t.anchorAt + seenBefore);
   }
@@ -298,9 +298,13 @@ export function nextPollAt(
     return t.anchorAt + target;
   }
   if (elapsed < w.hi) {
-    // Never more often than the window's interval; past stretches where no operation ever ended.
+    // Never more often than the window's interval; past stretches where no operation ever ended,
+    // but no slower than the growing interval, so that one slow outlier in the history does not
+    // leave a long stretch unwatched.
     const next = w.points?.find((p) => p > elapsed);
-    return next === undefined ? now + step : Math.max(now + step, t.anchorAt + next);
+    if (next === undefined) return now + step;
+    const longest = Math.max(step, clamp(elapsed * (cfg.growth - 1), cfg.firstPollMs, cfg.maxIntervalMs));
+    return Math.max(now + step, Math.min(t.anchorAt + next, now + longest));
   }
   // Late: start at the window's pace and slow down gently, on the scale of the window's width.
   const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));

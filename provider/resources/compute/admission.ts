@@ -25,8 +25,8 @@ import * as pulumi from "@pulumi/pulumi";
 export type Schedule = (fn: () => void, ms: number) => () => void;
 
 export const realSchedule: Schedule = (fn, ms) => {
+  // Not unref'd: while registrations wait, the timer is what guarantees the run goes on.
   const t = setTimeout(fn, ms);
-  t.unref?.();
   return () => clearTimeout(t);
 };
 
@@ -116,7 +116,11 @@ export class Admission {
       this.total++;
       next.grant();
     }
-    if (this.waiting.length > 0 && !this.cancelStall) {
+    if (this.waiting.length === 0) {
+      // Nothing waits (a new project raised the limit, say): no stall to watch for.
+      this.cancelStall?.();
+      this.cancelStall = undefined;
+    } else if (!this.cancelStall) {
       this.cancelStall = this.schedule(() => {
         this.open = true;
         this.cancelStall = undefined;
@@ -142,25 +146,44 @@ export class Admission {
 
 // --- in a Pulumi program ------------------------------------------------------------------------
 
-let shared: Admission | null | undefined;
+let shared: { key: string; admission: Admission | undefined } | undefined;
+
+/** The engine's parallelism as the program knows it: the language host's variable, else the SDK's settings. */
+function engineParallelism(): number {
+  const fromEnv = Number(process.env.PULUMI_NODEJS_PARALLEL);
+  if (Number.isInteger(fromEnv) && fromEnv !== 0) return fromEnv;
+  try {
+    // Inline programs (Automation API) get no variable; the SDK keeps the value in its settings.
+    const state = require("@pulumi/pulumi/runtime/state") as {
+      getStore?: () => { settings?: { options?: { parallel?: number } } };
+    };
+    return Number(state.getStore?.().settings?.options?.parallel ?? 0);
+  } catch {
+    return 0;
+  }
+}
 
 /**
- * The process's admission during `pulumi up`: limited to the engine's parallelism, which the
- * Node.js language host passes to the program (`PULUMI_NODEJS_PARALLEL`). None at preview (steps
- * end at once), with no or unlimited parallelism, or with `NEON_COMPUTE_ADMISSION=off`.
+ * The run's admission during `pulumi up`: limited to the engine's parallelism. None at preview
+ * (steps end at once), with no or unlimited parallelism, or with `NEON_COMPUTE_ADMISSION=off`. A
+ * new one for each run of a process that runs several (Automation API inline programs).
  */
 function programAdmission(): Admission | undefined {
-  if (shared === undefined) {
-    const parallel = Number(process.env.PULUMI_NODEJS_PARALLEL);
-    shared =
-      !pulumi.runtime.isDryRun() &&
-      process.env.NEON_COMPUTE_ADMISSION !== "off" &&
-      Number.isInteger(parallel) &&
-      parallel > 1
-        ? new Admission(parallel)
-        : null;
+  const parallel = engineParallelism();
+  const dryRun = pulumi.runtime.isDryRun();
+  let run = "";
+  try {
+    run = `${pulumi.getProject()}/${pulumi.getStack()}`;
+  } catch {
+    // Outside a configured run: one key for all.
   }
-  return shared ?? undefined;
+  const key = `${run}/${dryRun}/${parallel}`;
+  if (shared?.key !== key) {
+    const on =
+      !dryRun && process.env.NEON_COMPUTE_ADMISSION !== "off" && Number.isInteger(parallel) && parallel > 1;
+    shared = { key, admission: on ? new Admission(parallel) : undefined };
+  }
+  return shared.admission;
 }
 
 /** An output's value as a promise, settled also when it fails (Output's own `promise`, else `apply`). */
@@ -171,10 +194,21 @@ function settled(o: pulumi.Output<unknown>): Promise<unknown> {
 }
 
 /**
+ * Resolves true once every input is known, false when one is unknown or failed (`pulumi up
+ * --target` leaves untargeted resources' outputs unknown; `--continue-on-error` a failed one's):
+ * such a registration goes to the engine as it would without admission, which decides what to do.
+ */
+function allKnown(args: object): Promise<boolean> {
+  const isKnown = (pulumi.output(args) as unknown as { isKnown?: Promise<boolean> }).isKnown;
+  return isKnown instanceof Promise ? isKnown.catch(() => false) : Promise.resolve(false);
+}
+
+/**
  * Admits a `Compute` registration: returns the arguments to register with (their `projectId` holds
- * the registration until its turn, once every input is known) and `track`, to call with the
- * resource so that its turn ends with its registration. Resources with `dependsOn` are not held:
- * what they wait for could be waiting for them.
+ * the registration until its turn) and `track`, to call with the resource so that its turn ends with
+ * its registration. A turn is taken only once nothing else holds the registration: every input known,
+ * the parent, `deletedWith` and provider registered. Resources with `dependsOn` are not held (what
+ * they wait for could be waiting for them).
  */
 export function admit<T extends { projectId: pulumi.Input<string> }>(
   args: T,
@@ -183,9 +217,11 @@ export function admit<T extends { projectId: pulumi.Input<string> }>(
   const admission = programAdmission();
   if (!admission || opts?.dependsOn !== undefined) return { args, track: () => undefined };
   let project: string | undefined;
-  const known = new Promise<void>((resolve) => pulumi.output(args).apply(() => resolve()));
+  const others = [opts?.parent, opts?.deletedWith, opts?.provider].filter((r) => r !== undefined);
+  const ready = Promise.all([allKnown(args), ...others.map((r) => settled(r.urn).catch(() => undefined))]);
   const projectId = pulumi.output(args.projectId).apply(async (p) => {
-    await known;
+    const [known] = await ready;
+    if (!known) return p;
     await admission.acquire(p);
     project = p;
     return p;

@@ -4,6 +4,7 @@
  * turn ends when the engine answers it.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { unknown } from "@pulumi/pulumi/output";
 
 // What the Node.js language host tells the program (`--parallel 2`), before the first Compute.
 process.env.PULUMI_NODEJS_PARALLEL = "2";
@@ -63,4 +64,56 @@ test("two steps, five computes of two projects declared project by project: both
   // The held input reaches the engine unchanged.
   expect(projectOf.get("a3")).toBe("project-a");
   expect(projectOf.get("b2")).toBe("project-b");
+});
+
+test("a registration with an unknown input is not held (pulumi up --target, --continue-on-error)", async () => {
+  const before = registered.length;
+  const x = ["x1", "x2", "x3"].map(
+    (name) => new plugin.Compute(name, { projectId: "project-x", branchId: `br-${name}`, type: "read_only" }),
+  );
+  await settle(() => registered.length >= before + 2);
+  await settle(() => false);
+  // One project with work: two in flight, x3 waits for a turn.
+  expect(registered.slice(before)).toEqual(["x1", "x2"]);
+  new plugin.Compute("x-unknown", {
+    projectId: "project-x",
+    branchId: pulumi.output(unknown) as pulumi.Output<string>,
+    type: "read_only",
+  });
+  await settle(() => registered.includes("x-unknown"));
+  expect(registered.slice(before)).toEqual(["x1", "x2", "x-unknown"]);
+  for (const name of ["x1", "x2", "x-unknown"]) answers.get(name)!();
+  await settle(() => registered.includes("x3"));
+  answers.get("x3")!();
+  await Promise.all(x.map((c) => new Promise((resolve) => c.id.apply(resolve))));
+});
+
+test("children wait for their parent before they take a turn, so the parent gets one", async () => {
+  const before = registered.length;
+  let branchOfPrimary!: (b: string) => void;
+  const primary = new plugin.Compute("y-primary", {
+    projectId: "project-y",
+    branchId: new Promise<string>((resolve) => (branchOfPrimary = resolve)),
+  });
+  const replicas = ["y1", "y2", "y3"].map(
+    (name) =>
+      new plugin.Compute(
+        name,
+        { projectId: "project-y", branchId: "br-y", type: "read_only" },
+        { parent: primary },
+      ),
+  );
+  await settle(() => false);
+  // The replicas' inputs are known, but their parent is not registered: none took a turn.
+  expect(registered.slice(before)).toEqual([]);
+  branchOfPrimary("br-y");
+  await settle(() => registered.includes("y-primary"));
+  expect(registered.slice(before)).toEqual(["y-primary"]);
+  answers.get("y-primary")!();
+  await settle(() => registered.length >= before + 3);
+  expect(registered.slice(before)).toEqual(["y-primary", "y1", "y2"]);
+  for (const name of ["y1", "y2"]) answers.get(name)!();
+  await settle(() => registered.includes("y3"));
+  answers.get("y3")!();
+  await Promise.all(replicas.map((c) => new Promise((resolve) => c.id.apply(resolve))));
 });

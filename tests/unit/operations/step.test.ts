@@ -317,12 +317,17 @@ describe("poll timing with a duration estimate", () => {
       }
     };
     expect(w.lo).toBeLessThan(1000);
-    expect(polls(3000, { start_compute: w })).toEqual([100, 1000, 3000]);
+    // A look at 1 s, a few at the growing interval between, and one at 3 s.
+    expect(polls(3000, { start_compute: w })).toEqual([100, 1000, 1500, 2250, 3000]);
     // An operation that ends as the old one did is seen at once too.
     expect(polls(1000, { start_compute: w })).toEqual([100, 1000]);
     // Without the points the same window is polled at its interval all the way (a dozen looks).
     const { points: _points, ...uniform } = w;
     expect(polls(3000, { start_compute: uniform }).length).toBeGreaterThan(10);
+    // One slow outlier in the history does not leave the stretch up to it unwatched.
+    const outlier = { start_compute: durationWindow([1000, 1000, 1000, 1000, 60_000])! };
+    const looks = polls(1500, outlier);
+    expect(looks[looks.length - 1]).toBeLessThanOrEqual(3000);
   });
 
   test("one earlier operation of the action: the growing interval, plus a look at its duration", () => {
