@@ -77,9 +77,8 @@ export interface DurationWindow {
   median: number;
   samples: number;
   /**
-   * The distinct durations seen, ascending. Inside the window, polls go to where operations have
-   * ended before and skip the stretches between (with 1 s and 3 s in the history, a look at 1 s and
-   * one at 3 s, not a dozen between). Without them the whole window is polled at its interval.
+   * The distinct durations seen, ascending. Inside the window, a wide empty stretch between two of
+   * them is not polled densely (see {@link nextPollAt}). Without them the whole window is.
    */
   points?: readonly number[];
   /**
@@ -284,27 +283,31 @@ export function nextPollAt(
   }
   const elapsed = now - t.anchorAt;
   const step = windowInterval(w, cfg);
-  // The first look: at the shortest duration seen. The window's margin below it is for operations
-  // faster than any seen; with the durations known, a look there rarely pays for its request.
-  const first = w.points?.[0] ?? w.lo;
-  if (elapsed < first) {
+  if (elapsed < w.lo) {
     // A long sleep to the window gets one check halfway, in case operations
     // got faster; a short one (≤ 2 × the largest interval) does not need it,
     // unless the estimate is borrowed from other actions.
-    const half = first / 2;
+    const half = w.lo / 2;
     const borrowed = t.action === undefined || windowOf({ action: t.action }, windows) === undefined;
-    const long = borrowed || first - elapsed > 2 * cfg.maxIntervalMs;
-    const target = long && elapsed + cfg.minIntervalMs < half ? half : first;
+    const long = borrowed || w.lo - elapsed > 2 * cfg.maxIntervalMs;
+    const target = long && elapsed + cfg.minIntervalMs < half ? half : w.lo;
     return t.anchorAt + target;
   }
   if (elapsed < w.hi) {
-    // Never more often than the window's interval; past stretches where no operation ever ended,
-    // but no slower than the growing interval, so that one slow outlier in the history does not
-    // leave a long stretch unwatched.
-    const next = w.points?.find((p) => p > elapsed);
-    if (next === undefined) return now + step;
-    const longest = Math.max(step, clamp(elapsed * (cfg.growth - 1), cfg.firstPollMs, cfg.maxIntervalMs));
-    return Math.max(now + step, Math.min(t.anchorAt + next, now + longest));
+    // Densely, at the window's interval, except across a stretch between two durations seen that is
+    // much wider than the samples' spacing (1 s and 3 s in the history: not a dozen looks between).
+    // There the look goes to the next duration seen, but no slower than the growing interval, so
+    // that one outlier in the history does not leave a long stretch unwatched.
+    const points = w.points ?? [];
+    const k = points.findIndex((p) => p > elapsed);
+    if (k > 0) {
+      const wide = Math.max(4 * step, (2 * (w.hi - w.lo)) / w.samples);
+      if (points[k] - points[k - 1] > wide) {
+        const longest = Math.max(step, clamp(elapsed * (cfg.growth - 1), cfg.firstPollMs, cfg.maxIntervalMs));
+        return Math.max(now + step, Math.min(t.anchorAt + points[k], now + longest));
+      }
+    }
+    return now + step;
   }
   // Late: start at the window's pace and slow down gently, on the scale of the window's width.
   const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));
