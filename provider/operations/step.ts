@@ -76,10 +76,7 @@ export interface DurationWindow {
   hi: number;
   median: number;
   samples: number;
-  /**
-   * The distinct durations seen, ascending. Inside the window, a wide empty stretch between two of
-   * them is not polled densely (see {@link nextPollAt}). Without them the whole window is.
-   */
+  /** A tentative window's durations, ascending: where its extra looks go (see {@link nextPollAt}). */
   points?: readonly number[];
   /**
    * Fewer samples than {@link MIN_DURATION_SAMPLES}: not trusted as a window. The wait keeps its
@@ -258,7 +255,7 @@ export function decide(
  * interval grows with the elapsed time (×`growth`, from `firstPollMs` to
  * `maxIntervalMs`). With one, it sleeps towards the expected finish window
  * (checking once halfway when that sleep is long), polls densely inside the
- * window where earlier operations ended, and backs off gradually after it.
+ * window, and backs off gradually after it.
  */
 export function nextPollAt(
   t: OpTrack,
@@ -293,22 +290,9 @@ export function nextPollAt(
     const target = long && elapsed + cfg.minIntervalMs < half ? half : w.lo;
     return t.anchorAt + target;
   }
-  if (elapsed < w.hi) {
-    // Densely, at the window's interval, except across a stretch between two durations seen that is
-    // much wider than the samples' spacing (1 s and 3 s in the history: not a dozen looks between).
-    // There the look goes to the next duration seen, but no slower than the growing interval, so
-    // that one outlier in the history does not leave a long stretch unwatched.
-    const points = w.points ?? [];
-    const k = points.findIndex((p) => p > elapsed);
-    if (k > 0) {
-      const wide = Math.max(4 * step, (2 * (w.hi - w.lo)) / w.samples);
-      if (points[k] - points[k - 1] > wide) {
-        const longest = Math.max(step, clamp(elapsed * (cfg.growth - 1), cfg.firstPollMs, cfg.maxIntervalMs));
-        return Math.max(now + step, Math.min(t.anchorAt + points[k], now + longest));
-      }
-    }
-    return now + step;
-  }
+  // Densely through the window. (Skipping empty stretches between the durations seen was tried: it
+  // saved polls with a two-cluster history but cost jittered 30 s waits ~0.4 s; see BENCHMARKS.md.)
+  if (elapsed < w.hi) return now + step;
   // Late: start at the window's pace and slow down gently, on the scale of the window's width.
   const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));
   return now + clamp(late, step, cfg.maxIntervalMs);
@@ -353,20 +337,13 @@ export const MIN_DURATION_SAMPLES = 3;
 export function durationWindow(samples: readonly number[]): DurationWindow | undefined {
   const xs = samples.filter((x) => Number.isFinite(x) && x >= 0).sort((a, b) => a - b);
   if (xs.length === 0) return undefined;
-  const points = xs.filter((x, i) => i === 0 || x !== xs[i - 1]);
   if (xs.length < MIN_DURATION_SAMPLES) {
     const median = xs[Math.floor(xs.length / 2)];
-    return { lo: xs[0], hi: xs[xs.length - 1], median, samples: xs.length, points, tentative: true };
+    return { lo: xs[0], hi: xs[xs.length - 1], median, samples: xs.length, points: xs, tentative: true };
   }
   const median = xs[Math.floor(xs.length / 2)];
   const margin = Math.min((xs[xs.length - 1] - xs[0]) / xs.length, median * 0.1);
-  return {
-    lo: Math.max(0, xs[0] - margin),
-    hi: xs[xs.length - 1] + margin,
-    median,
-    samples: xs.length,
-    points,
-  };
+  return { lo: Math.max(0, xs[0] - margin), hi: xs[xs.length - 1] + margin, median, samples: xs.length };
 }
 
 /** One step: apply observations made at `now`, then decide. */
