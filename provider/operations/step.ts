@@ -95,7 +95,10 @@ export interface ScheduleConfig {
   maxIntervalMs: number;
   /** Smallest interval between polls. */
   minIntervalMs: number;
-  /** Largest interval inside an expected finish window. */
+  /**
+   * Largest interval inside an expected finish window: inside it, never slower than a poller that
+   * looks every second (long operations' windows are wide; the sleep up to the window saves the rest).
+   */
   maxWindowIntervalMs: number;
 }
 
@@ -105,7 +108,7 @@ export const DEFAULT_SCHEDULE: ScheduleConfig = {
   growth: 1.5,
   maxIntervalMs: 5_000,
   minIntervalMs: 50,
-  maxWindowIntervalMs: 2_000,
+  maxWindowIntervalMs: 1_000,
 };
 
 /** Why a wait failed. */
