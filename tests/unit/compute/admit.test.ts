@@ -10,6 +10,11 @@ import { unknown } from "@pulumi/pulumi/output";
 process.env.PULUMI_NODEJS_PARALLEL = "2";
 delete process.env.NEON_COMPUTE_ADMISSION;
 
+// The test runner may run other files in this process after this one.
+afterAll(() => {
+  delete process.env.PULUMI_NODEJS_PARALLEL;
+});
+
 const registered: string[] = [];
 const projectOf = new Map<string, unknown>();
 const answers = new Map<string, () => void>();
