@@ -340,11 +340,10 @@ export const MIN_DURATION_SAMPLES = 3;
 export function durationWindow(samples: readonly number[]): DurationWindow | undefined {
   const xs = samples.filter((x) => Number.isFinite(x) && x >= 0).sort((a, b) => a - b);
   if (xs.length === 0) return undefined;
+  const median = xs[Math.floor(xs.length / 2)];
   if (xs.length < MIN_DURATION_SAMPLES) {
-    const median = xs[Math.floor(xs.length / 2)];
     return { lo: xs[0], hi: xs[xs.length - 1], median, samples: xs.length, points: xs, tentative: true };
   }
-  const median = xs[Math.floor(xs.length / 2)];
   const margin = Math.min((xs[xs.length - 1] - xs[0]) / xs.length, median * 0.1);
   return { lo: Math.max(0, xs[0] - margin), hi: xs[xs.length - 1] + margin, median, samples: xs.length };
 }

@@ -99,7 +99,7 @@ export class Admission {
     this.pump();
   }
 
-  /** Registrations in flight, per project (for tests and progress lines). */
+  /** Registrations in flight, per project (for tests). */
   snapshot(): Record<string, number> {
     return Object.fromEntries(this.inFlight);
   }
