@@ -3,14 +3,10 @@
  *
  * @packageDocumentation
  */
-export {
-  Compute,
-  type ComputeArgs,
-  COMPUTE_TYPE_TOKEN,
-  COMPUTE_OUTPUT_KEYS,
-} from "./resources/compute/resource";
+// One line per resource of the registry (TypeScript names cannot come from data).
+export * from "./resources/compute/resource";
+export * from "./resources/apikey/resource";
 export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";
-export { ApiKey, type ApiKeyArgs, APIKEY_TYPE_TOKEN, APIKEY_OUTPUT_KEYS } from "./resources/apikey/resource";
 export {
   getProjects,
   getProjectsOutput,

@@ -5,7 +5,9 @@
  * reads the stack's configuration. The key stays in this module's memory: lookups return plain data,
  * never a closure or an output that carries it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
+import { noApiKeyMessage } from "../resources/settings";
 import { createNeonClient, type NeonClient } from "../api";
 
 let cached: { key: string; url: string | undefined; client: NeonClient } | undefined;
@@ -19,26 +21,25 @@ function stackConfig(key: string): string | undefined {
   }
 }
 
-let source: (() => NeonClient) | undefined;
+// The client of the call running now, when a provider serves the lookups (see withLookupClient).
+const scoped = new AsyncLocalStorage<NeonClient>();
 
 /**
- * Makes the lookups use another client: the provider plugin serves them as invokes with the
- * client of its own configuration (`<pkg>:apiKey`), not the program's `neon:*` config.
+ * Runs `fn` with the lookups using `client`: the provider plugin serves them as invokes with the
+ * client of its own runtime (`<pkg>:apiKey`), not the program's `neon:*` config.
  */
-export function setLookupClientSource(next: (() => NeonClient) | undefined): void {
-  source = next;
+export function withLookupClient<T>(client: NeonClient, fn: () => Promise<T>): Promise<T> {
+  return scoped.run(client, fn);
 }
 
 /** The client for `neon:apiKey` / `neon:apiUrl`, else `NEON_API_KEY` / `NEON_API_URL`. */
 export function lookupClient(): NeonClient {
-  if (source) return source();
+  const given = scoped.getStore();
+  if (given) return given;
   const key = stackConfig("apiKey") ?? process.env.NEON_API_KEY;
   const url = stackConfig("apiUrl") ?? process.env.NEON_API_URL;
   if (!key) {
-    throw new Error(
-      "Failed to look up Neon data: no API key is set. " +
-        "Set it with `pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable.",
-    );
+    throw new Error(noApiKeyMessage("neon"));
   }
   if (!cached || cached.key !== key || cached.url !== url) {
     cached = { key, url, client: createNeonClient({ apiKey: key, baseUrl: url || undefined }) };

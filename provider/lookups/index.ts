@@ -7,6 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { collectAll, paginate } from "../api";
 import { lookupClient } from "./client";
+
+export { withLookupClient } from "./client";
 import {
   computeInfo,
   operationInfo,

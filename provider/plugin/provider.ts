@@ -1,19 +1,21 @@
 /**
  * The plugin's `Provider` (the interface `@pulumi/pulumi/provider` serves): dispatches each request
- * by type token to the resource's face (`faces.ts`), and each invoke to the lookup of the same name.
+ * by type token to the resource's registry entry, bound by the kit to this plugin process's runtime,
+ * and each invoke to the lookup of the same name. What differs from the dynamic face is only
+ * transport: the URN comes with each request instead of an `__urn` input, secrets arrive and leave
+ * wrapped, and `pulumi import` (a read without state) needs the inputs to write into code.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import * as lookups from "../lookups";
-import { LOOKUPS } from "../lookups/definitions";
-import { FACES, type ResourceFace } from "./faces";
-import { PACKAGE, schemaJson } from "./schema";
+import { LOOKUPS, RESOURCES } from "../registry";
+import { PACKAGE } from "../resources/classes";
+import { bind, INTERNAL_KEYS, type BoundResource, type ResourceKind } from "../resources/kit";
+import { Runtime } from "../resources/runtime";
+import { schemaJson } from "./schema";
 import { conceal, reveal, secretKeys } from "./secrets";
 
 type Props = Record<string, unknown>;
-
-/** Properties the dynamic face carries in state and the plugin never returns. */
-const DYNAMIC_ONLY = ["__provider", "__urn"];
 
 /** The type token of a URN: `urn:pulumi:<stack>::<project>::<parent$>…<type>::<name>`. */
 export function typeOfUrn(urn: string): string {
@@ -21,48 +23,50 @@ export function typeOfUrn(urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-function faceOf(urn: string): ResourceFace {
+function kindOf(urn: string): ResourceKind {
   const type = typeOfUrn(urn);
   const prefix = `${PACKAGE}:index:`;
-  const face = type.startsWith(prefix) ? FACES[type.slice(prefix.length)] : undefined;
-  if (!face) {
+  const kind = type.startsWith(prefix)
+    ? RESOURCES.find((r) => r.definition.name === type.slice(prefix.length))
+    : undefined;
+  if (!kind) {
     throw new Error(
       `Failed to handle ${urn}: ${type} is not a resource of the ${PACKAGE} provider; ` +
-        `its resources are ${Object.keys(FACES)
-          .map((n) => prefix + n)
-          .join(", ")}.`,
+        `its resources are ${RESOURCES.map((r) => prefix + r.definition.name).join(", ")}.`,
     );
   }
-  return face;
+  return kind;
 }
 
 function clean(props: Props | undefined): Props {
-  return Object.fromEntries(Object.entries(props ?? {}).filter(([k]) => !DYNAMIC_ONLY.includes(k)));
+  return Object.fromEntries(
+    Object.entries(props ?? {}).filter(([k]) => !(INTERNAL_KEYS as readonly string[]).includes(k)),
+  );
 }
 
 /** Keys to return as secrets: the definition's secret outputs and whatever arrived secret. */
-function secretsOf(face: ResourceFace, ...sources: (Props | undefined)[]): Set<string> {
-  const keys = new Set(face.definition.properties.filter((p) => p.secret).map((p) => p.name));
+function secretsOf(kind: ResourceKind, ...sources: (Props | undefined)[]): Set<string> {
+  const keys = new Set(kind.definition.properties.filter((p) => p.secret).map((p) => p.name));
   for (const s of sources) for (const k of secretKeys(s)) keys.add(k);
   return keys;
 }
 
 /** The provider's result, with internal keys removed and secrets wrapped. */
-function outputs(face: ResourceFace, props: Props | undefined, ...sources: (Props | undefined)[]): Props {
-  return conceal(clean(props), secretsOf(face, ...sources));
+function outputs(kind: ResourceKind, props: Props | undefined, ...sources: (Props | undefined)[]): Props {
+  return conceal(clean(props), secretsOf(kind, ...sources));
 }
 
 /** A failed create/update that keeps the resource carries its properties: clean and wrap them too. */
-function rethrow(err: unknown, face: ResourceFace, ...sources: (Props | undefined)[]): never {
+function rethrow(err: unknown, kind: ResourceKind, ...sources: (Props | undefined)[]): never {
   const e = err as { properties?: Props };
-  if (e && typeof e === "object" && e.properties) e.properties = outputs(face, e.properties, ...sources);
+  if (e && typeof e === "object" && e.properties) e.properties = outputs(kind, e.properties, ...sources);
   throw err;
 }
 
 const plain = (p: unknown): Props => (reveal(p ?? {}) as Props) ?? {};
 
-/** Runs a lookup by token: `neoncompute:index:getProjects` … */
-async function invoke(token: string, args: Props): Promise<provider.InvokeResult> {
+/** Runs a lookup by token (`neoncompute:index:getProjects` …) with the runtime's client. */
+async function invoke(rt: Runtime, token: string, args: Props): Promise<provider.InvokeResult> {
   const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : "";
   const def = LOOKUPS.find((l) => l.name === name);
   const fn = def
@@ -74,23 +78,36 @@ async function invoke(token: string, args: Props): Promise<provider.InvokeResult
         `${LOOKUPS.map((l) => `${PACKAGE}:index:${l.name}`).join(", ")}.`,
     );
   }
-  const result = await fn(plain(args));
+  const result = await lookups.withLookupClient(rt.client(), () => fn(plain(args)));
   return { outputs: def.wraps ? { [def.wraps]: result } : (result as Props) };
 }
 
-/** The plugin's provider object. */
+/** The plugin's provider object; `configure` hands it the runtime of this plugin process's settings. */
 export function createProvider(version: string): provider.Provider & {
   diffDetailed(id: string, urn: string, olds: Props, news: Props): Promise<DetailedDiff>;
+  /** Makes `rt` this provider instance's runtime (Configure). */
+  useRuntime(rt: Runtime): void;
+  /** This provider instance's runtime. */
+  runtime(): Runtime;
 } {
+  let rt = new Runtime({ namespace: PACKAGE });
+  const bound = (urn: string): { kind: ResourceKind; r: BoundResource } => {
+    const kind = kindOf(urn);
+    return { kind, r: bind(kind, rt) };
+  };
   return {
     version,
     getSchema: async () => schemaJson(version),
+    useRuntime: (next) => {
+      rt = next;
+    },
+    runtime: () => rt,
 
     async check(urn, olds, news) {
-      const face = faceOf(urn);
-      const result = await face.check(plain(olds), { ...plain(news), __urn: urn });
+      const { kind, r } = bound(urn);
+      const result = await r.check(plain(olds), { ...plain(news), __urn: urn });
       return {
-        inputs: result.inputs ? outputs(face, result.inputs as Props, news) : undefined,
+        inputs: result.inputs ? outputs(kind, result.inputs as Props, news) : undefined,
         failures: result.failures,
       };
     },
@@ -100,49 +117,49 @@ export function createProvider(version: string): provider.Provider & {
     },
 
     async diffDetailed(id, urn, olds, news) {
-      const face = faceOf(urn);
+      const { kind, r } = bound(urn);
       const o = plain(olds);
       const n = { ...plain(news), __urn: urn };
-      const result = await face.diff(id, o, n);
-      return { ...result, diffs: result.changes ? face.changedKeys(o, n) : [] };
+      const result = await r.diff(id, o, n);
+      return { ...result, diffs: result.changes ? kind.steps.changedKeys(o, n) : [] };
     },
 
     async create(urn, inputs) {
-      const face = faceOf(urn);
+      const { kind, r } = bound(urn);
       try {
-        const result = await face.create({ ...plain(inputs), __urn: urn });
-        return { id: result.id, outs: outputs(face, result.outs, inputs) };
+        const result = await r.create({ ...plain(inputs), __urn: urn });
+        return { id: result.id, outs: outputs(kind, result.outs, inputs) };
       } catch (err) {
-        rethrow(err, face, inputs);
+        rethrow(err, kind, inputs);
       }
     },
 
     async read(id, urn, props) {
-      const face = faceOf(urn);
+      const { kind, r } = bound(urn);
       const state = props && Object.keys(props).length > 0 ? { ...plain(props), __urn: urn } : undefined;
-      const result = await face.read(id, state);
+      const result = await r.read(id, state);
       if (!result.id) return {};
-      const outs = outputs(face, result.props, props);
+      const outs = outputs(kind, result.props, props);
       // `pulumi import`: no state, so the inputs are what the resource is.
-      const inputs = state ? clean(result.inputs) : face.importInputs(clean(result.props));
+      const inputs = state ? clean(result.inputs) : kind.steps.importInputs(clean(result.props));
       return { id: result.id, props: outs, inputs: conceal(inputs, secretKeys(props)) };
     },
 
     async update(id, urn, olds, news) {
-      const face = faceOf(urn);
+      const { kind, r } = bound(urn);
       try {
-        const result = await face.update(id, plain(olds), { ...plain(news), __urn: urn });
-        return { outs: outputs(face, result.outs, news) };
+        const result = await r.update(id, plain(olds), { ...plain(news), __urn: urn });
+        return { outs: outputs(kind, result.outs, news) };
       } catch (err) {
-        rethrow(err, face, news);
+        rethrow(err, kind, news);
       }
     },
 
     async delete(id, urn, props) {
-      await faceOf(urn).delete(id, { ...plain(props), __urn: urn });
+      await bound(urn).r.delete(id, { ...plain(props), __urn: urn });
     },
 
-    invoke: (token, args) => invoke(token, args),
+    invoke: (token, args) => invoke(rt, token, args),
   };
 }
 

@@ -3,17 +3,15 @@
  * same data the docs and the key lists come from). `pulumi package get-schema` prints it, and the
  * Python and Go SDKs in `sdk/` are generated from it.
  */
-import { APIKEY_DEFINITION } from "../resources/apikey/definition";
-import { COMPUTE_DEFINITION } from "../resources/compute/definition";
+import { LOOKUPS, OBJECT_TYPES, RESOURCES as KINDS } from "../registry";
+import { PACKAGE } from "../resources/classes";
 import type { PropertyDef, PropertyType, ResourceDef } from "../resources/definition";
-import { LOOKUPS, OBJECT_TYPES } from "../lookups/definitions";
 import { SETTINGS } from "../resources/settings";
 
-/** The plugin's package name (docs/decisions/0011): not `neon`, which the registry's bridged package owns. */
-export const PACKAGE = "neoncompute";
+export { PACKAGE };
 
-/** The resources the plugin serves, in schema order. */
-export const RESOURCES: readonly ResourceDef[] = [COMPUTE_DEFINITION, APIKEY_DEFINITION];
+/** The resources the plugin serves, in schema order (the registry's). */
+export const RESOURCES: readonly ResourceDef[] = KINDS.map((k) => k.definition);
 
 /** `neoncompute:index:<name>`. */
 export function token(name: string): string {

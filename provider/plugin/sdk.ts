@@ -1,74 +1,21 @@
 /**
  * TypeScript classes over the plugin (`neoncompute:index:*` types): the same inputs and outputs as
  * the dynamic classes, served by `pulumi-resource-neoncompute` instead of the dynamic provider, so
- * `pulumi import`, explicit `Provider`s and `customTimeouts` work. Built from the definitions: the
- * output keys, secret outputs and aliases (from the dynamic type tokens, so that a stack moves to
- * the plugin without replacing anything) are not written twice.
+ * `pulumi import`, explicit `Provider`s and `customTimeouts` work. The classes are made by the kit
+ * from each resource's registry entry (`../resources/classes.ts`): output keys, secret outputs and
+ * aliases (from the dynamic type tokens, so that a stack moves to the plugin without replacing
+ * anything) are not written twice.
  *
  * Programs load these in their own process; they need the plugin on PATH (see the README).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ApiKey as DynamicApiKey, ApiKeyArgs } from "../resources/apikey/resource";
-import { APIKEY_DEFINITION } from "../resources/apikey/definition";
-import type { Compute as DynamicCompute, ComputeArgs } from "../resources/compute/resource";
-import { admit } from "../resources/compute/admission";
-import { COMPUTE_DEFINITION } from "../resources/compute/definition";
-import type { ResourceDef } from "../resources/definition";
+import { PACKAGE } from "../resources/classes";
 import type { ComputeInfo, OperationInfo, ProjectInfo } from "../lookups/types";
 import type { GetComputeArgs, GetComputesArgs, GetOperationsArgs, GetProjectsArgs } from "../lookups";
 
-const PACKAGE = "neoncompute";
-
-function seeded(def: ResourceDef, args: object): Record<string, unknown> {
-  const outputs = def.properties.filter((p) => p.output).map((p) => [p.name, undefined]);
-  return { ...Object.fromEntries(outputs), ...args };
-}
-
-function options(
-  def: ResourceDef,
-  opts: pulumi.CustomResourceOptions | undefined,
-): pulumi.CustomResourceOptions {
-  const secrets = def.properties.filter((p) => p.secret).map((p) => p.name);
-  return {
-    ...opts,
-    aliases: [...def.aliases.map((type) => ({ type })), ...(opts?.aliases ?? [])],
-    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets],
-  };
-}
-
-/** The outputs of a class: its declared `Output` fields. */
-type OutputsOf<T> = Omit<T, keyof pulumi.dynamic.Resource>;
-
-/** A Neon compute endpoint, served by the plugin. Inputs and outputs: see `docs/api/Compute.md`. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the outputs are the dynamic class's
-export interface Compute extends OutputsOf<DynamicCompute> {}
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Compute extends pulumi.CustomResource {
-  static readonly __pulumiType = `${PACKAGE}:index:Compute`;
-
-  constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
-    // As the dynamic class: a fair share of the engine's parallel steps per project during `up`.
-    const admitted = admit(args, opts);
-    super(Compute.__pulumiType, name, seeded(COMPUTE_DEFINITION, admitted.args), {
-      ...options(COMPUTE_DEFINITION, opts),
-      // As the dynamic class: replacements delete first, also when forced (docs/decisions/0005).
-      deleteBeforeReplace: opts?.deleteBeforeReplace ?? true,
-    });
-    admitted.track(this);
-  }
-}
-
-/** A Neon API key, served by the plugin. Inputs and outputs: see `docs/api/ApiKey.md`. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the outputs are the dynamic class's
-export interface ApiKey extends OutputsOf<DynamicApiKey> {}
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class ApiKey extends pulumi.CustomResource {
-  static readonly __pulumiType = `${PACKAGE}:index:ApiKey`;
-
-  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ApiKey.__pulumiType, name, seeded(APIKEY_DEFINITION, args), options(APIKEY_DEFINITION, opts));
-  }
-}
+// One line per resource of the registry (TypeScript names cannot come from data).
+export * from "../resources/compute/plugin";
+export * from "../resources/apikey/plugin";
 
 /** Arguments of an explicit {@link Provider}: one Neon account. */
 export interface ProviderArgs {
@@ -78,6 +25,8 @@ export interface ProviderArgs {
   apiUrl?: pulumi.Input<string>;
   /** Deadline in seconds of one wait on operations (default 1200). */
   operationTimeoutSeconds?: pulumi.Input<number>;
+  /** How long one request may go unanswered, in seconds, before it is retried (default 30). */
+  requestTimeoutSeconds?: pulumi.Input<number>;
 }
 
 /** An explicit provider: pass it as `provider` to resources and lookups to use another account. */

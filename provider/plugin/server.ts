@@ -1,7 +1,6 @@
 /**
  * Serves the plugin through `@pulumi/pulumi/provider`'s `main`, with the handlers its stock server
- * lacks or gets wrong replaced (see /work/shared/reference/pulumi-plugin-facts.md and
- * docs/decisions/0012):
+ * lacks or gets wrong replaced (see docs/decisions/0012):
  *
  * - Configure: the stock one drops the request's values; here they become this process's settings
  *   (the engine starts one plugin process per provider instance, so per-process settings are
@@ -15,9 +14,8 @@
  *   waits, which the stock server never passes on.
  * - Attach: progress lines follow the engine's address.
  */
-import { useEngineAddress } from "../resources/engine-log";
-import { client, setSettings, withDeadline } from "../resources/runtime";
-import { setLookupClientSource } from "../lookups/client";
+import { PACKAGE } from "../resources/classes";
+import { Runtime } from "../resources/runtime";
 import { checkConfig, diffConfig, settingsFrom } from "./config";
 import { conceal } from "./secrets";
 import { createProvider } from "./provider";
@@ -44,7 +42,9 @@ type PluginProvider = ReturnType<typeof createProvider>;
  * The stock server's handlers with this plugin's replacements (exported for the unit tests, which
  * call them with hand-made requests).
  */
-export function decorate(stock: Handlers, provider: PluginProvider): Handlers {
+export function decorate(stock: Handlers, provider: PluginProvider, engineAddress?: string): Handlers {
+  // The engine's address (from the command line, or Attach), for the runtimes Configure makes.
+  let address = engineAddress;
   const reply = (callback: Callback, work: () => Promise<unknown>) => {
     work().then(
       (resp) => callback(undefined, resp),
@@ -61,14 +61,18 @@ export function decorate(stock: Handlers, provider: PluginProvider): Handlers {
         );
         return;
       }
-      return withDeadline(call.request.getTimeout?.() || undefined, async () => stock[name](call, callback));
+      return provider
+        .runtime()
+        .withDeadline(call.request.getTimeout?.() || undefined, async () => stock[name](call, callback));
     };
 
   return {
     ...stock,
 
     attach(call, callback) {
-      useEngineAddress(call.request.getAddress());
+      address = call.request.getAddress();
+      const rt = provider.runtime();
+      provider.useRuntime(new Runtime({ settings: rt.settings, namespace: PACKAGE, engineAddress: address }));
       return stock.attach(call, callback);
     },
 
@@ -76,8 +80,8 @@ export function decorate(stock: Handlers, provider: PluginProvider): Handlers {
       reply(callback, async () => {
         const req = call.request;
         const variables = Object.fromEntries(req.getVariablesMap().entries()) as Record<string, string>;
-        setSettings(settingsFrom(req.getArgs() ? toJs(req.getArgs()) : undefined, variables));
-        setLookupClientSource(client);
+        const settings = settingsFrom(req.getArgs() ? toJs(req.getArgs()) : undefined, variables);
+        provider.useRuntime(new Runtime({ settings, namespace: PACKAGE, engineAddress: address }));
         const resp = new provproto.ConfigureResponse();
         resp.setAcceptsecrets(true);
         // Create/Update must never run during preview (the stock server would call the provider).
@@ -191,15 +195,16 @@ export async function serve(args: string[], version: string): Promise<void> {
   const { parseArgs } = require("@pulumi/pulumi/provider/internals");
   const grpc = fromPulumi("@grpc/grpc-js");
   const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
-  useEngineAddress(parseArgs(args)?.engineAddress);
+  const engineAddress: string | undefined = parseArgs(args)?.engineAddress;
   const provider = createProvider(version);
+  provider.useRuntime(new Runtime({ namespace: PACKAGE, engineAddress }));
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service: unknown, impl: Handlers) {
     const handlers = service === provrpc.ResourceProviderService ? bindAll(impl) : impl;
     return addService.call(
       this,
       service,
-      service === provrpc.ResourceProviderService ? decorate(handlers, provider) : impl,
+      service === provrpc.ResourceProviderService ? decorate(handlers, provider, engineAddress) : impl,
     );
   };
   try {

@@ -97,3 +97,35 @@ export function inputNames(props: readonly PropertyDef[]): string[] {
 export function outputNames(props: readonly PropertyDef[]): string[] {
   return props.filter((p) => p.output).map((p) => p.name);
 }
+
+/** Names of the inputs whose change replaces the resource, in order. */
+export function replaceNames(props: readonly PropertyDef[]): string[] {
+  return props.filter((p) => p.input && p.change === "replace").map((p) => p.name);
+}
+
+/** Names of the outputs the engine stores encrypted. */
+export function secretNames(props: readonly PropertyDef[]): string[] {
+  return props.filter((p) => p.secret).map((p) => p.name);
+}
+
+// Compile-time agreement of a resource's TypeScript types with its definition (declared `as const`):
+// `Agree<keyof ComputeArgs, InputName<typeof COMPUTE_DEFINITION>>` fails to compile when they differ.
+
+/** The input names of a definition declared `as const`, as a type. */
+export type InputName<D extends { properties: readonly { name: string }[] }> = Extract<
+  D["properties"][number],
+  { input: string }
+>["name"];
+
+/** The output names of a definition declared `as const`, as a type. */
+export type OutputName<D extends { properties: readonly { name: string }[] }> = Extract<
+  D["properties"][number],
+  { output: string }
+>["name"];
+
+/** `true` when the two unions are equal; otherwise a type naming the names only one side has. */
+export type Agree<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? true
+    : { missingFromTypes: Exclude<B, A> }
+  : { missingFromDefinition: Exclude<A, B> };

@@ -1,11 +1,10 @@
 /**
- * Messages from inside the dynamic provider process to the `pulumi up` display.
+ * Messages from inside a provider process to the `pulumi up` display.
  *
- * `pulumi.log` is not connected in a dynamic provider process (the SDK only
- * connects it in the program process), so progress lines would never reach
- * the user. The engine passes its address as the provider process's first
- * argument; this module sends `LogRequest`s to it, attributed to the
- * resource's URN so they show on the resource's row.
+ * `pulumi.log` is not connected in a provider process (the SDK only connects it in the program
+ * process), so progress lines would never reach the user. The engine passes its address as the
+ * provider process's first argument; an {@link EngineLog} sends `LogRequest`s to it, attributed to
+ * the resource's URN so they show on the resource's row. Each runtime owns one (no module state).
  */
 
 /** Where provider messages go: the engine when running under Pulumi, a sink in tests. */
@@ -22,72 +21,74 @@ interface EngineConnection {
   send(severity: Severity, message: string, urn: string | undefined, ephemeral: boolean): Promise<void>;
 }
 
-let connection: EngineConnection | null | undefined;
-
-let pluginEngineAddress: string | undefined;
-
 /**
- * Connects the loggers of a provider plugin process (`provider/plugin/`), which gets the engine's
- * address as its first argument too, but is not the dynamic-provider host.
+ * The engine's address when this process is Pulumi's dynamic provider host, which is started as
+ * `node …/dynamic-provider/index.js <engine-address>`; undefined anywhere else.
  */
-export function useEngineAddress(addr: string | undefined): void {
-  pluginEngineAddress = addr;
-  connection = undefined;
-}
-
-function engineAddress(): string | undefined {
-  if (pluginEngineAddress) return pluginEngineAddress;
-  // The dynamic provider host is started as `node …/dynamic-provider/index.js <engine-address>`.
-  const script = process.argv[1] ?? "";
-  const addr = process.argv[2];
+export function dynamicHostEngineAddress(argv: readonly string[] = process.argv): string | undefined {
+  const script = argv[1] ?? "";
+  const addr = argv[2];
   if (!/dynamic-provider/.test(script) || !addr || !/^[\w.[\]:-]+:\d+$/.test(addr)) return undefined;
   return addr;
 }
 
-function connect(): EngineConnection | null {
-  if (connection !== undefined) return connection;
-  const addr = engineAddress();
-  if (!addr) return (connection = null);
-  try {
-    const pulumiDir = require.resolve("@pulumi/pulumi");
-    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
-    const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
-    const engproto = require("@pulumi/pulumi/proto/engine_pb");
-    const client = new engrpc.EngineClient(addr, grpc.credentials.createInsecure());
-    const severities: Record<Severity, number> = {
-      debug: engproto.LogSeverity.DEBUG,
-      info: engproto.LogSeverity.INFO,
-      warning: engproto.LogSeverity.WARNING,
-      error: engproto.LogSeverity.ERROR,
-    };
-    connection = {
-      send: (severity, message, urn, ephemeral) =>
-        new Promise<void>((resolve) => {
-          const req = new engproto.LogRequest();
-          req.setSeverity(severities[severity]);
-          req.setMessage(message);
-          if (urn) req.setUrn(urn);
-          req.setEphemeral(ephemeral);
-          // A lost progress line must never fail a deployment.
-          client.log(req, () => resolve());
-        }),
-    };
-  } catch {
-    connection = null;
-  }
-  return connection;
-}
+/** One connection to the engine's log service (made on first use), and the loggers over it. */
+export class EngineLog {
+  private connection: EngineConnection | null | undefined;
 
-/** A logger for one resource. Outside a provider process it writes to `fallback` (tests) or nowhere. */
-export function resourceLogger(urn: string | undefined, fallback?: (line: string) => void): ResourceLogger {
-  const emit = (severity: Severity, message: string, ephemeral: boolean) => {
-    fallback?.(`${severity}: ${message}`);
-    const engine = connect();
-    if (engine) void engine.send(severity, message, urn, ephemeral);
-  };
-  return {
-    progress: (m) => emit("info", m, true),
-    info: (m) => emit("info", m, false),
-    warn: (m) => emit("warning", m, false),
-  };
+  /**
+   * @param address the engine's address (none: lines go only to `sink`)
+   * @param sink receives every line as `<severity>: <message>` (tests)
+   */
+  constructor(
+    private readonly address: string | undefined,
+    private readonly sink?: (line: string) => void,
+  ) {}
+
+  /** A logger for one resource (`urn`), or for the provider as a whole. */
+  logger(urn: string | undefined): ResourceLogger {
+    const emit = (severity: Severity, message: string, ephemeral: boolean) => {
+      this.sink?.(`${severity}: ${message}`);
+      const engine = this.connect();
+      if (engine) void engine.send(severity, message, urn, ephemeral);
+    };
+    return {
+      progress: (m) => emit("info", m, true),
+      info: (m) => emit("info", m, false),
+      warn: (m) => emit("warning", m, false),
+    };
+  }
+
+  private connect(): EngineConnection | null {
+    if (this.connection !== undefined) return this.connection;
+    if (!this.address) return (this.connection = null);
+    try {
+      const pulumiDir = require.resolve("@pulumi/pulumi");
+      const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
+      const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
+      const engproto = require("@pulumi/pulumi/proto/engine_pb");
+      const client = new engrpc.EngineClient(this.address, grpc.credentials.createInsecure());
+      const severities: Record<Severity, number> = {
+        debug: engproto.LogSeverity.DEBUG,
+        info: engproto.LogSeverity.INFO,
+        warning: engproto.LogSeverity.WARNING,
+        error: engproto.LogSeverity.ERROR,
+      };
+      this.connection = {
+        send: (severity, message, urn, ephemeral) =>
+          new Promise<void>((resolve) => {
+            const req = new engproto.LogRequest();
+            req.setSeverity(severities[severity]);
+            req.setMessage(message);
+            if (urn) req.setUrn(urn);
+            req.setEphemeral(ephemeral);
+            // A lost progress line must never fail a deployment.
+            client.log(req, () => resolve());
+          }),
+      };
+    } catch {
+      this.connection = null;
+    }
+    return this.connection;
+  }
 }

@@ -1,7 +1,8 @@
 /**
- * The provider's settings, once: their names, types, environment fallbacks and docs. The dynamic
- * provider reads them as `neon:<name>`, the plugin as `neoncompute:<name>` (and as an explicit
- * provider's arguments); the plugin schema and the docs are generated from this list. Dependency-free.
+ * The provider's settings, once: their names, types, environment fallbacks and docs, and the one
+ * parser both faces use. The dynamic provider reads them as `neon:<name>`, the plugin as
+ * `neoncompute:<name>` (and as an explicit provider's arguments); the plugin schema and the docs are
+ * generated from this list. Dependency-free.
  */
 import type { PropertyDef } from "./definition";
 
@@ -44,6 +45,118 @@ export const SETTINGS: readonly SettingDef[] = [
       "to `NEON_REQUEST_TIMEOUT_SECONDS`.",
   },
 ];
+
+/** Settings of one provider instance, as parsed by {@link parseSettings}. */
+export interface ProviderSettings {
+  apiKey?: string;
+  apiUrl?: string;
+  /** Deadline for one wait on operations, in seconds. */
+  operationTimeoutSeconds?: number;
+  /** How long one request may go unanswered, in seconds. */
+  requestTimeoutSeconds?: number;
+}
+
+/** A configuration problem, against one setting. */
+export interface SettingFailure {
+  property: string;
+  reason: string;
+}
+
+/** Default deadline of one wait on operations (and of one request's retries). */
+export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
+/** Default time one request may go unanswered. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
+
+/** The value Pulumi passes for a value not known yet (an explicit provider fed from an output). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Examples of the timeouts, for messages. */
+const EXAMPLE_SECONDS: Record<string, number> = { operationTimeoutSeconds: 1800, requestTimeoutSeconds: 60 };
+
+/**
+ * The one "no API key" message: how to set the key in the face's `namespace` (`neon` for the dynamic
+ * resources, `neoncompute` for the plugin), and why refresh and destroy may not see a new one.
+ */
+export function noApiKeyMessage(namespace: string): string {
+  return (
+    `Failed to configure the Neon provider: no API key is set. Set it with ` +
+    `\`pulumi config set --secret ${namespace}:apiKey <key>\` or the NEON_API_KEY environment variable` +
+    (namespace === "neon" ? "" : ", or pass apiKey to the Provider resource") +
+    ". `pulumi refresh` and `pulumi destroy` use the configuration saved in the stack's state by the last " +
+    "update: if the key was added or changed since, run them with `--run-program`, or set NEON_API_KEY."
+  );
+}
+
+/**
+ * Parses one provider instance's settings: `get(name)` gives the configured value of a setting
+ * (undefined when unset), `keys` every key configured in the namespace (to catch misspellings).
+ * Values not known yet are not judged. The timeouts fall back to their environment variables here;
+ * the key and URL when the client is made (a key set after the last update still counts).
+ */
+export function parseSettings(
+  namespace: string,
+  get: (name: string) => unknown,
+  keys: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { settings: ProviderSettings; failures: SettingFailure[] } {
+  const names = SETTINGS.map((s) => s.name);
+  const failures: SettingFailure[] = [];
+  for (const key of keys) {
+    if (names.includes(key)) continue;
+    failures.push({
+      property: key,
+      reason:
+        `${namespace}:${key} is not a setting of the ${namespace === "neon" ? "Neon" : namespace} provider; did you mean ${namespace}:${closest(key, names)}? ` +
+        `(the settings are ${names.join(", ")}; rename it with \`pulumi config rm ${namespace}:${key}\` ` +
+        `and \`pulumi config set\`)`,
+    });
+  }
+  const value = (name: string): string | undefined => {
+    const v = get(name);
+    return v === undefined || v === null || v === "" || v === UNKNOWN ? undefined : String(v);
+  };
+  const seconds = (name: string): number | undefined => {
+    const v = value(name) ?? (get(name) === UNKNOWN ? undefined : env[envOf(name)] || undefined);
+    if (v === undefined) return undefined;
+    if (Number(v) > 0) return Number(v);
+    failures.push({
+      property: name,
+      reason:
+        `${namespace}:${name} is "${v}"; set it to a number of seconds greater than 0, ` +
+        `e.g. \`pulumi config set ${namespace}:${name} ${EXAMPLE_SECONDS[name]}\``,
+    });
+    return undefined;
+  };
+  const settings: ProviderSettings = {
+    apiKey: value("apiKey"),
+    apiUrl: value("apiUrl"),
+    operationTimeoutSeconds: seconds("operationTimeoutSeconds"),
+    requestTimeoutSeconds: seconds("requestTimeoutSeconds"),
+  };
+  if (!settings.apiKey && get("apiKey") !== UNKNOWN && !env.NEON_API_KEY) {
+    failures.push({ property: "apiKey", reason: noApiKeyMessage(namespace) });
+  }
+  if (settings.apiUrl && !/^https?:\/\/\S+$/.test(settings.apiUrl)) {
+    failures.push({
+      property: "apiUrl",
+      reason: `${namespace}:apiUrl "${settings.apiUrl}" is not an http(s) URL (e.g. https://console.neon.tech/api/v2)`,
+    });
+  }
+  return { settings, failures };
+}
+
+/** Throws one error naming every failure (for the faces that cannot report failures one by one). */
+export function settingsOrThrow(parsed: { settings: ProviderSettings; failures: SettingFailure[] }) {
+  if (parsed.failures.length === 0) return parsed.settings;
+  const reasons = parsed.failures.map((f) =>
+    f.reason.replace(/^Failed to configure the Neon provider: /, ""),
+  );
+  throw new Error(`Failed to configure the Neon provider: ${reasons.join("; ").replace(/\.\s*$/, "")}.`);
+}
+
+function envOf(name: string): string {
+  return SETTINGS.find((s) => s.name === name)?.env ?? "";
+}
 
 /** The known name nearest to `name` (edit distance, case-insensitive): for "did you mean" advice. */
 export function closest(name: string, known: readonly string[]): string {

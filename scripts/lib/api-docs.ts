@@ -2,8 +2,7 @@
  * The API reference in `docs/api/`, generated from the same definitions as the plugin schema and
  * checked by the key lists' tests: `npm run docs:api` writes it, a unit test fails when it is stale.
  */
-import { APIKEY_DEFINITION } from "../../provider/resources/apikey/definition";
-import { COMPUTE_DEFINITION } from "../../provider/resources/compute/definition";
+import { RESOURCES } from "../../provider/registry";
 import type { LookupDef, PropertyDef, PropertyType, ResourceDef } from "../../provider/resources/definition";
 import { LOOKUPS, OBJECT_TYPES } from "../../provider/lookups/definitions";
 import { CONFIG, PACKAGE } from "../../provider/plugin/schema";
@@ -136,26 +135,32 @@ function indexDoc(): string {
   return (
     HEADER +
     "# API reference\n\n" +
-    "- [Compute](Compute.md): a compute endpoint\n" +
-    "- [ApiKey](ApiKey.md): an API key\n" +
+    RESOURCES.map(
+      (r) => `- [${r.definition.name}](${r.definition.name}.md): ${summary(r.definition)}\n`,
+    ).join("") +
     `- [Lookups](lookups.md): ${LOOKUPS.map((l) => l.name).join(", ")}\n\n` +
     "## Provider configuration (plugin)\n\n" +
     "Stack config of the default provider, or the arguments of an explicit `pulumi:providers:" +
     PACKAGE +
-    "` resource. The dynamic provider reads the same settings as `neon:apiKey`, `neon:apiUrl` and " +
-    "`neon:operationTimeoutSeconds`.\n\n" +
+    "` resource. The dynamic provider reads the same settings as " +
+    CONFIG.map((c) => `\`neon:${c.name}\``).join(", ") +
+    ".\n\n" +
     "| Key | Environment fallback | Secret | Description |\n|---|---|---|---|\n" +
     config +
     "\n"
   );
 }
 
+/** The first clause of a description: what the resource is. */
+function summary(r: ResourceDef): string {
+  return r.description.split(/[:.]\s/)[0];
+}
+
 /** Every file of `docs/api/`, by name. */
 export function apiDocs(): Record<string, string> {
   return {
     "README.md": indexDoc(),
-    "Compute.md": resourceDoc(COMPUTE_DEFINITION),
-    "ApiKey.md": resourceDoc(APIKEY_DEFINITION),
+    ...Object.fromEntries(RESOURCES.map((r) => [`${r.definition.name}.md`, resourceDoc(r.definition)])),
     "lookups.md": lookupsDoc(),
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { ResourceDef } from "../definition";
 
-export const APIKEY_DEFINITION: ResourceDef = {
+export const APIKEY_DEFINITION = {
   name: "ApiKey",
   description:
     "A Neon API key: personal (no `orgId`/`projectId`), organization (`orgId`) or project-scoped " +
@@ -132,4 +132,4 @@ export const APIKEY_DEFINITION: ResourceDef = {
       "export const token = ci.token; // a secret output",
     ].join("\n"),
   },
-};
+} as const satisfies ResourceDef;

@@ -5,7 +5,11 @@
  * while the old one still works.
  */
 import { UNKNOWN } from "./inputs";
-import { APIKEY_REPLACE_PROPERTIES } from "./keys";
+import { replaceNames, type ResourceDef } from "../definition";
+import { APIKEY_DEFINITION } from "./definition";
+
+/** Inputs whose change replaces the key (a key cannot be edited); `importId` only matters at create. */
+const REPLACE_PROPERTIES = replaceNames((APIKEY_DEFINITION as ResourceDef).properties);
 
 type Props = Record<string, unknown>;
 
@@ -34,7 +38,7 @@ export function propertyChanged(key: string, olds: Props, news: Props): boolean 
 
 /** Compares old outputs with new inputs; see the module comment. */
 export function diffApiKey(olds: Props, news: Props): ApiKeyDiff {
-  const replaces = APIKEY_REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
+  const replaces = REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
   return {
     changes: replaces.length > 0,
     replaces: [...replaces],

@@ -1,23 +1,8 @@
 /**
- * The `ApiKey` provider's implementation, as the shim in `provider.ts` loads it inside the Pulumi
- * dynamic provider process (states name this module's path, so it stays). The code lives in
- * role-named files: `inputs.ts` (check), `diff.ts`, `mapping.ts`, `lifecycle.ts` (CRUD); settings,
- * client and logging in `../runtime.ts`, shared with every other resource.
+ * `ApiKey` as the dynamic provider host loads it (states of every earlier version name this
+ * module's path in their serialized shim, so it stays).
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { reportedOnce } from "../runtime";
-import * as lifecycle from "./lifecycle";
+import { dynamicImpl } from "../dynamic";
 
-export { configure, setSettings, type ProviderSettings } from "../runtime";
-export { check, diff, create, update, whoMayCreate } from "./lifecycle";
-
-/** `read`, with an expected error reported once (see `reportedOnce`). */
-export function read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
-  return reportedOnce(() => lifecycle.read(id, props));
-}
-
-/** `delete`, with an expected error reported once (see `reportedOnce`). */
-export function remove(id: string, props: Record<string, unknown>): Promise<void> {
-  return reportedOnce(() => lifecycle.remove(id, props));
-}
+export const { configure, check, diff, create, read, update, delete: remove } = dynamicImpl("ApiKey");
 export { remove as delete };

@@ -6,37 +6,38 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type ApiKey as ListedKey, type ApiKeyCreated, type NeonClient } from "../../api";
-import { client, logger } from "../runtime";
+import { refreshInputs, type ResourceSteps } from "../kit";
+import type { Runtime } from "../runtime";
+import { APIKEY_DEFINITION } from "./definition";
 import { diffApiKey } from "./diff";
-import { checkInputs, INTERNAL_KEYS, type ApiKeyInputs } from "./inputs";
-import { APIKEY_INPUT_KEYS } from "./keys";
+import { checkInputs, type ApiKeyInputs } from "./inputs";
 import { describeKey, parseKeyRef, resourceId, toOutputs, type KeyRef } from "./mapping";
 
 type Props = Record<string, unknown>;
 
 // --- check / diff ----------------------------------------------------------------------------
 
-export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
   return failures.length > 0 ? { inputs: news, failures } : { inputs };
 }
 
-export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffApiKey(olds, news);
   return { changes: d.changes, replaces: d.replaces, stables: d.stables, deleteBeforeReplace: false };
 }
 
 // --- create ------------------------------------------------------------------------------
 
-export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const i = inputs as unknown as ApiKeyInputs;
-  if (i.importId) return importExisting(inputs, i);
-  const api = client();
+  if (i.importId) return importExisting(rt, inputs, i);
+  const api = rt.client();
   const orgId = i.orgId ?? (i.projectId ? await organizationOf(api, i.projectId) : undefined);
   const created = await createKey(api, i, orgId);
   const ref = { keyId: created.id, orgId, projectId: created.project_id };
   await ensureScope(api, i, ref);
-  logger(inputs).info(`created ${describeKey(ref)} named "${created.name}"`);
+  rt.logger(inputs).info(`created ${describeKey(ref)} named "${created.name}"`);
   return { id: resourceId(ref), outs: toOutputs(inputs, created, orgId, created.key) };
 }
 
@@ -135,9 +136,13 @@ async function ensureScope(api: NeonClient, i: ApiKeyInputs, ref: KeyRef & { pro
  * Adopts an existing key named by `importId` (`pulumi import` cannot work for dynamic resources).
  * Its token cannot be read back: the service shows a token only when the key is created.
  */
-async function importExisting(inputs: Props, i: ApiKeyInputs): Promise<pulumi.dynamic.CreateResult> {
+async function importExisting(
+  rt: Runtime,
+  inputs: Props,
+  i: ApiKeyInputs,
+): Promise<pulumi.dynamic.CreateResult> {
   const ref = parseKeyRef(i.importId as string);
-  const api = client();
+  const api = rt.client();
   const found = await findKey(api, ref, "import");
   if (!found) {
     throw new Error(
@@ -156,7 +161,7 @@ async function importExisting(inputs: Props, i: ApiKeyInputs): Promise<pulumi.dy
         "Import changes nothing: make the program match the key.",
     );
   }
-  logger(inputs).info(
+  rt.logger(inputs).info(
     `imported ${describeKey({ ...ref, projectId: found.project_id })}; its token cannot be read back ` +
       "(the service shows a token only when the key is created), so the token output stays empty. " +
       "Deleting this resource revokes the key.",
@@ -171,22 +176,18 @@ async function importExisting(inputs: Props, i: ApiKeyInputs): Promise<pulumi.dy
  * list the provider could read was revoked: no id drops it from the stack. A list the provider
  * cannot read (its key lacks the scope) fails instead: that says nothing about the key.
  */
-export async function read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
   const old = props ?? {};
   const ref = parseKeyRef(id);
-  const api = client();
+  const api = rt.client();
   const found = await findKey(api, ref, "read");
   if (!found) {
     await ensureOwnList(api, ref, old, "read");
-    logger(old).info(`${describeKey(ref)} no longer exists (revoked); dropping it from the stack`);
+    rt.logger(old).info(`${describeKey(ref)} no longer exists (revoked); dropping it from the stack`);
     return {};
   }
   const outs = toOutputs(old, found, ref.orgId, old.token);
-  const inputs: Props = {};
-  for (const k of [...APIKEY_INPUT_KEYS, ...INTERNAL_KEYS]) {
-    if (k in old && outs[k] !== undefined) inputs[k] = outs[k];
-  }
-  return { id, props: outs, inputs };
+  return { id, props: outs, inputs: refreshInputs(APIKEY_DEFINITION, old, outs) };
 }
 
 /** The key as listed, `undefined` when the list lacks it; fails when the list cannot be read. */
@@ -230,16 +231,21 @@ async function ensureOwnList(api: NeonClient, ref: KeyRef, old: Props, verb: str
  * Every input change replaces the key (see diff), so the engine calls update only for inputs that
  * change nothing (an `importId` added after creation): the outputs stay, with the new inputs.
  */
-export async function update(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+async function update(
+  _rt: Runtime,
+  _id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
   return { outs: { ...olds, ...news } };
 }
 
 // --- delete --------------------------------------------------------------------------------
 
 /** Revokes the key. A key already revoked, or one the service no longer knows, is success. */
-export async function remove(id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   const ref = parseKeyRef(id);
-  const api = client();
+  const api = rt.client();
   const what = describeKey({ ...ref, projectId: props?.projectId as string | undefined });
   try {
     await revoke(api, ref);
@@ -260,10 +266,25 @@ export async function remove(id: string, props: Props): Promise<void> {
     if (await findKey(api, ref, "revoke")) throw err;
     await ensureOwnList(api, ref, props ?? {}, "revoke");
   }
-  logger(props ?? {}).info(`revoked ${what}`);
+  rt.logger(props ?? {}).info(`revoked ${what}`);
 }
 
 async function revoke(api: NeonClient, ref: KeyRef): Promise<void> {
   if (ref.orgId) await api.apiKeys.revokeOrg(ref.orgId, ref.keyId);
   else await api.apiKeys.revoke(ref.keyId);
 }
+
+/** `ApiKey`'s own steps (see `../kit.ts`). */
+export const apiKeySteps: ResourceSteps = {
+  check,
+  diff,
+  changedKeys: (olds, news) => diffApiKey(olds, news).replaces,
+  create,
+  read,
+  importInputs: (outs) =>
+    Object.fromEntries(
+      ["name", "orgId", "projectId"].filter((k) => outs[k] !== undefined).map((k) => [k, outs[k]]),
+    ),
+  update,
+  delete: remove,
+};

@@ -1,17 +1,13 @@
-import * as pulumi from "@pulumi/pulumi";
-import { apiKeyProvider } from "./provider";
-import { APIKEY_API_OUTPUT_KEYS, APIKEY_INPUT_KEYS, APIKEY_SECRET_OUTPUTS } from "./keys";
-
-/** The module and type of the resource's type token: `pulumi-nodejs:dynamic/neon:ApiKey`. */
-export const APIKEY_MODULE = "neon";
-export const APIKEY_TYPE = "ApiKey";
-export const APIKEY_TYPE_TOKEN = `pulumi-nodejs:dynamic/${APIKEY_MODULE}:${APIKEY_TYPE}`;
-
-/** The keys seeded on every {@link ApiKey} so that each output appears on the class. */
-export const APIKEY_OUTPUT_KEYS: readonly string[] = [
-  ...APIKEY_API_OUTPUT_KEYS,
-  ...APIKEY_INPUT_KEYS.filter((k) => !["name", "importId"].includes(k)),
-];
+/**
+ * `ApiKey`'s TypeScript face: its inputs and outputs as types (with the docs editors show), held
+ * equal to its definition at compile time, and its dynamic class, made by the kit from its registry
+ * entry (`../classes.ts`); the plugin's class is in `plugin.ts`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { dynamicClass, dynamicTypeToken } from "../classes";
+import { outputNames, type Agree, type InputName, type OutputName } from "../definition";
+import { APIKEY_DEFINITION } from "./definition";
+import { apiKey } from "./kind";
 
 /** Inputs of an {@link ApiKey}. */
 export interface ApiKeyArgs {
@@ -40,6 +36,47 @@ export interface ApiKeyArgs {
   importId?: pulumi.Input<string>;
 }
 
+/** Outputs of a {@link ApiKey}. */
+export interface ApiKeyOutputs {
+  /** The key's numeric id, as the API and console list it. */
+  keyId: number;
+  /**
+   * The secret token, sent as `Authorization: Bearer <token>`. Stored encrypted in the state; absent
+   * for an imported key (the service shows a token only when the key is created).
+   */
+  token?: string;
+  /** The key's name. */
+  name: string;
+  /** The organization of an organization or project-scoped key; absent for a personal key. */
+  orgId?: string;
+  /** The one project a project-scoped key may access; absent for other key types. */
+  projectId?: string;
+  /** The value of `rotationTrigger` this key was created for. */
+  rotationTrigger?: string;
+  /** When the key was created (ISO 8601 UTC). */
+  createdAt: string;
+  /** Id of the user who created the key (the owner of the provider's API key at the time). */
+  createdBy: string;
+  /** When the key was last used, as of the last read (refresh); absent if never used. */
+  lastUsedAt?: string;
+  /** The address the key was last used from, as of the last read (refresh); absent if never used. */
+  lastUsedFromAddr?: string;
+  /** The `importId` input, as given. */
+  importId?: string;
+}
+
+// Compile-time: the types above and the definition name the same inputs and outputs.
+const argsAgree: Agree<keyof ApiKeyArgs, InputName<typeof APIKEY_DEFINITION>> = true;
+const outputsAgree: Agree<keyof ApiKeyOutputs, OutputName<typeof APIKEY_DEFINITION>> = true;
+void argsAgree;
+void outputsAgree;
+
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:ApiKey`. */
+export const APIKEY_TYPE_TOKEN = dynamicTypeToken(APIKEY_DEFINITION);
+
+/** The keys seeded on every {@link ApiKey} so that each output appears on the class. */
+export const APIKEY_OUTPUT_KEYS: readonly string[] = outputNames(APIKEY_DEFINITION.properties);
+
 /**
  * A Neon API key: personal (no `orgId`/`projectId`), organization (`orgId`) or project-scoped
  * (`projectId`). Its `token` is a secret output, known only for keys this stack created.
@@ -49,49 +86,5 @@ export interface ApiKeyArgs {
  * Credentials of the provider itself: stack config `neon:apiKey` (secret) and `neon:apiUrl`, or the
  * `NEON_API_KEY` / `NEON_API_URL` environment variables.
  */
-export class ApiKey extends pulumi.dynamic.Resource {
-  /** The key's numeric id, as the API and console list it. */
-  declare readonly keyId: pulumi.Output<number>;
-  /**
-   * The secret token, sent as `Authorization: Bearer <token>`. Stored encrypted in the state; absent
-   * for an imported key (the service shows a token only when the key is created).
-   */
-  declare readonly token: pulumi.Output<string | undefined>;
-  /** The key's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** The organization of an organization or project-scoped key; absent for a personal key. */
-  declare readonly orgId: pulumi.Output<string | undefined>;
-  /** The one project a project-scoped key may access; absent for other key types. */
-  declare readonly projectId: pulumi.Output<string | undefined>;
-  /** The value of `rotationTrigger` this key was created for. */
-  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
-  /** When the key was created (ISO 8601 UTC). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Id of the user who created the key (the owner of the provider's API key at the time). */
-  declare readonly createdBy: pulumi.Output<string>;
-  /** When the key was last used, as of the last read (refresh); absent if never used. */
-  declare readonly lastUsedAt: pulumi.Output<string | undefined>;
-  /** The address the key was last used from, as of the last read (refresh); absent if never used. */
-  declare readonly lastUsedFromAddr: pulumi.Output<string | undefined>;
-
-  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      apiKeyProvider,
-      name,
-      {
-        // Every output is seeded so that it appears on the class; given inputs take precedence.
-        ...Object.fromEntries(APIKEY_OUTPUT_KEYS.map((key) => [key, undefined])),
-        ...args,
-        // Lets the provider attribute its log lines to this resource in `pulumi up`.
-        __urn: pulumi.createUrn(name, APIKEY_TYPE_TOKEN, opts?.parent),
-      },
-      // The token is stored encrypted; no deleteBeforeReplace, so a rotation creates the new key first.
-      {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...APIKEY_SECRET_OUTPUTS],
-      },
-      APIKEY_MODULE,
-      APIKEY_TYPE,
-    );
-  }
-}
+export const ApiKey = dynamicClass<ApiKeyArgs, ApiKeyOutputs>(apiKey);
+export type ApiKey = InstanceType<typeof ApiKey>;

@@ -7,7 +7,7 @@ import type { ResourceDef } from "../definition";
 
 const SIZE = "0.25, 0.5, 1–16, or 18–56 in steps of 2";
 
-export const COMPUTE_DEFINITION: ResourceDef = {
+export const COMPUTE_DEFINITION = {
   name: "Compute",
   description:
     "A Neon compute endpoint: the Postgres server attached to a branch. Every change blocks until the " +
@@ -338,4 +338,4 @@ export const COMPUTE_DEFINITION: ResourceDef = {
       "export const host = replica.host;",
     ].join("\n"),
   },
-};
+} as const satisfies ResourceDef;

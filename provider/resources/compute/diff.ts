@@ -6,9 +6,24 @@
  * out (or echoed back by the API after a refresh) is not a change.
  */
 import { SUSPEND_TIMEOUT_DEFAULT_SECONDS, UNKNOWN } from "./inputs";
-import { REPLACE_PROPERTIES, UPDATE_PROPERTIES } from "./keys";
+import { inputNames, replaceNames, type ResourceDef } from "../definition";
+import { COMPUTE_DEFINITION } from "./definition";
 
-export { REPLACE_PROPERTIES, UPDATE_PROPERTIES };
+const DEFINITION: ResourceDef = COMPUTE_DEFINITION;
+
+/** Every input of `Compute`, in the order diffs and docs list them. */
+export const COMPUTE_INPUT_KEYS: readonly string[] = inputNames(DEFINITION.properties);
+
+/** Inputs whose change needs a new compute. */
+export const REPLACE_PROPERTIES: readonly string[] = replaceNames(DEFINITION.properties);
+
+/**
+ * Inputs changed in place (a PATCH, or for restartTrigger a restart call). Inputs compared through
+ * others (`cu` through minCu/maxCu), read at create only, or shaping only the provider are not.
+ */
+export const UPDATE_PROPERTIES: readonly string[] = DEFINITION.properties
+  .filter((p) => p.input && (p.change === "update" || p.change === "restart") && !p.comparedThrough)
+  .map((p) => p.name);
 
 /** Outputs the engine may treat as stable across an in-place update. */
 const STABLE_OUTPUTS = ["endpointId", "projectId", "type", "regionId", "host", "proxyHost", "createdAt"];

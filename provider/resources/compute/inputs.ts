@@ -5,13 +5,13 @@
  * naming the property and the remedy, so nothing invalid reaches the API.
  */
 import { z } from "zod";
-import { COMPUTE_SIZES, MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";
+import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { UNKNOWN } from "../kit";
+import { COMPUTE_DEFINITION } from "./definition";
+import { MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";
 
-/** The value Pulumi passes to `check`/`diff` for inputs not yet known during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-/** Properties the resource class adds for the provider's own use; never user inputs. */
-export const INTERNAL_KEYS = ["__provider", "__urn"] as const;
+export { UNKNOWN, INTERNAL_KEYS } from "../kit";
+export type { CheckFailure } from "../check";
 
 export const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
@@ -44,19 +44,14 @@ export interface ComputeInputs {
   importId?: string;
 }
 
-/** A validation failure reported against one input property. */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
-
 const sizesText = "0.25, 0.5, 1 to 16 in steps of 1, or 18 to 56 in steps of 2";
 
 const computeUnit = z
   .number({ error: "must be a number of compute units" })
   .refine(isOfferedSize, { error: `is not an offered compute size; use one of ${sizesText}` });
 
-const inputsSchema = z.strictObject({
+// The rules of the inputs that need more than their type (the rest come from the definition).
+const inputsSchema = inputSchema(COMPUTE_DEFINITION, {
   projectId: z
     .string({ error: "is required: the id of the project that holds the branch" })
     .regex(/^[a-z0-9-]{1,60}$/, {
@@ -79,10 +74,10 @@ const inputsSchema = z.strictObject({
       abort: true,
     })
     .refine((b) => b.length <= 60, { error: "must be at most 60 characters" }),
-  type: z.enum(ENDPOINT_TYPES, { error: 'must be "read_write" or "read_only"' }).optional(),
-  cu: computeUnit.optional(),
-  minCu: computeUnit.optional(),
-  maxCu: computeUnit.optional(),
+  type: z.enum(ENDPOINT_TYPES, { error: 'must be "read_write" or "read_only"' }),
+  cu: computeUnit,
+  minCu: computeUnit,
+  maxCu: computeUnit,
   suspendTimeoutSeconds: z
     .number({ error: "must be a whole number of seconds" })
     .int({ error: "must be a whole number of seconds" })
@@ -93,54 +88,43 @@ const inputsSchema = z.strictObject({
           `must be -1 (never suspend), 0 (platform default, ${SUSPEND_TIMEOUT_DEFAULT_SECONDS} s) ` +
           `or between ${SUSPEND_TIMEOUT_MIN_SECONDS} and ${SUSPEND_TIMEOUT_MAX_SECONDS} seconds`,
       },
-    )
-    .optional(),
-  pgSettings: z
-    .record(
-      z.string(),
-      z.string({ error: 'values must be strings (for example "100"), as Postgres reads them' }),
-      {
-        error: "must be a map of Postgres setting names to string values",
-      },
-    )
-    .optional(),
-  poolerEnabled: z.boolean({ error: "must be true or false" }).optional(),
-  poolerMode: z.literal("transaction", { error: 'must be "transaction", the only pooler mode' }).optional(),
-  disabled: z.boolean({ error: "must be true or false" }).optional(),
+    ),
+
+  pgSettings: z.record(
+    z.string(),
+    z.string({ error: 'values must be strings (for example "100"), as Postgres reads them' }),
+    {
+      error: "must be a map of Postgres setting names to string values",
+    },
+  ),
+
+  poolerEnabled: z.boolean({ error: "must be true or false" }),
+  poolerMode: z.literal("transaction", { error: 'must be "transaction", the only pooler mode' }),
+  disabled: z.boolean({ error: "must be true or false" }),
   name: z
     .string({ error: "must be a string" })
     .min(1, { error: "must not be empty" })
-    .max(64, { error: "must be at most 64 characters" })
-    .optional(),
-  provisioner: z.enum(PROVISIONERS, { error: `must be one of ${PROVISIONERS.join(", ")}` }).optional(),
+    .max(64, { error: "must be at most 64 characters" }),
+
+  provisioner: z.enum(PROVISIONERS, { error: `must be one of ${PROVISIONERS.join(", ")}` }),
   regionId: z
     .string({ error: "must be a string" })
-    .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' })
-    .optional(),
-  restartTrigger: z.string({ error: "must be a string; change it to restart the compute" }).optional(),
+    .regex(/^[a-z0-9-]{1,64}$/, { error: 'must be a region id such as "aws-us-east-2"' }),
+
+  restartTrigger: z.string({ error: "must be a string; change it to restart the compute" }),
   operationTimeoutSeconds: z
     .number({ error: "must be a number of seconds" })
-    .positive({ error: "must be greater than 0 (seconds to wait for the control plane's operations)" })
-    .optional(),
-  adoptExistingPrimary: z
-    .boolean({ error: "must be true or false (true adopts the branch's existing read_write compute)" })
-    .optional(),
-  importId: z
-    .string({ error: "must be a string" })
-    .regex(/^[a-z0-9-]{1,60}\/ep-[a-z0-9-]{1,60}$/, {
-      error:
-        'must name an existing compute as "<projectId>/<endpointId>", e.g. "shiny-wind-123456/ep-cool-sky-123456"',
-    })
-    .optional(),
+    .positive({ error: "must be greater than 0 (seconds to wait for the control plane's operations)" }),
+
+  adoptExistingPrimary: z.boolean({
+    error: "must be true or false (true adopts the branch's existing read_write compute)",
+  }),
+
+  importId: z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}\/ep-[a-z0-9-]{1,60}$/, {
+    error:
+      'must name an existing compute as "<projectId>/<endpointId>", e.g. "shiny-wind-123456/ep-cool-sky-123456"',
+  }),
 });
-
-function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (i === 0 ? String(p) : `.${String(p)}`)).join("");
-}
 
 /**
  * Validates and normalises raw inputs. Properties whose value is not known yet
@@ -150,48 +134,10 @@ export function checkInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
-  // Set aside unknown values so that preview never fails on them; they go back unchanged.
-  const known: Record<string, unknown> = {};
-  const unknownKeys = new Set<string>();
-  for (const [key, value] of Object.entries(news)) {
-    if ((INTERNAL_KEYS as readonly string[]).includes(key)) continue;
-    if (value === undefined || value === null) continue;
-    if (isUnknown(value)) {
-      unknownKeys.add(key);
-      continue;
-    }
-    if (key === "pgSettings" && value && typeof value === "object" && !Array.isArray(value)) {
-      const entries = Object.entries(value).filter(([, v]) => !isUnknown(v));
-      known[key] = Object.fromEntries(entries);
-      continue;
-    }
-    known[key] = value;
-  }
-  // A required id that is merely unknown must not be reported missing.
-  const probe = { ...known };
-  if (unknownKeys.has("projectId")) probe.projectId = "unknown";
-  if (unknownKeys.has("branchId")) probe.branchId = "br-unknown";
-
-  const failures: CheckFailure[] = [];
-  const parsed = inputsSchema.safeParse(probe);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) {
-          failures.push({
-            property: key,
-            reason: `${key} is not an input of Compute; check the spelling (inputs are camelCase, e.g. minCu)`,
-          });
-        }
-        continue;
-      }
-      const property = formatPath(issue.path);
-      failures.push({ property, reason: `${property} ${issue.message}` });
-    }
-  }
-
-  const value = (parsed.success ? parsed.data : known) as Partial<ComputeInputs>;
-  failures.push(...crossFieldFailures(value, unknownKeys));
+  const checked = checkAgainst(COMPUTE_DEFINITION, inputsSchema, news);
+  const { unknownKeys } = checked;
+  const value = checked.value as Partial<ComputeInputs>;
+  const failures = [...checked.failures, ...crossFieldFailures(value, unknownKeys)];
 
   const inputs: Record<string, unknown> = { ...news };
   if (failures.length === 0) {
@@ -275,6 +221,3 @@ function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<stri
   }
   return failures;
 }
-
-/** Sizes as a sentence, for messages and docs. */
-export const OFFERED_SIZES_TEXT = `${sizesText} (${COMPUTE_SIZES.length} sizes)`;

@@ -1,71 +1,93 @@
 /**
- * The computes of a project as this provider process knows them: one listing of the project, read
- * by the first create in it, kept current with the changes this process makes.
+ * The computes of each project as this provider instance knows them — the one owner of that cache:
+ * one listing of the project, read by the first create in it, kept current with the changes this
+ * instance makes, and dropped whenever a change fails.
  *
  * A create looks at its branch's computes before it POSTs: to finish the compute an interrupted run
  * created for this very resource (its auto-name), to refuse an explicit name's leftover, to adopt a
  * primary, and to tell the compute a lost answer made from those that were there. The listing per
- * project and process, taken inside the project's queue and updated with every compute this process
+ * project and instance, taken inside the project's queue and updated with every compute this instance
  * creates, changes or deletes, answers the common case — nothing on the branch stands in the way —
- * for one request per project instead of one per compute (docs/decisions/0014). Other processes (other
- * provider instances, the plugin, people) may change the branch meanwhile, so whenever the listing
- * shows something to finish, adopt or refuse, the create reads the branch again before deciding; and
- * anything unexpected (a failed or unanswered change, a 409) drops the listing.
+ * for one request per project instead of one per compute (docs/decisions/0014). Other processes
+ * (other provider instances, the plugin, people) may change the branch meanwhile, so whenever the
+ * listing shows something to finish, adopt or refuse, the create reads the branch again before
+ * deciding ({@link KnownComputes.fresh}).
  */
 import type { Endpoint, NeonClient } from "../../api";
+import type { Runtime } from "../runtime";
 
 type Listing = Map<string, Endpoint>;
 
-const listings = new WeakMap<NeonClient, Map<string, Promise<Listing>>>();
+/** The listings of one API client (a runtime may change its client when its key changes). */
+export class KnownComputes {
+  private readonly listings = new Map<string, Promise<Listing>>();
 
-function byProject(api: NeonClient): Map<string, Promise<Listing>> {
-  let m = listings.get(api);
-  if (!m) listings.set(api, (m = new Map()));
-  return m;
-}
+  constructor(readonly api: NeonClient) {}
 
-/** The branch's computes: from the project's listing, read once (call it inside the project's queue). */
-export async function branchComputes(
-  api: NeonClient,
-  projectId: string,
-  branchId: string,
-): Promise<Endpoint[]> {
-  const m = byProject(api);
-  let listing = m.get(projectId);
-  if (!listing) {
-    listing = api.endpoints.list(projectId).then((eps) => new Map(eps.map((e) => [e.id, e])));
-    m.set(projectId, listing);
-    // A failed read is not kept: the next create tries again.
-    listing.catch(() => {
-      if (m.get(projectId) === listing) m.delete(projectId);
-    });
+  /** The branch's computes: from the project's listing, read once (call it inside the project's queue). */
+  async branch(projectId: string, branchId: string): Promise<Endpoint[]> {
+    let listing = this.listings.get(projectId);
+    if (!listing) {
+      const read = this.api.endpoints.list(projectId).then((eps) => new Map(eps.map((e) => [e.id, e])));
+      listing = read;
+      this.listings.set(projectId, read);
+      // A failed read is not kept: the next create tries again.
+      read.catch(() => {
+        if (this.listings.get(projectId) === read) this.listings.delete(projectId);
+      });
+    }
+    return [...(await listing).values()].filter((e) => e.branch_id === branchId);
   }
-  return [...(await listing).values()].filter((e) => e.branch_id === branchId);
-}
 
-/** Records a compute this process created or changed, as the API answered it. */
-export async function remember(api: NeonClient, ep: Endpoint): Promise<void> {
-  const listing = byProject(api).get(ep.project_id);
-  if (!listing) return;
-  try {
-    (await listing).set(ep.id, ep);
-  } catch {
-    // No listing to update.
+  /** The branch's computes read now; the project's listing is dropped (it may be stale). */
+  async fresh(projectId: string, branchId: string): Promise<Endpoint[]> {
+    this.invalidate(projectId);
+    return this.api.endpoints.listByBranch(projectId, branchId);
+  }
+
+  /** Records a compute this instance created or changed, as the API answered it. */
+  async remember(ep: Endpoint): Promise<void> {
+    const listing = this.listings.get(ep.project_id);
+    if (!listing) return;
+    try {
+      (await listing).set(ep.id, ep);
+    } catch {
+      // No listing to update.
+    }
+  }
+
+  /** Records that a compute this instance deleted is gone. */
+  async forget(projectId: string, endpointId: string): Promise<void> {
+    const listing = this.listings.get(projectId);
+    if (!listing) return;
+    try {
+      (await listing).delete(endpointId);
+    } catch {
+      // No listing to update.
+    }
+  }
+
+  /** Drops the project's listing: something happened that this instance cannot account for. */
+  invalidate(projectId: string): void {
+    this.listings.delete(projectId);
+  }
+
+  /** Runs a change of the project; when it fails, the listing is dropped (the outcome is unknown). */
+  async changing<T>(projectId: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.invalidate(projectId);
+      throw err;
+    }
   }
 }
 
-/** Records that a compute this process deleted is gone. */
-export async function forget(api: NeonClient, projectId: string, endpointId: string): Promise<void> {
-  const listing = byProject(api).get(projectId);
-  if (!listing) return;
-  try {
-    (await listing).delete(endpointId);
-  } catch {
-    // No listing to update.
-  }
-}
-
-/** Drops the project's listing: something happened that this process cannot account for. */
-export function invalidate(api: NeonClient, projectId: string): void {
-  byProject(api).delete(projectId);
+/** The runtime's known computes for its current client. */
+export function knownComputes(rt: Runtime): KnownComputes {
+  const api = rt.client();
+  const byClient = rt.store("compute.known", () => new WeakMap<NeonClient, KnownComputes>());
+  let known = byClient.get(api);
+  if (!known) byClient.set(api, (known = new KnownComputes(api)));
+  return known;
 }

@@ -3,8 +3,9 @@
  */
 import type { Endpoint, Operation } from "../../api";
 import { stripUndefined } from "../runtime";
+import { givenInputNames } from "../kit";
+import { COMPUTE_DEFINITION } from "./definition";
 import { propertyChanged, sameValue } from "./diff";
-import { COMPUTE_INPUT_KEYS } from "./keys";
 import type { ComputeInputs } from "./inputs";
 import { deriveSizing } from "./sizing";
 
@@ -91,13 +92,8 @@ export function toOutputs(inputs: Props, ep: Endpoint, asked = true): Props {
     tempDiskGiB: sizing.tempDiskGiB,
     // Which inputs the program gave, so that a refresh reports back only those as inputs: a value the
     // platform chose (name, region, provisioner…) is not something the program asked for.
-    __inputNames: asked ? inputNames(inputs) : inputs.__inputNames,
+    __inputNames: asked ? givenInputNames(COMPUTE_DEFINITION, inputs) : inputs.__inputNames,
   });
-}
-
-/** The names of the inputs set in `inputs`. */
-export function inputNames(inputs: Props): string[] {
-  return COMPUTE_INPUT_KEYS.filter((k) => inputs[k] !== undefined);
 }
 
 /** True when every field of a PATCH body already reads back from the compute. */

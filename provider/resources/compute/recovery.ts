@@ -1,13 +1,13 @@
 /**
  * Recovery steps of `Compute`: finding what an interrupted run or a lost answer left behind, and
  * finishing a compute that never started. Each step is one named function that the lifecycle
- * methods hand off to; callers hold the project's queue (`serialized`).
+ * methods hand off to; callers hold the project's queue (`rt.serialized`).
  */
 import { createHash } from "crypto";
 import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
 import { isSucceeded, isTerminal } from "../../operations";
 import type { ResourceLogger } from "../engine-log";
-import { waitFor } from "../runtime";
+import type { Runtime } from "../runtime";
 import type { ComputeInputs } from "./inputs";
 import { createBody, describe } from "./mapping";
 
@@ -125,6 +125,7 @@ export function neverStarted(c: {
  * waits for its unfinished operations and starts it. Returns the compute as it ends up.
  */
 export async function ensureStarted(
+  rt: Runtime,
   api: NeonClient,
   projectId: string,
   endpointId: string,
@@ -135,13 +136,13 @@ export async function ensureStarted(
   if (!start || !neverStarted(ep)) return ep;
   const pending = await operationsOf(api, projectId, endpointId, { includeFailed: false });
   if (pending.length > 0) {
-    await waitFor(projectId, pending, log);
+    await rt.waitFor(projectId, pending, log);
     ep = await api.endpoints.get(projectId, endpointId);
     if (!neverStarted(ep)) return ep;
   }
   log.info(`${describe(ep)} did not start when it was created; starting it`);
   const result = await api.endpoints.start(projectId, endpointId);
-  await waitFor(projectId, result.operations, log);
+  await rt.waitFor(projectId, result.operations, log);
   return api.endpoints.get(projectId, endpointId);
 }
 

@@ -1,29 +1,13 @@
-import * as pulumi from "@pulumi/pulumi";
-import { admit } from "./admission";
-import { computeProvider } from "./provider";
-import { COMPUTE_API_OUTPUT_KEYS, COMPUTE_INPUT_KEYS } from "./keys";
-
-/** The module and type of the resource's type token: `pulumi-nodejs:dynamic/neon:Compute`. */
-export const COMPUTE_MODULE = "neon";
-export const COMPUTE_TYPE = "Compute";
-export const COMPUTE_TYPE_TOKEN = `pulumi-nodejs:dynamic/${COMPUTE_MODULE}:${COMPUTE_TYPE}`;
-
-/** The keys seeded on every {@link Compute} so that each output appears on the class. */
-export const COMPUTE_OUTPUT_KEYS: readonly string[] = [
-  ...COMPUTE_API_OUTPUT_KEYS,
-  ...COMPUTE_INPUT_KEYS.filter(
-    (k) =>
-      ![
-        "projectId",
-        "branchId",
-        "type",
-        "cu",
-        "importId",
-        "adoptExistingPrimary",
-        "operationTimeoutSeconds",
-      ].includes(k),
-  ),
-];
+/**
+ * `Compute`'s TypeScript face: its inputs and outputs as types (with the docs editors show), held
+ * equal to its definition at compile time, and its dynamic class, made by the kit from its registry
+ * entry (`../classes.ts`); the plugin's class is in `plugin.ts`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { dynamicClass, dynamicTypeToken } from "../classes";
+import { outputNames, type Agree, type InputName, type OutputName } from "../definition";
+import { COMPUTE_DEFINITION } from "./definition";
+import { compute } from "./kind";
 
 /** Inputs of a {@link Compute}. */
 export interface ComputeArgs {
@@ -96,6 +80,93 @@ export interface ComputeArgs {
   operationTimeoutSeconds?: pulumi.Input<number>;
 }
 
+/** Outputs of a {@link Compute}. */
+export interface ComputeOutputs {
+  /** The endpoint id (`ep-…`). */
+  endpointId: string;
+  /** The project that holds the compute. */
+  projectId: string;
+  /** The branch the compute is attached to (`br-…`); a move changes it in place. */
+  branchId: string;
+  /** `read_write` (the branch's primary compute) or `read_only` (a read replica). */
+  type: "read_write" | "read_only";
+  /** Connection host name; a re-created compute gets a new one. */
+  host: string;
+  /** The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out). */
+  proxyHost?: string;
+  /** `init`, `active` or `idle` when last read. */
+  currentState: string;
+  /** The state a transition under way leads to (`active` or `idle`), when last read. */
+  pendingState?: string;
+  /** The region the compute runs in: always its project's. */
+  regionId: string;
+  /** Lower autoscaling bound in CU (equal to `maxCu` for a fixed size). */
+  minCu: number;
+  /** Upper autoscaling bound in CU (equal to `minCu` for a fixed size). */
+  maxCu: number;
+  /** Seconds of inactivity before the compute scales to zero (`-1` never, `0` the platform default). */
+  suspendTimeoutSeconds: number;
+  /** The compute's Postgres settings. */
+  pgSettings: Record<string, string>;
+  /** Whether connection pooling is on (deprecated by the API in favour of the `-pooler` host). */
+  poolerEnabled?: boolean;
+  /** The pooler mode (`transaction`). */
+  poolerMode?: string;
+  /** `true` while the compute is suspended and refuses connections. */
+  disabled: boolean;
+  /** The compute's display name (the declared one, or `<resource name>-<hash>`). */
+  name?: string;
+  /** `k8s-neonvm`, `k8s-pod` or `serverless-platform`. */
+  provisioner: string;
+  /** The `restartTrigger` value the compute was last restarted for. */
+  restartTrigger?: string;
+  /** What created the compute, as the API reports it (e.g. `api`, `console`). */
+  creationSource: string;
+  /** When the compute was created (ISO 8601 UTC). */
+  createdAt: string;
+  /** When the compute was last changed (ISO 8601 UTC). */
+  updatedAt: string;
+  /** When the compute was last active (ISO 8601 UTC); absent before its first start. */
+  lastActive?: string;
+  /** When the compute last started, as the API reports it. */
+  startedAt?: string;
+  /** When the compute last suspended (scaled to zero), as the API reports it. */
+  suspendedAt?: string;
+  /** The compute software release the compute runs, as the API reports it. */
+  computeReleaseVersion?: string;
+  /**
+   * `true` when this resource adopted the branch's existing read_write compute
+   * (`adoptExistingPrimary`); `destroy` then leaves the compute in place.
+   */
+  adopted?: boolean;
+  /** RAM in GB at the maximum size (4 GB per CU). */
+  ramGb: number;
+  /** Local file cache in GB at the maximum size (75 % of RAM). */
+  lfcGb: number;
+  /** Postgres `max_connections` for fixed sizes up to 38 CU (not stated for autoscaling or larger sizes). */
+  maxConnections?: number;
+  /** Local temporary disk in GiB: the larger of 20 and 15 × the maximum size. */
+  tempDiskGiB: number;
+  /** The `adoptExistingPrimary` input, as given. */
+  adoptExistingPrimary?: boolean;
+  /** The `operationTimeoutSeconds` input, as given. */
+  operationTimeoutSeconds?: number;
+  /** The `importId` input, as given. */
+  importId?: string;
+}
+
+// Compile-time: the types above and the definition name the same inputs and outputs.
+const argsAgree: Agree<keyof ComputeArgs, InputName<typeof COMPUTE_DEFINITION>> = true;
+const outputsAgree: Agree<keyof ComputeOutputs, OutputName<typeof COMPUTE_DEFINITION>> = true;
+void argsAgree;
+void outputsAgree;
+
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Compute`. */
+export const COMPUTE_TYPE_TOKEN = dynamicTypeToken(COMPUTE_DEFINITION);
+
+/** The keys seeded on every {@link Compute} so that each output appears on the class. */
+export const COMPUTE_OUTPUT_KEYS: readonly string[] = outputNames(COMPUTE_DEFINITION.properties);
+
 /**
  * A Neon compute endpoint: the Postgres server attached to a branch.
  *
@@ -103,92 +174,5 @@ export interface ComputeArgs {
  * compute only proceed once it is ready. Credentials: stack config `neon:apiKey` (secret) and
  * `neon:apiUrl`, or the `NEON_API_KEY` / `NEON_API_URL` environment variables.
  */
-export class Compute extends pulumi.dynamic.Resource {
-  /** The endpoint id (`ep-…`). */
-  declare readonly endpointId: pulumi.Output<string>;
-  /** The project that holds the compute. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch the compute is attached to (`br-…`); a move changes it in place. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** `read_write` (the branch's primary compute) or `read_only` (a read replica). */
-  declare readonly type: pulumi.Output<"read_write" | "read_only">;
-  /** Connection host name; a re-created compute gets a new one. */
-  declare readonly host: pulumi.Output<string>;
-  /** The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out). */
-  declare readonly proxyHost: pulumi.Output<string | undefined>;
-  /** `init`, `active` or `idle` when last read. */
-  declare readonly currentState: pulumi.Output<string>;
-  /** The state a transition under way leads to (`active` or `idle`), when last read. */
-  declare readonly pendingState: pulumi.Output<string | undefined>;
-  /** The region the compute runs in: always its project's. */
-  declare readonly regionId: pulumi.Output<string>;
-  /** Lower autoscaling bound in CU (equal to `maxCu` for a fixed size). */
-  declare readonly minCu: pulumi.Output<number>;
-  /** Upper autoscaling bound in CU (equal to `minCu` for a fixed size). */
-  declare readonly maxCu: pulumi.Output<number>;
-  /** Seconds of inactivity before the compute scales to zero (`-1` never, `0` the platform default). */
-  declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
-  /** The compute's Postgres settings. */
-  declare readonly pgSettings: pulumi.Output<Record<string, string>>;
-  /** Whether connection pooling is on (deprecated by the API in favour of the `-pooler` host). */
-  declare readonly poolerEnabled: pulumi.Output<boolean | undefined>;
-  /** The pooler mode (`transaction`). */
-  declare readonly poolerMode: pulumi.Output<string | undefined>;
-  /** `true` while the compute is suspended and refuses connections. */
-  declare readonly disabled: pulumi.Output<boolean>;
-  /** The compute's display name (the declared one, or `<resource name>-<hash>`). */
-  declare readonly name: pulumi.Output<string | undefined>;
-  /** `k8s-neonvm`, `k8s-pod` or `serverless-platform`. */
-  declare readonly provisioner: pulumi.Output<string>;
-  /** The `restartTrigger` value the compute was last restarted for. */
-  declare readonly restartTrigger: pulumi.Output<string | undefined>;
-  /** What created the compute, as the API reports it (e.g. `api`, `console`). */
-  declare readonly creationSource: pulumi.Output<string>;
-  /** When the compute was created (ISO 8601 UTC). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** When the compute was last changed (ISO 8601 UTC). */
-  declare readonly updatedAt: pulumi.Output<string>;
-  /** When the compute was last active (ISO 8601 UTC); absent before its first start. */
-  declare readonly lastActive: pulumi.Output<string | undefined>;
-  /** When the compute last started, as the API reports it. */
-  declare readonly startedAt: pulumi.Output<string | undefined>;
-  /** When the compute last suspended (scaled to zero), as the API reports it. */
-  declare readonly suspendedAt: pulumi.Output<string | undefined>;
-  /** The compute software release the compute runs, as the API reports it. */
-  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
-  /**
-   * `true` when this resource adopted the branch's existing read_write compute
-   * (`adoptExistingPrimary`); `destroy` then leaves the compute in place.
-   */
-  declare readonly adopted: pulumi.Output<boolean | undefined>;
-  /** RAM in GB at the maximum size (4 GB per CU). */
-  declare readonly ramGb: pulumi.Output<number>;
-  /** Local file cache in GB at the maximum size (75 % of RAM). */
-  declare readonly lfcGb: pulumi.Output<number>;
-  /** Postgres `max_connections` for fixed sizes up to 38 CU (not stated for autoscaling or larger sizes). */
-  declare readonly maxConnections: pulumi.Output<number | undefined>;
-  /** Local temporary disk in GiB: the larger of 20 and 15 × the maximum size. */
-  declare readonly tempDiskGiB: pulumi.Output<number>;
-
-  constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
-    // During `up`, a fair share of the engine's parallel steps per project (admission.ts).
-    const admitted = admit(args, opts);
-    super(
-      computeProvider,
-      name,
-      {
-        // Every output is seeded so that it appears on the class; given inputs take precedence.
-        ...Object.fromEntries(COMPUTE_OUTPUT_KEYS.map((key) => [key, undefined])),
-        ...admitted.args,
-        // Lets the provider attribute its progress lines to this resource in `pulumi up`.
-        __urn: pulumi.createUrn(name, COMPUTE_TYPE_TOKEN, opts?.parent),
-      },
-      // Replacements delete first, also when forced (`--replace`, `replaceOnChanges`), where the engine
-      // does not ask diff: a branch holds one read_write compute (docs/decisions/0005).
-      { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true },
-      COMPUTE_MODULE,
-      COMPUTE_TYPE,
-    );
-    admitted.track(this);
-  }
-}
+export const Compute = dynamicClass<ComputeArgs, ComputeOutputs>(compute);
+export type Compute = InstanceType<typeof Compute>;

@@ -7,9 +7,6 @@
 
 /** Largest size that may take part in autoscaling (min ≠ max). */
 export const MAX_AUTOSCALING_CU = 16;
-/** Largest size a free-plan account may use. */
-export const MAX_FREE_PLAN_CU = 2;
-
 /** Every compute size offered, ascending: 0.25, 0.5, 1–16 step 1, 18–56 step 2. */
 export const COMPUTE_SIZES: readonly number[] = Object.freeze([
   0.25,

@@ -5,7 +5,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { ApiError, createNeonClient, type NeonClient } from "../../../provider/api";
-import * as impl from "../../../provider/resources/apikey/impl";
+import { boundResource } from "../../support/provider";
 import { raw } from "../client/helpers";
 
 jest.setTimeout(60_000);
@@ -33,8 +33,10 @@ async function statusWith(token: unknown, projectId = emulator.seed.projectId): 
 }
 
 function useKey(apiKey: string, apiUrl = emulator.url) {
-  impl.setSettings({ apiKey, apiUrl, logSink: (l) => logs.push(l) });
+  impl = boundResource("ApiKey", { apiKey, apiUrl }, (l) => logs.push(l));
 }
+
+let impl: ReturnType<typeof boundResource>;
 
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 40, seed: 11 });
@@ -53,7 +55,6 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  impl.setSettings({});
   await emulator.stop();
 });
 

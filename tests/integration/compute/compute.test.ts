@@ -3,8 +3,11 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
-import * as impl from "../../../provider/resources/compute/impl";
-import { ComputeInitError, autoName } from "../../../provider/resources/compute/impl";
+import { boundResource } from "../../support/provider";
+import { InitError as ComputeInitError } from "../../../provider/resources/kit";
+import { autoName } from "../../../provider/resources/compute/recovery";
+import { updateBody } from "../../../provider/resources/compute/mapping";
+import * as dynamicCompute from "../../../provider/resources/compute/impl";
 
 jest.setTimeout(60_000);
 
@@ -23,6 +26,8 @@ async function createCompute(name: string, inputs: Record<string, unknown>) {
   return { id: created.id, outs: created.outs as Record<string, unknown> };
 }
 
+let impl: ReturnType<typeof boundResource>;
+
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 40, seed: 3 });
   projectId = emulator.seed.projectId;
@@ -35,11 +40,10 @@ beforeEach(() => {
   emulator.reset();
   emulator.setFaults({});
   logs = [];
-  impl.setSettings({ apiKey: emulator.apiKey, apiUrl: emulator.url, logSink: (l) => logs.push(l) });
+  impl = boundResource("Compute", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
 });
 
 afterAll(async () => {
-  impl.setSettings({});
   await emulator.stop();
 });
 
@@ -110,7 +114,7 @@ describe("Compute provider against the emulator", () => {
       pgSettings: { work_mem: "1024" },
     });
     const news = { ...c.outs, cu: undefined, minCu: 0.5, maxCu: 4 };
-    expect(impl.updateBody(c.outs, news)).toEqual({
+    expect(updateBody(c.outs, news)).toEqual({
       autoscaling_limit_min_cu: 0.5,
       autoscaling_limit_max_cu: 4,
     });
@@ -301,9 +305,13 @@ describe("Compute provider against the emulator", () => {
     const c = await createCompute("resumed", { branchId: branches[3], type: "read_only" });
     expect(c.id).toBe(earlier.endpoint.id);
     expect(logs.join("\n")).toMatch(/interrupted run/);
-    // A resource with an explicit name never adopts anything.
-    const other = await createCompute("named", { branchId: branches[3], type: "read_only", name });
-    expect(other.id).not.toBe(earlier.endpoint.id);
+    // A resource with an explicit name never adopts anything, nor makes a second compute of that
+    // name (a killed run's leftover carries it): it fails naming the exact importId.
+    await expect(createCompute("named", { branchId: branches[3], type: "read_only", name })).rejects.toThrow(
+      `importId: "${projectId}/${earlier.endpoint.id}"`,
+    );
+    const named = (await api.endpoints.listByBranch(projectId, branches[3])).filter((e) => e.name === name);
+    expect(named.map((e) => e.id)).toEqual([earlier.endpoint.id]);
   });
 
   it("imports an existing compute by projectId/endpointId without changing it, and refuses a mismatch", async () => {
@@ -343,19 +351,21 @@ describe("Compute provider against the emulator", () => {
     const config = (values: Record<string, string>) => ({
       config: { get: (k: string) => values[k], require: (k: string) => values[k] },
     });
-    await expect(impl.configure(config({ "neon:operationTimeoutSeconds": "soon" }))).rejects.toThrow(
-      /neon:operationTimeoutSeconds is "soon"; set it to a number of seconds/,
-    );
     await expect(
-      impl.configure(config({ "neon:apiKey": emulator.apiKey, "neon:operationTimeoutSeconds": "1800" })),
+      dynamicCompute.configure(config({ "neon:operationTimeoutSeconds": "soon" })),
+    ).rejects.toThrow(/neon:operationTimeoutSeconds is "soon"; set it to a number of seconds/);
+    await expect(
+      dynamicCompute.configure(
+        config({ "neon:apiKey": emulator.apiKey, "neon:operationTimeoutSeconds": "1800" }),
+      ),
     ).resolves.toBeUndefined();
   });
 
   it("fails with one clear error when no API key is configured", async () => {
-    impl.setSettings({});
     const saved = process.env.NEON_API_KEY;
     delete process.env.NEON_API_KEY;
     try {
+      impl = boundResource("Compute", {});
       await expect(impl.read("ep-x", { projectId })).rejects.toThrow(/neon:apiKey.*NEON_API_KEY/);
     } finally {
       if (saved !== undefined) process.env.NEON_API_KEY = saved;
@@ -374,7 +384,7 @@ describe("requests per compute (a guard against extra reads; disabled computes s
     expect(emulator.requestCount() - before).toBe(1 + 5);
     expect(made.every((c) => c.outs.currentState === "idle")).toBe(true);
     const beforeDelete = emulator.requestCount();
-    for (const c of made) await impl.remove(c.id, c.outs);
+    for (const c of made) await impl.delete(c.id, c.outs);
     expect(emulator.requestCount() - beforeDelete).toBe(5);
     // Only the project's seeded primary compute (on the default branch) is left.
     expect((await api.endpoints.list(projectId)).map((e) => e.id)).toEqual([emulator.seed.primaryEndpointId]);

@@ -6,8 +6,8 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
-import * as impl from "../../../provider/resources/compute/impl";
-import { ComputeInitError } from "../../../provider/resources/compute/impl";
+import { boundResource } from "../../support/provider";
+import { InitError as ComputeInitError } from "../../../provider/resources/kit";
 
 jest.setTimeout(60_000);
 
@@ -58,6 +58,8 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   return e as Error;
 }
 
+let impl: ReturnType<typeof boundResource>;
+
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 40, seed: 11 });
   projectId = emulator.seed.projectId;
@@ -70,11 +72,10 @@ beforeEach(() => {
   emulator.reset();
   emulator.setFaults({});
   logs = [];
-  impl.setSettings({ apiKey: emulator.apiKey, apiUrl: emulator.url, logSink: (l) => logs.push(l) });
+  impl = boundResource("Compute", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
 });
 
 afterAll(async () => {
-  impl.setSettings({});
   await emulator.stop();
 });
 
@@ -158,7 +159,7 @@ describe("a 404 caused by the key's scope is not 'deleted'", () => {
       cu: 1,
       type: "read_only",
     });
-    impl.setSettings({ apiKey: await scopedKeyForMainProject(), apiUrl: emulator.url });
+    impl = boundResource("Compute", { apiKey: await scopedKeyForMainProject(), apiUrl: emulator.url });
     const err = await rejection(impl.read(c.id, c.outs));
     expect(err.message).toMatch(new RegExp(`cannot see project ${free}`));
     expect(err.message).toMatch(/the stack keeps it unchanged/);
@@ -171,7 +172,7 @@ describe("a 404 caused by the key's scope is not 'deleted'", () => {
     const c = await createCompute("gone", { branchId: branches[6], cu: 1 });
     const key = await scopedKeyForMainProject();
     await api.endpoints.delete(projectId, c.id);
-    impl.setSettings({ apiKey: key, apiUrl: emulator.url });
+    impl = boundResource("Compute", { apiKey: key, apiUrl: emulator.url });
     expect(await impl.read(c.id, c.outs)).toEqual({});
     await impl.delete(c.id, c.outs);
   });

@@ -6,7 +6,7 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
-import * as impl from "../../../provider/resources/compute/impl";
+import { boundResource } from "../../support/provider";
 
 jest.setTimeout(60_000);
 
@@ -15,6 +15,8 @@ let api: NeonClient;
 let projectId: string;
 
 const urn = (name: string) => `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:Compute::${name}`;
+
+let impl: ReturnType<typeof boundResource>;
 
 beforeAll(async () => {
   emulator = await startEmulator({
@@ -28,11 +30,10 @@ beforeAll(async () => {
 
 beforeEach(() => {
   emulator.reset();
-  impl.setSettings({ apiKey: emulator.apiKey, apiUrl: emulator.url });
+  impl = boundResource("Compute", { apiKey: emulator.apiKey, apiUrl: emulator.url });
 });
 
 afterAll(async () => {
-  impl.setSettings({});
   await emulator.stop();
 });
 

@@ -1,5 +1,5 @@
 import { diffCompute } from "../../../provider/resources/compute/diff";
-import { autoName } from "../../../provider/resources/compute/impl";
+import { autoName } from "../../../provider/resources/compute/recovery";
 import { UNKNOWN } from "../../../provider/resources/compute/inputs";
 
 // Old outputs as create leaves them: inputs overlaid with what the API reports.

@@ -38,26 +38,29 @@ const endpoint: Endpoint = {
   compute_release_version: "1",
 } as unknown as Endpoint;
 
-/** `declare readonly <name>` members of a class file, each with whether TSDoc precedes it. */
-function declared(file: string): Map<string, boolean> {
-  const lines = fs
-    .readFileSync(path.join(__dirname, "../../../provider/resources", file), "utf8")
-    .split("\n");
+/** The members of the `<Name>Outputs` interface of a file, each with whether TSDoc precedes it. */
+function declared(file: string, iface: string): Map<string, boolean> {
+  const text = fs.readFileSync(path.join(__dirname, "../../../provider/resources", file), "utf8");
+  const body = text.slice(
+    text.indexOf(`export interface ${iface} {`),
+    text.indexOf("\n}\n", text.indexOf(iface)),
+  );
+  const lines = body.split("\n");
   const out = new Map<string, boolean>();
   lines.forEach((line, i) => {
-    const m = /^\s*declare readonly (\w+):/.exec(line);
+    const m = /^ {2}(\w+)\??:/.exec(line);
     if (m) out.set(m[1], lines[i - 1].trim().endsWith("*/"));
   });
   return out;
 }
 
 describe.each([
-  ["compute/resource.ts", COMPUTE_OUTPUT_KEYS],
-  ["apikey/resource.ts", APIKEY_OUTPUT_KEYS],
-])("%s", (file, seeded) => {
-  const members = declared(file);
+  ["compute/resource.ts", "ComputeOutputs", COMPUTE_OUTPUT_KEYS],
+  ["apikey/resource.ts", "ApiKeyOutputs", APIKEY_OUTPUT_KEYS],
+])("%s", (file, iface, seeded) => {
+  const members = declared(file, iface);
 
-  it("declares every seeded output on the class, each with TSDoc", () => {
+  it("types every seeded output on the class (its Outputs interface), each with TSDoc", () => {
     for (const key of seeded) expect({ key, declared: members.has(key) }).toEqual({ key, declared: true });
     for (const [key, documented] of members) expect({ key, documented }).toEqual({ key, documented: true });
   });

@@ -8,20 +8,13 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { APIKEY_DEFINITION } from "../../../provider/resources/apikey/definition";
-import {
-  APIKEY_API_OUTPUT_KEYS,
-  APIKEY_INPUT_KEYS,
-  APIKEY_REPLACE_PROPERTIES,
-  APIKEY_SECRET_OUTPUTS,
-} from "../../../provider/resources/apikey/keys";
 import { toOutputs as apiKeyOutputs } from "../../../provider/resources/apikey/mapping";
 import { COMPUTE_DEFINITION } from "../../../provider/resources/compute/definition";
 import {
-  COMPUTE_API_OUTPUT_KEYS,
   COMPUTE_INPUT_KEYS,
   REPLACE_PROPERTIES,
   UPDATE_PROPERTIES,
-} from "../../../provider/resources/compute/keys";
+} from "../../../provider/resources/compute/diff";
 import { toOutputs as computeOutputs } from "../../../provider/resources/compute/mapping";
 import { inputNames, type PropertyDef, type ResourceDef } from "../../../provider/resources/definition";
 import {
@@ -32,6 +25,7 @@ import {
 } from "../../../provider/lookups/definitions";
 import { computeInfo, operationInfo, projectInfo } from "../../../provider/lookups/types";
 import { schemaObject } from "../../../provider/plugin/schema";
+import { RESOURCES } from "../../../provider/registry";
 import { apiDocs } from "../../../scripts/lib/api-docs";
 import { formatted } from "../../../scripts/lib/formatted";
 
@@ -69,24 +63,20 @@ const endpoint = {
 } as never;
 
 describe("Compute's definition", () => {
-  const props = COMPUTE_DEFINITION.properties;
+  const props: readonly PropertyDef[] = COMPUTE_DEFINITION.properties;
 
-  it("lists the inputs of keys.ts, in order", () => {
-    expect(inputNames(props)).toEqual([...COMPUTE_INPUT_KEYS]);
-  });
-
-  it("marks as replacing exactly the properties diff replaces on", () => {
-    expect(names(props, (p) => p.change === "replace")).toEqual([...REPLACE_PROPERTIES]);
-  });
-
-  it("marks as changed in place exactly the properties diff updates (cu through minCu/maxCu)", () => {
-    expect(
-      names(props, (p) => (p.change === "update" || p.change === "restart") && !p.comparedThrough),
-    ).toEqual([...UPDATE_PROPERTIES]);
-  });
-
-  it("lists as output-only exactly the API outputs of keys.ts", () => {
-    expect(names(props, (p) => Boolean(p.output) && !p.input)).toEqual([...COMPUTE_API_OUTPUT_KEYS]);
+  // diff's lists are derived from the definition: these pin what the definition says.
+  it("replaces on exactly projectId, type and regionId; compares cu through minCu/maxCu", () => {
+    expect([...REPLACE_PROPERTIES]).toEqual(["projectId", "type", "regionId"]);
+    expect(UPDATE_PROPERTIES).not.toContain("cu");
+    expect(UPDATE_PROPERTIES).toEqual(
+      expect.arrayContaining(["branchId", "minCu", "maxCu", "restartTrigger"]),
+    );
+    // Read at create only, or shaping only the provider: never an update.
+    for (const k of ["importId", "adoptExistingPrimary", "operationTimeoutSeconds"]) {
+      expect(UPDATE_PROPERTIES).not.toContain(k);
+      expect(COMPUTE_INPUT_KEYS).toContain(k);
+    }
   });
 
   it("declares every output the mapping produces", () => {
@@ -99,13 +89,16 @@ describe("Compute's definition", () => {
 });
 
 describe("ApiKey's definition", () => {
-  const props = APIKEY_DEFINITION.properties;
+  const props: readonly PropertyDef[] = APIKEY_DEFINITION.properties;
 
-  it("matches keys.ts: inputs, replacing inputs, API outputs and secret outputs", () => {
-    expect(inputNames(props)).toEqual([...APIKEY_INPUT_KEYS]);
-    expect(names(props, (p) => p.change === "replace")).toEqual([...APIKEY_REPLACE_PROPERTIES]);
-    expect(names(props, (p) => Boolean(p.output) && !p.input)).toEqual([...APIKEY_API_OUTPUT_KEYS]);
-    expect(names(props, (p) => Boolean(p.secret))).toEqual([...APIKEY_SECRET_OUTPUTS]);
+  it("replaces on every input but importId, and keeps the token secret", () => {
+    expect(names(props, (p) => p.change === "replace")).toEqual([
+      "name",
+      "orgId",
+      "projectId",
+      "rotationTrigger",
+    ]);
+    expect(names(props, (p) => Boolean(p.secret))).toEqual(["token"]);
   });
 
   it("declares every output the mapping produces", () => {
@@ -196,9 +189,9 @@ function tsdoc(file: string, container: string): Record<string, string> {
 }
 
 describe.each([
-  ["provider/resources/compute/resource.ts", "ComputeArgs", "Compute", COMPUTE_DEFINITION],
-  ["provider/resources/apikey/resource.ts", "ApiKeyArgs", "ApiKey", APIKEY_DEFINITION],
-] as [string, string, string, ResourceDef][])("the dynamic class's TSDoc in %s", (file, args, cls, def) => {
+  ["provider/resources/compute/resource.ts", "ComputeArgs", "ComputeOutputs", COMPUTE_DEFINITION],
+  ["provider/resources/apikey/resource.ts", "ApiKeyArgs", "ApiKeyOutputs", APIKEY_DEFINITION],
+] as [string, string, string, ResourceDef][])("the TypeScript types' TSDoc in %s", (file, args, cls, def) => {
   const described = (name: string) => def.properties.find((p) => p.name === name)!.description;
 
   it("documents each input exactly as the definition does", () => {
@@ -236,6 +229,9 @@ describe("the plugin schema", () => {
 
   it("has the package's tokens for every resource and lookup", () => {
     expect(schema.name).toBe("neoncompute");
+    expect(Object.keys(schema.resources)).toEqual(
+      RESOURCES.map((r) => `neoncompute:index:${r.definition.name}`),
+    );
     expect(Object.keys(schema.resources)).toEqual(["neoncompute:index:Compute", "neoncompute:index:ApiKey"]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });

@@ -1,12 +1,11 @@
-import {
-  closest,
-  configure,
-  deadlineMs,
-  reportedOnce,
-  retryLine,
-  setSettings,
-  withOperationTimeout,
-} from "../../../provider/resources/runtime";
+import { reportedOnce, runtimeFromConfig } from "../../../provider/resources/dynamic";
+import { retryLine, Runtime } from "../../../provider/resources/runtime";
+import { closest } from "../../../provider/resources/settings";
+
+/** The dynamic face's configure: makes the runtime, or throws what is wrong. */
+const configure = async (r: ReturnType<typeof req>): Promise<void> => {
+  runtimeFromConfig(r as never);
+};
 
 /** A ConfigureRequest as the dynamic provider host builds it: `get` plus the raw `namespace:key` map. */
 function req(values: Record<string, string>) {
@@ -18,11 +17,9 @@ beforeEach(() => {
   delete process.env.NEON_API_KEY;
   delete process.env.NEON_OPERATION_TIMEOUT_SECONDS;
   delete process.env.NEON_REQUEST_TIMEOUT_SECONDS;
-  setSettings({});
 });
 afterAll(() => {
   process.env = saved;
-  setSettings({});
 });
 
 describe("configure reports configuration mistakes at preview", () => {
@@ -44,7 +41,7 @@ describe("configure reports configuration mistakes at preview", () => {
     ["neon:requestTimeoutSecs", "requestTimeoutSeconds"],
   ])("an unknown key %p, naming the closest known one", async (key, suggestion) => {
     await expect(configure(req({ "neon:apiKey": "x".repeat(64), [key]: "1" }))).rejects.toThrow(
-      new RegExp(`unknown configuration ${key} \\(did you mean neon:${suggestion}\\?\\)`),
+      new RegExp(`${key} is not a setting of the Neon provider; did you mean neon:${suggestion}\\?`),
     );
   });
 
@@ -106,15 +103,17 @@ describe("retry progress lines", () => {
 
 describe("a resource's own operation timeout", () => {
   it("bounds the waits of the step it wraps, and only those", async () => {
-    setSettings({ operationTimeoutSeconds: 100 });
-    expect(deadlineMs()).toBe(100_000);
-    const inside = await withOperationTimeout(7, async () => {
+    const rt = new Runtime({ settings: { operationTimeoutSeconds: 100 } });
+    expect(rt.deadlineMs()).toBe(100_000);
+    const inside = await rt.withOperationTimeout(7, async () => {
       await Promise.resolve();
-      return deadlineMs();
+      return rt.deadlineMs();
     });
     expect(inside).toBe(7_000);
-    expect(deadlineMs()).toBe(100_000);
-    expect(await withOperationTimeout(undefined, async () => deadlineMs())).toBe(100_000);
+    expect(rt.deadlineMs()).toBe(100_000);
+    expect(await rt.withOperationTimeout(undefined, async () => rt.deadlineMs())).toBe(100_000);
+    // Another instance's deadline is its own.
+    expect(new Runtime({ settings: { operationTimeoutSeconds: 5 } }).deadlineMs()).toBe(5_000);
   });
 });
 

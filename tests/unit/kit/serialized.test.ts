@@ -1,4 +1,8 @@
-import { serialized } from "../../../provider/resources/compute/impl";
+import { Runtime } from "../../../provider/resources/runtime";
+
+// Each test builds its own runtime: queues belong to one provider instance.
+const rt = new Runtime();
+const serialized = <T>(projectId: string, fn: () => Promise<T>) => rt.serialized(projectId, fn);
 
 describe("serialized (one change per project at a time)", () => {
   it("runs calls of one project one after the other, and other projects alongside", async () => {

@@ -1,0 +1,28 @@
+/**
+ * The registry: every resource and lookup of the package, in one list each. The dynamic face
+ * (`resources/dynamic.ts`), the plugin's faces and schema (`plugin/`), the generated docs
+ * (`scripts/lib/api-docs.ts`) read it. A new resource is a folder under `resources/` (definition,
+ * steps, mapping, `kind.ts`, `resource.ts`, a one-line `impl.ts`) and a line here; TypeScript names
+ * cannot come from data, so the public index and the plugin SDK each re-export its classes by name.
+ */
+import { LOOKUPS, OBJECT_TYPES } from "./lookups/definitions";
+import { apiKey } from "./resources/apikey/kind";
+import { compute } from "./resources/compute/kind";
+import type { ResourceKind } from "./resources/kit";
+
+/** The resources, in schema and docs order. */
+export const RESOURCES: readonly ResourceKind[] = [compute, apiKey];
+
+export { LOOKUPS, OBJECT_TYPES };
+
+/** The registry entry of a resource by its type name (`Compute`); throws naming the known ones. */
+export function resourceKind(name: string): ResourceKind {
+  const kind = RESOURCES.find((r) => r.definition.name === name);
+  if (!kind) {
+    throw new Error(
+      `Failed to find resource ${name}: the package's resources are ` +
+        `${RESOURCES.map((r) => r.definition.name).join(", ")}.`,
+    );
+  }
+  return kind;
+}

@@ -1,0 +1,130 @@
+/**
+ * `check`, once for every resource: inputs are validated against a zod schema derived from the
+ * resource's definition (its input names, which are required, their types and allowed values), with
+ * the resource's own rules for the properties that need more (a pattern, a range, a message naming
+ * the remedy). Values not known yet (preview) are set aside, neither validated nor altered; every
+ * problem becomes one `CheckFailure` naming the property.
+ *
+ * Pure: no network, no clock.
+ */
+import { z } from "zod";
+import type { PropertyDef, ResourceDef } from "./definition";
+import { INTERNAL_KEYS, UNKNOWN } from "./kit";
+import { closest } from "./settings";
+
+type Props = Record<string, unknown>;
+
+/** A validation failure reported against one input property. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** The schema a property's type and enum give, for properties without a rule of their own. */
+function baseSchema(p: PropertyDef): z.ZodType {
+  if (p.enum)
+    return z.enum(p.enum as [string, ...string[]], { error: `must be one of ${p.enum.join(", ")}` });
+  switch (p.type) {
+    case "string":
+      return z.string({ error: "must be a string" });
+    case "number":
+      return z.number({ error: "must be a number" });
+    case "integer":
+      return z.number({ error: "must be a whole number" }).int({ error: "must be a whole number" });
+    case "boolean":
+      return z.boolean({ error: "must be true or false" });
+    default:
+      if (typeof p.type === "object" && "map" in p.type) {
+        return z.record(z.string(), z.string({ error: "values must be strings" }), {
+          error: "must be a map of names to string values",
+        });
+      }
+      return z.unknown();
+  }
+}
+
+/**
+ * The strict input schema of a resource: one key per input of the definition, required ones
+ * required. `rules` replaces the derived schema of a property (give it without `.optional()`);
+ * a rule for a name that is not an input is a programming error and throws.
+ */
+export function inputSchema(def: ResourceDef, rules: Readonly<Record<string, z.ZodType>> = {}) {
+  const inputs = def.properties.filter((p) => p.input);
+  for (const name of Object.keys(rules)) {
+    if (!inputs.some((p) => p.name === name)) {
+      throw new Error(`${def.name}: a check rule for ${name}, which is not an input of the definition`);
+    }
+  }
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of inputs) {
+    const s = rules[p.name] ?? baseSchema(p);
+    shape[p.name] = p.input === "required" ? s : s.optional();
+  }
+  return z.strictObject(shape);
+}
+
+/** The outcome of {@link checkAgainst}. */
+export interface Checked {
+  /** The known values, parsed when they passed. */
+  value: Props;
+  /** Inputs whose value is not known yet. */
+  unknownKeys: Set<string>;
+  failures: CheckFailure[];
+  /** True when every known value passed the schema. */
+  parsed: boolean;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (i === 0 ? String(p) : `.${String(p)}`)).join("");
+}
+
+/**
+ * Validates `news` against `schema` (from {@link inputSchema}). Unknown values are left out of the
+ * validation (a required input that is merely unknown is not reported missing), and so are the
+ * unknown entries of a map.
+ */
+export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Props): Checked {
+  const known: Props = {};
+  const unknownKeys = new Set<string>();
+  for (const [key, value] of Object.entries(news)) {
+    if ((INTERNAL_KEYS as readonly string[]).includes(key)) continue;
+    if (value === undefined || value === null) continue;
+    if (value === UNKNOWN) {
+      unknownKeys.add(key);
+      continue;
+    }
+    const p = def.properties.find((q) => q.name === key);
+    if (p && typeof p.type === "object" && "map" in p.type && value && typeof value === "object") {
+      known[key] = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== UNKNOWN));
+      continue;
+    }
+    known[key] = value;
+  }
+  const omit = Object.fromEntries([...unknownKeys].filter((k) => k in schema.shape).map((k) => [k, true]));
+  const result = schema.omit(omit as never).safeParse(known);
+  const failures: CheckFailure[] = [];
+  if (!result.success) {
+    const names = def.properties.filter((p) => p.input).map((p) => p.name);
+    for (const issue of result.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) {
+          failures.push({
+            property: key,
+            reason:
+              `${key} is not an input of ${def.name}; did you mean ${closest(key, names)}? ` +
+              `(the inputs are ${names.join(", ")})`,
+          });
+        }
+        continue;
+      }
+      const property = formatPath(issue.path);
+      failures.push({ property, reason: `${property} ${issue.message}` });
+    }
+  }
+  return {
+    value: result.success ? (result.data as Props) : known,
+    unknownKeys,
+    failures,
+    parsed: result.success,
+  };
+}

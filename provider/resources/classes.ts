@@ -1,0 +1,112 @@
+/**
+ * The program-side classes of a resource, made from its registry entry: the dynamic resource class
+ * (served by Pulumi's dynamic provider through the resource's shim) and the plugin class (served by
+ * `pulumi-resource-neoncompute`). Both seed every output of the definition so that it appears on the
+ * class, mark the definition's secret outputs, and apply the entry's class options (admission,
+ * delete-before-replace). A resource folder writes only its TypeScript types and one line per face.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { secretNames, type ResourceDef } from "./definition";
+import type { ResourceKind } from "./kit";
+import { dynamicShim } from "./shim";
+
+/** The outputs of a resource as `Output` properties of its class. */
+export type OutputProperties<O> = { readonly [K in keyof O]-?: pulumi.Output<O[K]> };
+
+/** A resource class: `new Compute(name, args, opts)`. */
+export type ResourceClass<Args, Outs, Base extends pulumi.CustomResource> = {
+  new (name: string, args: Args, opts?: pulumi.CustomResourceOptions): Base & OutputProperties<Outs>;
+};
+
+/** The module of the dynamic resources' type tokens: `pulumi-nodejs:dynamic/neon:<Name>`. */
+export const DYNAMIC_MODULE = "neon";
+
+/** The plugin's package name (docs/decisions/0011): not `neon`, which the registry's bridged package owns. */
+export const PACKAGE = "neoncompute";
+
+/** The type token of a resource's dynamic class. */
+export function dynamicTypeToken(def: ResourceDef): string {
+  return `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:${def.name}`;
+}
+
+/** Every output of the definition, unset: seeded first so that each appears on the class. */
+function seeded(def: ResourceDef, args: object): Record<string, unknown> {
+  const outputs = def.properties.filter((p) => p.output).map((p) => [p.name, undefined]);
+  return { ...Object.fromEntries(outputs), ...args };
+}
+
+function admitted(kind: ResourceKind, args: object, opts: pulumi.CustomResourceOptions | undefined) {
+  const admit = kind.classes?.admit;
+  return admit
+    ? admit(args as { projectId: pulumi.Input<string> }, opts)
+    : { args, track: (_: pulumi.Resource) => undefined };
+}
+
+function options(kind: ResourceKind, opts: pulumi.CustomResourceOptions | undefined, aliases: boolean) {
+  const def = kind.definition;
+  const dbr = kind.classes?.deleteBeforeReplace;
+  const secrets = secretNames(def.properties);
+  return {
+    ...opts,
+    ...(aliases ? { aliases: [...def.aliases.map((type) => ({ type })), ...(opts?.aliases ?? [])] } : {}),
+    ...(secrets.length > 0
+      ? { additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
+      : {}),
+    ...(dbr ? { deleteBeforeReplace: opts?.deleteBeforeReplace ?? true } : {}),
+  };
+}
+
+/**
+ * The provider object Pulumi serializes into the state of each of the resource's dynamic resources:
+ * the shim, which captures the entry's two strings and nothing else. Its text must not change for an
+ * existing resource (a test pins it): a different text is a diff on every resource of every stack.
+ */
+export function dynamicProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  return dynamicShim(kind.dynamic.label, kind.dynamic.module);
+}
+
+/** The dynamic resource class of a registry entry. */
+export function dynamicClass<Args extends object, Outs>(
+  kind: ResourceKind,
+): ResourceClass<Args, Outs, pulumi.dynamic.Resource> {
+  const def = kind.definition;
+  const token = dynamicTypeToken(def);
+  // One provider object per resource type: the shim captures two strings and nothing else.
+  const provider = dynamicProvider(kind);
+  class DynamicResource extends pulumi.dynamic.Resource {
+    constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
+      const a = admitted(kind, args, opts);
+      super(
+        provider,
+        name,
+        // Lets the provider attribute its progress lines to this resource in `pulumi up`.
+        { ...seeded(def, a.args), __urn: pulumi.createUrn(name, token, opts?.parent) },
+        options(kind, opts, false),
+        DYNAMIC_MODULE,
+        def.name,
+      );
+      a.track(this);
+    }
+  }
+  Object.defineProperty(DynamicResource, "name", { value: def.name });
+  return DynamicResource as unknown as ResourceClass<Args, Outs, pulumi.dynamic.Resource>;
+}
+
+/** The plugin class of a registry entry (type `neoncompute:index:<Name>`). */
+export function pluginClass<Args extends object, Outs>(
+  kind: ResourceKind,
+): ResourceClass<Args, Outs, pulumi.CustomResource> {
+  const def = kind.definition;
+  class PluginResource extends pulumi.CustomResource {
+    static readonly __pulumiType = `${PACKAGE}:index:${def.name}`;
+
+    constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
+      const a = admitted(kind, args, opts);
+      // Aliases from the dynamic type token: a stack moves to the plugin without replacing anything.
+      super(PluginResource.__pulumiType, name, seeded(def, a.args), options(kind, opts, true));
+      a.track(this);
+    }
+  }
+  Object.defineProperty(PluginResource, "name", { value: def.name });
+  return PluginResource as unknown as ResourceClass<Args, Outs, pulumi.CustomResource>;
+}

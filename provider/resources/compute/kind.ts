@@ -1,0 +1,23 @@
+/** `Compute`'s registry entry: its definition, its steps and how its classes are made. */
+import type { ResourceKind } from "../kit";
+import { admit } from "./admission";
+import { COMPUTE_DEFINITION } from "./definition";
+import { computeSteps } from "./lifecycle";
+
+export const compute: ResourceKind = {
+  definition: COMPUTE_DEFINITION,
+  steps: computeSteps,
+  noun: "compute",
+  adoptInput: "adoptExistingPrimary",
+  dynamic: {
+    module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl",
+    label: "Compute",
+  },
+  classes: {
+    // A branch holds one read_write compute: replacements delete first, also when forced
+    // (`--replace`, `replaceOnChanges`), where the engine does not ask diff (docs/decisions/0005).
+    deleteBeforeReplace: true,
+    // During `up`, a fair share of the engine's parallel steps per project (admission.ts).
+    admit,
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * The dynamic face: what the shim of each resource (`shim.ts`) loads inside Pulumi's dynamic
+ * provider process, built from the registry. `dynamicImpl("<Resource>")` is a resource's
+ * `pulumi.dynamic.ResourceProvider`: its steps, bound by the kit to the process's runtime.
+ *
+ * A dynamic provider process is one provider instance (the stack's default, or one explicit
+ * `Provider`): the host configures each resource type's shim once, with the same configuration, and
+ * every shim shares the one runtime made from it (one client, one queue per project). That binding
+ * of process to runtime is the only state here; the runtime itself is an object.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { dynamicHostEngineAddress } from "./engine-log";
+import { bind, type BoundResource } from "./kit";
+import { resourceKind } from "../registry";
+import { isExpectedError, Runtime } from "./runtime";
+import { parseSettings, settingsOrThrow } from "./settings";
+
+const processBinding: { runtime?: Runtime; signature?: string } = {};
+
+/** The configuration the engine passed, as `namespace:key` → value (empty when not readable). */
+function rawConfig(req: pulumi.dynamic.ConfigureRequest): Record<string, unknown> {
+  const raw = (req.config as unknown as { rawConfig?: unknown }).rawConfig;
+  return raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+}
+
+/**
+ * The runtime for a configure request: reads `neon:apiKey`, `neon:apiUrl`,
+ * `neon:operationTimeoutSeconds` and `neon:requestTimeoutSeconds`, falling back to the environment.
+ * Runs at preview too, so a missing key, a misspelled `neon:` key or a bad timeout is reported before
+ * anything changes.
+ */
+export function runtimeFromConfig(
+  req: pulumi.dynamic.ConfigureRequest,
+  options: { logSink?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
+): Runtime {
+  const keys = Object.keys(rawConfig(req))
+    .filter((k) => k.startsWith("neon:"))
+    .map((k) => k.slice("neon:".length));
+  const settings = settingsOrThrow(
+    parseSettings("neon", (name) => req.config.get(`neon:${name}`), keys, options.env),
+  );
+  return new Runtime({ ...options, settings, namespace: "neon", engineAddress: dynamicHostEngineAddress() });
+}
+
+function processRuntime(): Runtime {
+  processBinding.runtime ??= new Runtime({ engineAddress: dynamicHostEngineAddress() });
+  return processBinding.runtime;
+}
+
+/** A resource's provider as the dynamic host calls it (see the module comment). */
+export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvider> {
+  const kind = resourceKind(name);
+  const bound = (): BoundResource => bind(kind, processRuntime());
+  return {
+    configure: async (req) => {
+      const next = runtimeFromConfig(req);
+      const signature = JSON.stringify(next.settings);
+      if (processBinding.signature !== signature) {
+        processBinding.runtime = next;
+        processBinding.signature = signature;
+      }
+    },
+    check: (olds, news) => bound().check(olds, news),
+    diff: (id, olds, news) => bound().diff(id, olds, news),
+    create: (inputs) => bound().create(inputs),
+    read: (id, props) => reportedOnce(() => bound().read(id, props)),
+    update: (id, olds, news) => bound().update(id, olds, news),
+    delete: (id, props) => reportedOnce(() => bound().delete(id, props)),
+  };
+}
+
+// The dynamic provider host prints every error of read and delete to stderr with its stack trace
+// (`${err}: ${err.stack}`) before the engine reports it, so an expected API error showed three
+// times, twice with a trace. Expected errors are reported by the engine alone: the host's echo of
+// exactly that error is dropped. Anything unexpected (a bug) keeps its trace. This is the one patch
+// of a global, made only in the host's process (docs/decisions/0016).
+const echoesToDrop = new Set<string>();
+let consolePatched = false;
+
+function dropHostEcho(err: Error): void {
+  if (!consolePatched) {
+    consolePatched = true;
+    const original = console.error.bind(console);
+    console.error = (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === "string" && echoesToDrop.delete(args[0])) return;
+      original(...args);
+    };
+  }
+  if (echoesToDrop.size > 100) echoesToDrop.clear();
+  echoesToDrop.add(`${String(err)}: ${err.stack}`);
+}
+
+/** Runs a read or delete so that an expected error is reported once, by the engine, without a trace. */
+export async function reportedOnce<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isExpectedError(err)) dropHostEcho(err);
+    throw err;
+  }
+}

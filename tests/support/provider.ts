@@ -1,0 +1,16 @@
+/**
+ * A resource of the registry bound by the kit to a runtime made for the test, as the faces bind it:
+ * each test builds its own runtime instead of resetting a shared one.
+ */
+import { resourceKind } from "../../provider/registry";
+import { bind, type BoundResource } from "../../provider/resources/kit";
+import { Runtime, type ProviderSettings } from "../../provider/resources/runtime";
+
+/** `name`'s steps with the kit's rules over a new runtime with `settings`; lines go to `logSink`. */
+export function boundResource(
+  name: string,
+  settings: ProviderSettings,
+  logSink?: (line: string) => void,
+): BoundResource {
+  return bind(resourceKind(name), new Runtime({ settings, logSink }));
+}

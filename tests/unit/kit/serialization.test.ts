@@ -1,0 +1,50 @@
+import { createHash } from "crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../../provider/registry";
+import { dynamicProvider } from "../../../provider/resources/classes";
+import { runtimeFromConfig } from "../../../provider/resources/dynamic";
+
+// Pulumi stores this text in the state of every dynamic resource of the type.
+async function serialized(name: string): Promise<string> {
+  const kind = RESOURCES.find((r) => r.definition.name === name)!;
+  // Serialized as the SDK does (`() => provider`): the captured variable's name is part of the text.
+  const provider = dynamicProvider(kind);
+  return (await pulumi.runtime.serializeFunction(() => provider)).text;
+}
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
+describe("serialized dynamic providers", () => {
+  const key = "neon-test-key-0123456789abcdef";
+
+  beforeAll(() => {
+    process.env.NEON_API_KEY = key;
+    // Even a configured provider runtime must not leak into the serialized closure.
+    const values: Record<string, string> = { "neon:apiKey": key, "neon:apiUrl": "http://127.0.0.1:1/api/v2" };
+    runtimeFromConfig({ config: { rawConfig: values, get: (k: string) => values[k] } } as never).client();
+  });
+  afterAll(() => {
+    delete process.env.NEON_API_KEY;
+  });
+
+  it.each(RESOURCES.map((r) => r.definition.name))(
+    "%s: captures no key, client or large module, only its implementation's package path",
+    async (name) => {
+      const text = await serialized(name);
+      expect(text).not.toContain(key);
+      expect(text).not.toMatch(/axios|zod|Bearer|apiKey"/i);
+      expect(text).toContain("loadImpl");
+      expect(text).toContain("@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/");
+      // Bytes per resource in state.
+      expect(Buffer.byteLength(text)).toBeLessThan(8 * 1024);
+    },
+  );
+
+  // Every existing stack stores these texts: a change shows as a diff on each of their resources.
+  it.each([
+    ["Compute", "e224491dc25cc1ca"],
+    ["ApiKey", "7151efc009c6db6c"],
+  ])("%s: the text states already hold is unchanged", async (name, digest) => {
+    expect(sha(await serialized(name))).toBe(digest);
+  });
+});
