@@ -1,5 +1,5 @@
 /**
- * The HTTP layer: client factory, the {@link ApiError} boundary, the pure
+ * The HTTP layer: client factory, route templates, the {@link ApiError} boundary, the pure
  * retry policy and backoff, and the clock seam.
  */
 export {
@@ -34,6 +34,7 @@ export {
   type RetryLimits,
   type RetryReason,
 } from "./retry";
+export { route, type Route, type RouteParams, type RouteTemplate } from "./route";
 export {
   createHttpClient,
   ResponseShapeError,
