@@ -8,6 +8,7 @@ import type { AxiosAdapter, AxiosInstance, AxiosResponse } from "axios";
 import { ApiError, kindOfStatus, redact, sanitizeCause, type ApiErrorKind } from "./errors";
 import { makeClock, type Clock, type Sleep } from "./clock";
 import { NEON_RATE_LIMITS, RateLimiter, type RateLimits } from "./ratelimit";
+import type { Route } from "./route";
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
@@ -16,7 +17,6 @@ import {
   shouldRetry,
   type AttemptOutcome,
   type BackoffShape,
-  type HttpMethod,
   type RetryLimits,
   type RetryReason,
 } from "./retry";
@@ -55,7 +55,7 @@ export interface RetryInfo {
   /** The per-request timeout. */
   timeoutMs?: number;
   /** The route template, e.g. `GET /projects/{project_id}/endpoints`. */
-  route?: string;
+  route: string;
   requestId?: string;
 }
 
@@ -87,16 +87,16 @@ export interface HttpClientOptions {
 
 /** One call: what to send, how to read the answer, and how to name it in errors. */
 export interface RequestSpec<T> {
-  method: HttpMethod;
-  /** Path relative to the base URL; ids must already be URI-encoded. */
-  path: string;
+  /**
+   * Method, path and template, from {@link route}: the template names the call in retry info,
+   * rate limits and errors.
+   */
+  route: Route;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   /** `Failed to <verb> <thing>` in error messages. */
   verb: string;
   thing: string;
-  /** The route template for messages, e.g. `GET /projects/{project_id}/endpoints`. */
-  route: string;
   /** Validates and converts a 2xx body; throw {@link ResponseShapeError} to report a mismatch. */
   parse: (data: unknown, status: number) => T;
 }
@@ -165,12 +165,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   });
 
   async function attempt(spec: RequestSpec<unknown>, requestId: string): Promise<AttemptResult> {
-    if (limiter) await limiter.acquire(spec.route);
+    if (limiter) await limiter.acquire(spec.route.template);
     sent++;
     try {
       const res = await http.request({
-        method: spec.method,
-        url: spec.path,
+        method: spec.route.method,
+        url: spec.route.path,
         params: spec.query,
         data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         headers: { "X-Request-ID": requestId },
@@ -198,7 +198,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (result.type === "response" && result.res.status < 400) {
         return parseBody(spec, result.res, requestId, n);
       }
-      const decision = shouldRetry(spec.method, outcome, n, limits);
+      const decision = shouldRetry(spec.route.method, outcome, n, limits);
       if (!decision.retry) {
         throw toApiError(spec, result, requestId, n, { mayHaveReachedServer: decision.mayHaveReachedServer });
       }
@@ -210,8 +210,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         });
       }
       opts.onRetry?.({
-        method: spec.method,
-        path: spec.path,
+        method: spec.route.method,
+        path: spec.route.path,
         attempt: n,
         reason: decision.reason,
         delayMs: delay,
@@ -219,7 +219,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         timedOut: result.type === "network" ? result.timedOut : undefined,
         maxAttempts: limits[decision.reason],
         timeoutMs,
-        route: spec.route,
+        route: spec.route.template,
         requestId,
       });
       await clock.sleep(delay);
@@ -234,13 +234,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         err instanceof ResponseShapeError ? err.problems.join("; ") : String((err as Error).message);
       throw new ApiError({
         kind: "invalid_response",
-        method: spec.method,
-        path: spec.path,
+        method: spec.route.method,
+        path: spec.route.path,
+        route: spec.route.template,
         verb: spec.verb,
         thing: spec.thing,
         status: res.status,
         apiMessage: redact(
-          `the answer to ${spec.route} does not match the expected schema: ${problems}`,
+          `the answer to ${spec.route.template} does not match the expected schema: ${problems}`,
           secrets,
         ),
         requestId: headerOf(res, "x-request-id") ?? requestId,
@@ -286,14 +287,15 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
     return new ApiError({
       kind,
-      method: spec.method,
-      path: spec.path,
+      method: spec.route.method,
+      path: spec.route.path,
+      route: spec.route.template,
       verb: spec.verb,
       thing: spec.thing,
       ...init,
       attempts,
       // Only a change can have taken effect: a GET that got no answer changed nothing.
-      mayHaveReachedServer: extra.mayHaveReachedServer === true && spec.method !== "GET",
+      mayHaveReachedServer: extra.mayHaveReachedServer === true && spec.route.method !== "GET",
       deadlineExceeded: extra.deadlineExceeded,
       retryDeadlineMs: deadlineMs,
     });

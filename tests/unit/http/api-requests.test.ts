@@ -291,6 +291,7 @@ describe.each(cases)("%s", (_name, call, want) => {
     ]);
     expect(err.method).toBe(want.method);
     expect(err.path).toBe(path);
+    expect(err.route).toBe(want.route);
     expect(err.status).toBe(503);
     expect(err.message.startsWith(`${want.failed}: `)).toBe(true);
   });
