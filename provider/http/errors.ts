@@ -164,6 +164,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Thrown by a request's `parse` function when a body does not match its schema; the client turns
+ * it into an `invalid_response` {@link ApiError} that lists the problems.
+ */
+export class ResponseShapeError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+    this.name = "ResponseShapeError";
+  }
+}
+
 /** Maps an HTTP status to its {@link ApiErrorKind}. */
 export function kindOfStatus(status: number): ApiErrorKind {
   if (status === 401) return "unauthorized";

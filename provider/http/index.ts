@@ -4,6 +4,7 @@
  */
 export {
   ApiError,
+  ResponseShapeError,
   kindOfStatus,
   redact,
   sanitizeCause,
@@ -34,10 +35,17 @@ export {
   type RetryLimits,
   type RetryReason,
 } from "./retry";
+export {
+  parseBody,
+  toApiError,
+  toOutcome,
+  type Answer,
+  type AttemptContext,
+  type AttemptResult,
+} from "./answer";
 export { route, type Route, type RouteParams, type RouteTemplate } from "./route";
 export {
   createHttpClient,
-  ResponseShapeError,
   DEFAULT_BASE_URL,
   DEFAULT_RETRY_DEADLINE_MS,
   DEFAULT_TIMEOUT_MS,
