@@ -31,8 +31,8 @@ import {
   type ApiKeyCreated,
   type ApiKeyRevoked,
   type Endpoint,
-  type EndpointCreateRequest,
-  type EndpointUpdateRequest,
+  type EndpointCreateBody,
+  type EndpointUpdateBody,
   type Operation,
   type Project,
   type ProjectDetails,
@@ -80,12 +80,8 @@ export interface NeonClient {
     list(projectId: string): Promise<Endpoint[]>;
     get(projectId: string, endpointId: string): Promise<Endpoint>;
     listByBranch(projectId: string, branchId: string): Promise<Endpoint[]>;
-    create(projectId: string, body: EndpointCreateRequest["endpoint"]): Promise<EndpointOperations>;
-    update(
-      projectId: string,
-      endpointId: string,
-      body: EndpointUpdateRequest["endpoint"],
-    ): Promise<EndpointOperations>;
+    create(projectId: string, body: EndpointCreateBody): Promise<EndpointOperations>;
+    update(projectId: string, endpointId: string, body: EndpointUpdateBody): Promise<EndpointOperations>;
     /** `undefined` when the API answers 204 (the endpoint does not exist or is already deleted). */
     delete(projectId: string, endpointId: string): Promise<EndpointOperations | undefined>;
     start(projectId: string, endpointId: string): Promise<EndpointOperations>;

@@ -6,7 +6,13 @@
  */
 import axios, { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
 import { ApiError, createHttpClient, type RetryInfo } from "../../../provider/http";
-import { buildClient, collectAll, type NeonClient } from "../../../provider/api";
+import {
+  buildClient,
+  collectAll,
+  type EndpointCreateBody,
+  type EndpointUpdateBody,
+  type NeonClient,
+} from "../../../provider/api";
 import { FakeClock } from "../operations/fake-clock";
 
 // Ids with characters that must be encoded in a path.
@@ -313,4 +319,31 @@ test("every call of the client is pinned above", () => {
   );
   const pinned = new Set(cases.map(([name]) => name.split(",")[0]));
   expect(named.filter((n) => !pinned.has(n))).toEqual([]);
+});
+
+// The checks here are the compiler's (`npm run typecheck`): each `@ts-expect-error` fails the build
+// when the body types stop refusing what the API refuses.
+test("the endpoint body types take what the API takes, and refuse the rest", () => {
+  const create: EndpointCreateBody = {
+    branch_id: "br-1",
+    type: "read_write",
+    region_id: "aws-us-east-2",
+    settings: { pg_settings: { work_mem: "4MB" } },
+    autoscaling_limit_min_cu: 0.25,
+    autoscaling_limit_max_cu: 2,
+    suspend_timeout_seconds: 0,
+    name: "n",
+  };
+  const update: EndpointUpdateBody = { branch_id: "br-2", autoscaling_limit_max_cu: 4, disabled: true };
+  // @ts-expect-error: a create names its branch
+  const noBranch: EndpointCreateBody = { type: "read_write" };
+  // @ts-expect-error: a compute's type is fixed at creation
+  const retype: EndpointUpdateBody = { type: "read_only" };
+  // @ts-expect-error: so is its region
+  const move: EndpointUpdateBody = { region_id: "aws-eu-central-1" };
+  // @ts-expect-error: seconds are a number
+  const text: EndpointUpdateBody = { suspend_timeout_seconds: "300" };
+  // @ts-expect-error: pg_settings values are strings in the API
+  const numbers: EndpointUpdateBody = { settings: { pg_settings: { max_connections: 100 } } };
+  expect([create, update, noBranch, retype, move, text, numbers]).toHaveLength(7);
 });
