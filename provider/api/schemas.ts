@@ -7,16 +7,10 @@
  */
 import { z } from "zod";
 
-// The API documents these as enums, but parsing them as plain strings keeps
-// the provider working when the service adds a value; the types below still
-// name the known ones for readers.
+// The API documents `type`, `current_state` and `status` as enums, but parsing them as plain strings
+// keeps the provider working when the service adds a value.
 /** Known values of `Endpoint.type`. */
 export type EndpointType = "read_write" | "read_only";
-/** Known values of `Endpoint.current_state` / `pending_state`. */
-export type EndpointState = "init" | "active" | "idle";
-/** Known values of `Operation.status`. */
-export type OperationStatus =
-  "scheduling" | "running" | "finished" | "failed" | "error" | "cancelling" | "cancelled" | "skipped";
 
 /** `EndpointSettingsData`: `pg_settings` values are strings in the API. */
 export const EndpointSettingsSchema = z.object({

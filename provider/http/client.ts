@@ -106,8 +106,6 @@ export interface HttpClient {
   request<T>(spec: RequestSpec<T>): Promise<T>;
   /** HTTP requests sent so far, retries included. */
   requestCount(): number;
-  /** The configured base URL. */
-  readonly baseUrl: string;
   /** The injected (or real) clock, shared with the operation waiter. */
   readonly clock: Clock;
 }
@@ -223,7 +221,6 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   return {
     request,
     requestCount: () => sent,
-    baseUrl,
     clock,
   };
 }

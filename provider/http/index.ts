@@ -5,22 +5,12 @@
 export {
   ApiError,
   ResponseShapeError,
-  kindOfStatus,
-  redact,
-  sanitizeCause,
   type ApiErrorKind,
   type ApiErrorInit,
   type SanitizedCause,
 } from "./errors";
-export { makeClock, realSleep, type Clock, type Sleep } from "./clock";
-export {
-  nextSendAt,
-  RateLimiter,
-  NEON_RATE_LIMITS,
-  RATE_LIMIT_MARGIN,
-  type RateLimits,
-  type SendHistory,
-} from "./ratelimit";
+export type { Clock, Sleep } from "./clock";
+export { nextSendAt, RateLimiter, NEON_RATE_LIMITS, type RateLimits, type SendHistory } from "./ratelimit";
 export {
   shouldRetry,
   backoffDelay,
