@@ -7,9 +7,10 @@ import {
   ApiError,
   createHttpClient,
   ResponseShapeError,
+  route,
   type HttpClient,
   type HttpClientOptions,
-  type HttpMethod,
+  type Route,
 } from "../http";
 import {
   ApiKeyCreatedSchema,
@@ -30,8 +31,8 @@ import {
   type ApiKeyCreated,
   type ApiKeyRevoked,
   type Endpoint,
-  type EndpointCreateRequest,
-  type EndpointUpdateRequest,
+  type EndpointCreateBody,
+  type EndpointUpdateBody,
   type Operation,
   type Project,
   type ProjectDetails,
@@ -79,12 +80,8 @@ export interface NeonClient {
     list(projectId: string): Promise<Endpoint[]>;
     get(projectId: string, endpointId: string): Promise<Endpoint>;
     listByBranch(projectId: string, branchId: string): Promise<Endpoint[]>;
-    create(projectId: string, body: EndpointCreateRequest["endpoint"]): Promise<EndpointOperations>;
-    update(
-      projectId: string,
-      endpointId: string,
-      body: EndpointUpdateRequest["endpoint"],
-    ): Promise<EndpointOperations>;
+    create(projectId: string, body: EndpointCreateBody): Promise<EndpointOperations>;
+    update(projectId: string, endpointId: string, body: EndpointUpdateBody): Promise<EndpointOperations>;
     /** `undefined` when the API answers 204 (the endpoint does not exist or is already deleted). */
     delete(projectId: string, endpointId: string): Promise<EndpointOperations | undefined>;
     start(projectId: string, endpointId: string): Promise<EndpointOperations>;
@@ -137,8 +134,6 @@ export interface NeonClient {
   requestCount(): number;
 }
 
-const enc = encodeURIComponent;
-
 /** Page size of operation and project pagers when the caller gives none. */
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -168,9 +163,7 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
 /** Builds the typed client over an HTTP client (tests pass their own). */
 export function buildClient(http: HttpClient): NeonClient {
   function call<S extends z.ZodType, T = z.infer<S>>(
-    method: HttpMethod,
-    path: string,
-    route: string,
+    to: Route,
     verb: string,
     thing: string,
     schema: S,
@@ -181,9 +174,7 @@ export function buildClient(http: HttpClient): NeonClient {
     } = {},
   ): Promise<T> {
     return http.request<T>({
-      method,
-      path,
-      route: `${method} ${route}`,
+      route: to,
       verb,
       thing,
       query: extra.query,
@@ -196,40 +187,28 @@ export function buildClient(http: HttpClient): NeonClient {
     });
   }
 
-  const ep = (p: string) => `/projects/${enc(p)}/endpoints`;
-  const epId = (p: string, e: string) => `${ep(p)}/${enc(e)}`;
   const compute = (p: string, e: string) => `compute ${e} in project ${p}`;
 
   const endpoints: NeonClient["endpoints"] = {
     list: (p) =>
       call(
-        "GET",
-        ep(p),
-        "/projects/{project_id}/endpoints",
+        route("GET /projects/{project_id}/endpoints", { project_id: p }),
         "list",
         `the computes of project ${p}`,
         EndpointsResponseSchema,
-        {
-          map: (r) => r.endpoints,
-        },
+        { map: (r) => r.endpoints },
       ),
     get: (p, e) =>
       call(
-        "GET",
-        epId(p, e),
-        "/projects/{project_id}/endpoints/{endpoint_id}",
+        route("GET /projects/{project_id}/endpoints/{endpoint_id}", { project_id: p, endpoint_id: e }),
         "read",
         compute(p, e),
         EndpointResponseSchema,
-        {
-          map: (r) => r.endpoint,
-        },
+        { map: (r) => r.endpoint },
       ),
     listByBranch: (p, b) =>
       call(
-        "GET",
-        `/projects/${enc(p)}/branches/${enc(b)}/endpoints`,
-        "/projects/{project_id}/branches/{branch_id}/endpoints",
+        route("GET /projects/{project_id}/branches/{branch_id}/endpoints", { project_id: p, branch_id: b }),
         "list",
         `the computes of branch ${b} in project ${p}`,
         EndpointsResponseSchema,
@@ -237,9 +216,7 @@ export function buildClient(http: HttpClient): NeonClient {
       ),
     create: (p, body) =>
       call(
-        "POST",
-        ep(p),
-        "/projects/{project_id}/endpoints",
+        route("POST /projects/{project_id}/endpoints", { project_id: p }),
         "create",
         `a ${body?.type ?? "read_write"} compute on branch ${body?.branch_id} in project ${p}`,
         EndpointOperationsSchema,
@@ -247,21 +224,18 @@ export function buildClient(http: HttpClient): NeonClient {
       ),
     update: (p, e, body) =>
       call(
-        "PATCH",
-        epId(p, e),
-        "/projects/{project_id}/endpoints/{endpoint_id}",
+        route("PATCH /projects/{project_id}/endpoints/{endpoint_id}", { project_id: p, endpoint_id: e }),
         "update",
         compute(p, e),
         EndpointOperationsSchema,
-        {
-          body: { endpoint: body },
-        },
+        { body: { endpoint: body } },
       ),
     delete: (p, e) =>
       http.request<EndpointOperations | undefined>({
-        method: "DELETE",
-        path: epId(p, e),
-        route: "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+        route: route("DELETE /projects/{project_id}/endpoints/{endpoint_id}", {
+          project_id: p,
+          endpoint_id: e,
+        }),
         verb: "delete",
         thing: compute(p, e),
         // 204 means "does not exist or already deleted" in the API.
@@ -272,27 +246,38 @@ export function buildClient(http: HttpClient): NeonClient {
           return r.data;
         },
       }),
-    start: (p, e) => action(p, e, "start"),
-    suspend: (p, e) => action(p, e, "suspend"),
-    restart: (p, e) => action(p, e, "restart"),
+    start: (p, e) =>
+      call(
+        route("POST /projects/{project_id}/endpoints/{endpoint_id}/start", { project_id: p, endpoint_id: e }),
+        "start",
+        compute(p, e),
+        EndpointOperationsSchema,
+      ),
+    suspend: (p, e) =>
+      call(
+        route("POST /projects/{project_id}/endpoints/{endpoint_id}/suspend", {
+          project_id: p,
+          endpoint_id: e,
+        }),
+        "suspend",
+        compute(p, e),
+        EndpointOperationsSchema,
+      ),
+    restart: (p, e) =>
+      call(
+        route("POST /projects/{project_id}/endpoints/{endpoint_id}/restart", {
+          project_id: p,
+          endpoint_id: e,
+        }),
+        "restart",
+        compute(p, e),
+        EndpointOperationsSchema,
+      ),
   };
-
-  function action(p: string, e: string, verb: "start" | "suspend" | "restart"): Promise<EndpointOperations> {
-    return call(
-      "POST",
-      `${epId(p, e)}/${verb}`,
-      `/projects/{project_id}/endpoints/{endpoint_id}/${verb}`,
-      verb,
-      compute(p, e),
-      EndpointOperationsSchema,
-    );
-  }
 
   const listPage: NeonClient["operations"]["listPage"] = (p, { limit, cursor }) =>
     call(
-      "GET",
-      `/projects/${enc(p)}/operations`,
-      "/projects/{project_id}/operations",
+      route("GET /projects/{project_id}/operations", { project_id: p }),
       "list",
       `the operations of project ${p}`,
       OperationsPageSchema,
@@ -305,9 +290,7 @@ export function buildClient(http: HttpClient): NeonClient {
   const operations: NeonClient["operations"] = {
     get: (p, id) =>
       call(
-        "GET",
-        `/projects/${enc(p)}/operations/${enc(id)}`,
-        "/projects/{project_id}/operations/{operation_id}",
+        route("GET /projects/{project_id}/operations/{operation_id}", { project_id: p, operation_id: id }),
         "read",
         `operation ${id} of project ${p}`,
         OperationResponseSchema,
@@ -327,7 +310,7 @@ export function buildClient(http: HttpClient): NeonClient {
     list: (o = {}) => {
       const limit = o.limit ?? DEFAULT_PAGE_SIZE;
       return paginate(limit, (cursor) =>
-        call("GET", "/projects", "/projects", "list", "projects", ProjectsPageSchema, {
+        call(route("GET /projects"), "list", "projects", ProjectsPageSchema, {
           query: { limit, cursor, org_id: o.orgId, search: o.search },
           map: (r) => ({ items: r.projects, cursor: r.pagination?.cursor || undefined }),
         }),
@@ -335,9 +318,7 @@ export function buildClient(http: HttpClient): NeonClient {
     },
     get: (p) =>
       call(
-        "GET",
-        `/projects/${enc(p)}`,
-        "/projects/{project_id}",
+        route("GET /projects/{project_id}", { project_id: p }),
         "read",
         `project ${p}`,
         ProjectResponseSchema,
@@ -348,9 +329,7 @@ export function buildClient(http: HttpClient): NeonClient {
   const branches: NeonClient["branches"] = {
     get: (p, b) =>
       call(
-        "GET",
-        `/projects/${enc(p)}/branches/${enc(b)}`,
-        "/projects/{project_id}/branches/{branch_id}",
+        route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
         "read",
         `branch ${b} of project ${p}`,
         BranchResponseSchema,
@@ -359,39 +338,32 @@ export function buildClient(http: HttpClient): NeonClient {
   };
 
   const users: NeonClient["users"] = {
-    me: () => call("GET", "/users/me", "/users/me", "read", "the current user", CurrentUserSchema),
+    me: () => call(route("GET /users/me"), "read", "the current user", CurrentUserSchema),
   };
 
-  const orgKeys = (org: string) => `/organizations/${enc(org)}/api_keys`;
   const apiKeys: NeonClient["apiKeys"] = {
-    list: () => call("GET", "/api_keys", "/api_keys", "list", "API keys", ApiKeyListSchema),
+    list: () => call(route("GET /api_keys"), "list", "API keys", ApiKeyListSchema),
     create: (name) =>
-      call("POST", "/api_keys", "/api_keys", "create", `API key "${name}"`, ApiKeyCreatedSchema, {
+      call(route("POST /api_keys"), "create", `API key "${name}"`, ApiKeyCreatedSchema, {
         body: { key_name: name },
       }),
     revoke: (id) =>
       call(
-        "DELETE",
-        `/api_keys/${enc(String(id))}`,
-        "/api_keys/{key_id}",
+        route("DELETE /api_keys/{key_id}", { key_id: id }),
         "revoke",
         `API key ${id}`,
         ApiKeyRevokedSchema,
       ),
     listOrg: (org) =>
       call(
-        "GET",
-        orgKeys(org),
-        "/organizations/{org_id}/api_keys",
+        route("GET /organizations/{org_id}/api_keys", { org_id: org }),
         "list",
         `the API keys of organization ${org}`,
         ApiKeyListSchema,
       ),
     createOrg: (org, name, projectId) =>
       call(
-        "POST",
-        orgKeys(org),
-        "/organizations/{org_id}/api_keys",
+        route("POST /organizations/{org_id}/api_keys", { org_id: org }),
         "create",
         `API key "${name}" of organization ${org}`,
         ApiKeyCreatedSchema,
@@ -399,9 +371,7 @@ export function buildClient(http: HttpClient): NeonClient {
       ),
     revokeOrg: (org, id) =>
       call(
-        "DELETE",
-        `${orgKeys(org)}/${enc(String(id))}`,
-        "/organizations/{org_id}/api_keys/{key_id}",
+        route("DELETE /organizations/{org_id}/api_keys/{key_id}", { org_id: org, key_id: id }),
         "revoke",
         `API key ${id} of organization ${org}`,
         ApiKeyRevokedSchema,

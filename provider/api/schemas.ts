@@ -7,16 +7,10 @@
  */
 import { z } from "zod";
 
-// The API documents these as enums, but parsing them as plain strings keeps
-// the provider working when the service adds a value; the types below still
-// name the known ones for readers.
+// The API documents `type`, `current_state` and `status` as enums, but parsing them as plain strings
+// keeps the provider working when the service adds a value.
 /** Known values of `Endpoint.type`. */
 export type EndpointType = "read_write" | "read_only";
-/** Known values of `Endpoint.current_state` / `pending_state`. */
-export type EndpointState = "init" | "active" | "idle";
-/** Known values of `Operation.status`. */
-export type OperationStatus =
-  "scheduling" | "running" | "finished" | "failed" | "error" | "cancelling" | "cancelled" | "skipped";
 
 /** `EndpointSettingsData`: `pg_settings` values are strings in the API. */
 export const EndpointSettingsSchema = z.object({
@@ -177,29 +171,37 @@ export type ApiKeyRevoked = z.infer<typeof ApiKeyRevokedSchema>;
 /** `GET /api_keys` answers with a bare array. */
 export const ApiKeyListSchema = z.array(ApiKeySchema);
 
-/** Body of `POST /projects/{project_id}/endpoints` (the inner `endpoint` object). */
-export interface EndpointCreateRequest {
-  endpoint: {
-    branch_id: string;
-    type: EndpointType | (string & {});
-    region_id?: string;
-    settings?: z.infer<typeof EndpointSettingsSchema>;
-    autoscaling_limit_min_cu?: number;
-    autoscaling_limit_max_cu?: number;
-    provisioner?: string;
-    pooler_enabled?: boolean;
-    pooler_mode?: string;
-    disabled?: boolean;
-    passwordless_access?: boolean;
-    suspend_timeout_seconds?: number;
-    name?: string;
-  };
-}
+/** The endpoint fields a create or an update may set, typed as the API reads them back. */
+type EndpointSettable = Pick<
+  Endpoint,
+  | "branch_id"
+  | "region_id"
+  | "settings"
+  | "autoscaling_limit_min_cu"
+  | "autoscaling_limit_max_cu"
+  | "provisioner"
+  | "pooler_enabled"
+  | "pooler_mode"
+  | "disabled"
+  | "passwordless_access"
+  | "suspend_timeout_seconds"
+  | "name"
+>;
 
-/** Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`: every field optional; no `type` or `region_id`. */
-export interface EndpointUpdateRequest {
-  endpoint: Partial<Omit<EndpointCreateRequest["endpoint"], "type" | "region_id">>;
-}
+/**
+ * The `endpoint` object of `POST /projects/{project_id}/endpoints`: `branch_id` and `type` are
+ * required, every other settable field is optional (the platform picks a default).
+ */
+export type EndpointCreateBody = Partial<EndpointSettable> & {
+  branch_id: string;
+  type: EndpointType | (string & {});
+};
+
+/**
+ * The `endpoint` object of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`: only the fields
+ * to change. A compute's `type` and `region_id` are fixed at creation.
+ */
+export type EndpointUpdateBody = Partial<Omit<EndpointSettable, "region_id">>;
 
 /**
  * Lists the problems of a failed parse as `field.path: what`, e.g.

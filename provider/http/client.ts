@@ -1,22 +1,22 @@
 /**
  * The HTTP client every API call goes through: one axios instance per
- * configured client, the retry loop, and the translation of every failure
- * into an {@link ApiError}.
+ * configured client, pacing, and the retry loop. What each attempt's answer
+ * (or failure) becomes, a parsed body or an `ApiError`, is decided in
+ * `answer.ts`.
  */
 import { randomUUID } from "node:crypto";
-import type { AxiosAdapter, AxiosInstance, AxiosResponse } from "axios";
-import { ApiError, kindOfStatus, redact, sanitizeCause, type ApiErrorKind } from "./errors";
+import type { AxiosAdapter, AxiosInstance } from "axios";
+import { parseBody, toApiError, toOutcome, type AttemptResult } from "./answer";
+import { sanitizeCause } from "./errors";
 import { makeClock, type Clock, type Sleep } from "./clock";
 import { NEON_RATE_LIMITS, RateLimiter, type RateLimits } from "./ratelimit";
+import type { Route } from "./route";
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
   DEFAULT_RETRY_LIMITS,
-  parseRetryAfter,
   shouldRetry,
-  type AttemptOutcome,
   type BackoffShape,
-  type HttpMethod,
   type RetryLimits,
   type RetryReason,
 } from "./retry";
@@ -55,7 +55,7 @@ export interface RetryInfo {
   /** The per-request timeout. */
   timeoutMs?: number;
   /** The route template, e.g. `GET /projects/{project_id}/endpoints`. */
-  route?: string;
+  route: string;
   requestId?: string;
 }
 
@@ -87,26 +87,18 @@ export interface HttpClientOptions {
 
 /** One call: what to send, how to read the answer, and how to name it in errors. */
 export interface RequestSpec<T> {
-  method: HttpMethod;
-  /** Path relative to the base URL; ids must already be URI-encoded. */
-  path: string;
+  /**
+   * Method, path and template, from {@link route}: the template names the call in retry info,
+   * rate limits and errors.
+   */
+  route: Route;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   /** `Failed to <verb> <thing>` in error messages. */
   verb: string;
   thing: string;
-  /** The route template for messages, e.g. `GET /projects/{project_id}/endpoints`. */
-  route: string;
-  /** Validates and converts a 2xx body; throw {@link ResponseShapeError} to report a mismatch. */
+  /** Validates and converts a 2xx body; throw a `ResponseShapeError` to report a mismatch. */
   parse: (data: unknown, status: number) => T;
-}
-
-/** Thrown by a `parse` function when a body does not match its schema. */
-export class ResponseShapeError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join("; "));
-    this.name = "ResponseShapeError";
-  }
 }
 
 /** A configured client. The API key lives only in the axios instance's headers. */
@@ -114,8 +106,6 @@ export interface HttpClient {
   request<T>(spec: RequestSpec<T>): Promise<T>;
   /** HTTP requests sent so far, retries included. */
   requestCount(): number;
-  /** The configured base URL. */
-  readonly baseUrl: string;
   /** The injected (or real) clock, shared with the operation waiter. */
   readonly clock: Clock;
 }
@@ -165,12 +155,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   });
 
   async function attempt(spec: RequestSpec<unknown>, requestId: string): Promise<AttemptResult> {
-    if (limiter) await limiter.acquire(spec.route);
+    if (limiter) await limiter.acquire(spec.route.template);
     sent++;
     try {
       const res = await http.request({
-        method: spec.method,
-        url: spec.path,
+        method: spec.route.method,
+        url: spec.route.path,
         params: spec.query,
         data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         headers: { "X-Request-ID": requestId },
@@ -195,23 +185,25 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const requestId = randomUUID();
       const result = await attempt(spec as RequestSpec<unknown>, requestId);
       const outcome = toOutcome(result, clock.now());
+      const ctx = { requestId, attempts: n, secrets, timeoutMs, retryDeadlineMs: deadlineMs };
       if (result.type === "response" && result.res.status < 400) {
-        return parseBody(spec, result.res, requestId, n);
+        return parseBody(spec, result.res, ctx);
       }
-      const decision = shouldRetry(spec.method, outcome, n, limits);
+      const decision = shouldRetry(spec.route.method, outcome, n, limits);
       if (!decision.retry) {
-        throw toApiError(spec, result, requestId, n, { mayHaveReachedServer: decision.mayHaveReachedServer });
+        throw toApiError(spec, result, { ...ctx, mayHaveReachedServer: decision.mayHaveReachedServer });
       }
       const delay = backoffDelay(n, decision.reason, clock.random, decision.retryAfterMs, shapes);
       if (clock.now() + delay - started > deadlineMs) {
-        throw toApiError(spec, result, requestId, n, {
+        throw toApiError(spec, result, {
+          ...ctx,
           deadlineExceeded: true,
           mayHaveReachedServer: outcome.type === "network" && outcome.phase === "sent",
         });
       }
       opts.onRetry?.({
-        method: spec.method,
-        path: spec.path,
+        method: spec.route.method,
+        path: spec.route.path,
         attempt: n,
         reason: decision.reason,
         delayMs: delay,
@@ -219,125 +211,16 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         timedOut: result.type === "network" ? result.timedOut : undefined,
         maxAttempts: limits[decision.reason],
         timeoutMs,
-        route: spec.route,
+        route: spec.route.template,
         requestId,
       });
       await clock.sleep(delay);
     }
   }
 
-  function parseBody<T>(spec: RequestSpec<T>, res: AxiosResponse, requestId: string, attempts: number): T {
-    try {
-      return spec.parse(res.status === 204 || res.data === "" ? undefined : res.data, res.status);
-    } catch (err) {
-      const problems =
-        err instanceof ResponseShapeError ? err.problems.join("; ") : String((err as Error).message);
-      throw new ApiError({
-        kind: "invalid_response",
-        method: spec.method,
-        path: spec.path,
-        verb: spec.verb,
-        thing: spec.thing,
-        status: res.status,
-        apiMessage: redact(
-          `the answer to ${spec.route} does not match the expected schema: ${problems}`,
-          secrets,
-        ),
-        requestId: headerOf(res, "x-request-id") ?? requestId,
-        attempts,
-        cause: sanitizeCause(err, secrets),
-      });
-    }
-  }
-
-  function toApiError(
-    spec: RequestSpec<unknown>,
-    result: AttemptResult,
-    requestId: string,
-    attempts: number,
-    extra: { mayHaveReachedServer?: boolean; deadlineExceeded?: boolean },
-  ): ApiError {
-    let kind: ApiErrorKind;
-    let init: {
-      status?: number;
-      code?: string;
-      apiMessage: string;
-      requestId?: string;
-      cause?: ApiError["cause"];
-    };
-    if (result.type === "response") {
-      const body = errorBody(result.res.data);
-      kind = kindOfStatus(result.res.status);
-      init = {
-        status: result.res.status,
-        code: body.code,
-        apiMessage: redact(body.message || result.res.statusText || `HTTP ${result.res.status}`, secrets),
-        requestId: body.requestId ?? headerOf(result.res, "x-request-id") ?? requestId,
-      };
-    } else {
-      kind = result.timedOut ? "timeout" : "network";
-      init = {
-        apiMessage: result.timedOut
-          ? `no answer within ${timeoutMs} ms`
-          : `the connection failed (${result.cause.code ?? result.cause.message})`,
-        requestId,
-        cause: result.cause,
-      };
-    }
-    return new ApiError({
-      kind,
-      method: spec.method,
-      path: spec.path,
-      verb: spec.verb,
-      thing: spec.thing,
-      ...init,
-      attempts,
-      // Only a change can have taken effect: a GET that got no answer changed nothing.
-      mayHaveReachedServer: extra.mayHaveReachedServer === true && spec.method !== "GET",
-      deadlineExceeded: extra.deadlineExceeded,
-      retryDeadlineMs: deadlineMs,
-    });
-  }
-
   return {
     request,
     requestCount: () => sent,
-    baseUrl,
     clock,
   };
-}
-
-type AttemptResult =
-  | { type: "response"; res: AxiosResponse }
-  | { type: "network"; timedOut: boolean; phase: "connect" | "sent"; cause: NonNullable<ApiError["cause"]> };
-
-function toOutcome(result: AttemptResult, now: number): AttemptOutcome {
-  if (result.type === "network") return { type: "network", phase: result.phase, timedOut: result.timedOut };
-  const status = result.res.status;
-  return {
-    type: "response",
-    status,
-    retryAfterMs: parseRetryAfter(headerOf(result.res, "retry-after"), now),
-    // The service's only signal for a branch still being created (Neon's own test client retries it).
-    notReady: status === 422 && /not ready/i.test(errorBody(result.res.data).message ?? ""),
-  };
-}
-
-function headerOf(res: AxiosResponse, name: string): string | undefined {
-  const v = (res.headers as Record<string, unknown> | undefined)?.[name];
-  return typeof v === "string" ? v : undefined;
-}
-
-/** Reads the API's error body `{code, message, request_id}`; tolerates anything else. */
-function errorBody(data: unknown): { code?: string; message?: string; requestId?: string } {
-  if (data && typeof data === "object") {
-    const d = data as Record<string, unknown>;
-    return {
-      code: typeof d.code === "string" && d.code !== "" ? d.code : undefined,
-      message: typeof d.message === "string" ? d.message : undefined,
-      requestId: typeof d.request_id === "string" ? d.request_id : undefined,
-    };
-  }
-  if (typeof data === "string" && data.trim() !== "") return { message: data.trim().slice(0, 500) };
-  return {};
 }

@@ -17,7 +17,7 @@ export interface Clock {
 }
 
 /** A sleep on `setTimeout` that an `AbortSignal` can cut short, leaving no timer behind. */
-export const realSleep: Sleep = (ms, signal) =>
+const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
     const done = () => {

@@ -35,6 +35,8 @@ export interface ApiErrorInit {
   method: string;
   /** Path relative to the base URL, without query string, e.g. `/projects/p-1/endpoints`. */
   path: string;
+  /** The route template of the call, e.g. `GET /projects/{project_id}/endpoints`. */
+  route?: string;
   /** Verb of the one-line message: `Failed to <verb> <thing>`. */
   verb: string;
   /** What the call acts on, e.g. `compute ep-1 in project p-1`. */
@@ -89,6 +91,8 @@ export class ApiError extends Error {
   readonly method: string;
   /** Path of the failed call relative to the base URL. */
   readonly path: string;
+  /** The route template of the failed call, e.g. `GET /projects/{project_id}/endpoints`. */
+  readonly route?: string;
   /** HTTP status, when an answer arrived. */
   readonly status?: number;
   /** The API's error `code`, when it sent one. */
@@ -119,6 +123,7 @@ export class ApiError extends Error {
     this.kind = init.kind;
     this.method = init.method;
     this.path = init.path;
+    this.route = init.route;
     this.status = init.status;
     this.code = init.code || undefined;
     this.apiMessage = init.apiMessage;
@@ -147,6 +152,7 @@ export class ApiError extends Error {
       message: this.message,
       method: this.method,
       path: this.path,
+      route: this.route,
       status: this.status,
       code: this.code,
       requestId: this.requestId,
@@ -155,6 +161,17 @@ export class ApiError extends Error {
       deadlineExceeded: this.deadlineExceeded,
       cause: this.cause,
     };
+  }
+}
+
+/**
+ * Thrown by a request's `parse` function when a body does not match its schema; the client turns
+ * it into an `invalid_response` {@link ApiError} that lists the problems.
+ */
+export class ResponseShapeError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+    this.name = "ResponseShapeError";
   }
 }
 

@@ -1,25 +1,16 @@
 /**
- * The HTTP layer: client factory, the {@link ApiError} boundary, the pure
+ * The HTTP layer: client factory, route templates, the {@link ApiError} boundary, the pure
  * retry policy and backoff, and the clock seam.
  */
 export {
   ApiError,
-  kindOfStatus,
-  redact,
-  sanitizeCause,
+  ResponseShapeError,
   type ApiErrorKind,
   type ApiErrorInit,
   type SanitizedCause,
 } from "./errors";
-export { makeClock, realSleep, type Clock, type Sleep } from "./clock";
-export {
-  nextSendAt,
-  RateLimiter,
-  NEON_RATE_LIMITS,
-  RATE_LIMIT_MARGIN,
-  type RateLimits,
-  type SendHistory,
-} from "./ratelimit";
+export type { Clock, Sleep } from "./clock";
+export { nextSendAt, RateLimiter, NEON_RATE_LIMITS, type RateLimits, type SendHistory } from "./ratelimit";
 export {
   shouldRetry,
   backoffDelay,
@@ -35,8 +26,16 @@ export {
   type RetryReason,
 } from "./retry";
 export {
+  parseBody,
+  toApiError,
+  toOutcome,
+  type Answer,
+  type AttemptContext,
+  type AttemptResult,
+} from "./answer";
+export { route, type Route, type RouteParams, type RouteTemplate } from "./route";
+export {
   createHttpClient,
-  ResponseShapeError,
   DEFAULT_BASE_URL,
   DEFAULT_RETRY_DEADLINE_MS,
   DEFAULT_TIMEOUT_MS,

@@ -27,7 +27,7 @@ export const NEON_RATE_LIMITS: RateLimits = {
 };
 
 /** The share of each limit this client uses (arrival times at the service differ from send times). */
-export const RATE_LIMIT_MARGIN = 0.95;
+const RATE_LIMIT_MARGIN = 0.95;
 
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;

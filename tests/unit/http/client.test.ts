@@ -7,8 +7,10 @@ import {
   PACKAGE_NAME,
   PACKAGE_VERSION,
   ResponseShapeError,
+  route,
   type ApiErrorKind,
   type HttpClientOptions,
+  type HttpMethod,
   type RequestSpec,
   type RetryInfo,
 } from "../../../provider/http";
@@ -62,14 +64,9 @@ function client(replies: Parameters<typeof scripted>[0], extra: Partial<HttpClie
 }
 
 const ANY = z.unknown();
-function spec(
-  method: RequestSpec<unknown>["method"],
-  extra: Partial<RequestSpec<unknown>> = {},
-): RequestSpec<unknown> {
+function spec(method: HttpMethod, extra: Partial<RequestSpec<unknown>> = {}): RequestSpec<unknown> {
   return {
-    method,
-    path: "/projects/p-1/endpoints",
-    route: `${method} /projects/{project_id}/endpoints`,
+    route: route(`${method} /projects/{project_id}/endpoints`, { project_id: "p-1" }),
     verb: "create",
     thing: "a compute in project p-1",
     parse: (d) => ANY.parse(d),
@@ -299,7 +296,7 @@ describe("redaction: no error of any kind reveals the API key", () => {
   // Every reply echoes the key, as a careless server or proxy might.
   const echo = { code: "E", message: `the key ${KEY} (Bearer ${KEY}) is not welcome` };
   // Every row has all four cells: with fewer, jest would pass a `done` callback as the last one.
-  const cases: [ApiErrorKind, Reply[], RequestSpec<unknown>["method"], Partial<HttpClientOptions>][] = [
+  const cases: [ApiErrorKind, Reply[], HttpMethod, Partial<HttpClientOptions>][] = [
     ["unauthorized", [{ status: 401, body: echo }], "GET", {}],
     ["not_found", [{ status: 404, body: echo }], "GET", {}],
     ["locked", [{ status: 423, body: echo }], "POST", { retryDeadlineMs: 1_000 }],

@@ -1,0 +1,349 @@
+/**
+ * Every typed call of the API client, pinned at the wire: the method, the URL with its encoded ids
+ * and query string, the body, the route template reported to `onRetry` and the rate limiter, the
+ * `Failed to <verb> <thing>` of its errors, and whether a request cut off mid-flight is sent again.
+ * No network: an axios adapter answers from a script.
+ */
+import axios, { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
+import { ApiError, createHttpClient, type RetryInfo } from "../../../provider/http";
+import {
+  buildClient,
+  collectAll,
+  type EndpointCreateBody,
+  type EndpointUpdateBody,
+  type NeonClient,
+} from "../../../provider/api";
+import { FakeClock } from "../operations/fake-clock";
+
+// Ids with characters that must be encoded in a path.
+const P = "p/1";
+const E = "ep 1";
+const B = "br?1";
+const OP = "op#1";
+const ORG = "org/1";
+
+interface Expected {
+  method: string;
+  /** Path and query string, relative to the base URL. */
+  url: string;
+  route: string;
+  /** `Failed to <verb> <thing>` of the call's errors. */
+  failed: string;
+  body?: unknown;
+}
+
+const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
+  [
+    "endpoints.list",
+    (api) => api.endpoints.list(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/endpoints",
+      route: "GET /projects/{project_id}/endpoints",
+      failed: "Failed to list the computes of project p/1",
+    },
+  ],
+  [
+    "endpoints.get",
+    (api) => api.endpoints.get(P, E),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/endpoints/ep%201",
+      route: "GET /projects/{project_id}/endpoints/{endpoint_id}",
+      failed: "Failed to read compute ep 1 in project p/1",
+    },
+  ],
+  [
+    "endpoints.listByBranch",
+    (api) => api.endpoints.listByBranch(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/endpoints",
+      route: "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+      failed: "Failed to list the computes of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "endpoints.create",
+    (api) => api.endpoints.create(P, { branch_id: "br-1", type: "read_only" }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/endpoints",
+      route: "POST /projects/{project_id}/endpoints",
+      failed: "Failed to create a read_only compute on branch br-1 in project p/1",
+      body: { endpoint: { branch_id: "br-1", type: "read_only" } },
+    },
+  ],
+  [
+    "endpoints.update",
+    (api) => api.endpoints.update(P, E, { name: "n" }),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/endpoints/ep%201",
+      route: "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
+      failed: "Failed to update compute ep 1 in project p/1",
+      body: { endpoint: { name: "n" } },
+    },
+  ],
+  [
+    "endpoints.delete",
+    (api) => api.endpoints.delete(P, E),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/endpoints/ep%201",
+      route: "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+      failed: "Failed to delete compute ep 1 in project p/1",
+    },
+  ],
+  ...(["start", "suspend", "restart"] as const).map(
+    (verb): [string, (api: NeonClient) => Promise<unknown>, Expected] => [
+      `endpoints.${verb}`,
+      (api) => api.endpoints[verb](P, E),
+      {
+        method: "POST",
+        url: `/projects/p%2F1/endpoints/ep%201/${verb}`,
+        route: `POST /projects/{project_id}/endpoints/{endpoint_id}/${verb}`,
+        failed: `Failed to ${verb} compute ep 1 in project p/1`,
+      },
+    ],
+  ),
+  [
+    "operations.get",
+    (api) => api.operations.get(P, OP),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/operations/op%231",
+      route: "GET /projects/{project_id}/operations/{operation_id}",
+      failed: "Failed to read operation op#1 of project p/1",
+    },
+  ],
+  [
+    "operations.listPage",
+    (api) => api.operations.listPage(P, { limit: 5, cursor: "c 1/2" }),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/operations?limit=5&cursor=c+1%2F2",
+      route: "GET /projects/{project_id}/operations",
+      failed: "Failed to list the operations of project p/1",
+    },
+  ],
+  [
+    "operations.list",
+    (api) => collectAll(api.operations.list(P), { limit: 1 }),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/operations?limit=100",
+      route: "GET /projects/{project_id}/operations",
+      failed: "Failed to list the operations of project p/1",
+    },
+  ],
+  [
+    "projects.list",
+    (api) => collectAll(api.projects.list({ limit: 3, orgId: ORG, search: "a b" }), { limit: 1 }),
+    {
+      method: "GET",
+      url: "/projects?limit=3&org_id=org%2F1&search=a+b",
+      route: "GET /projects",
+      failed: "Failed to list projects",
+    },
+  ],
+  [
+    "projects.list, no options",
+    (api) => collectAll(api.projects.list(), { limit: 1 }),
+    { method: "GET", url: "/projects?limit=100", route: "GET /projects", failed: "Failed to list projects" },
+  ],
+  [
+    "projects.get",
+    (api) => api.projects.get(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1",
+      route: "GET /projects/{project_id}",
+      failed: "Failed to read project p/1",
+    },
+  ],
+  [
+    "branches.get",
+    (api) => api.branches.get(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1",
+      route: "GET /projects/{project_id}/branches/{branch_id}",
+      failed: "Failed to read branch br?1 of project p/1",
+    },
+  ],
+  [
+    "users.me",
+    (api) => api.users.me(),
+    { method: "GET", url: "/users/me", route: "GET /users/me", failed: "Failed to read the current user" },
+  ],
+  [
+    "apiKeys.list",
+    (api) => api.apiKeys.list(),
+    { method: "GET", url: "/api_keys", route: "GET /api_keys", failed: "Failed to list API keys" },
+  ],
+  [
+    "apiKeys.create",
+    (api) => api.apiKeys.create("k"),
+    {
+      method: "POST",
+      url: "/api_keys",
+      route: "POST /api_keys",
+      failed: 'Failed to create API key "k"',
+      body: { key_name: "k" },
+    },
+  ],
+  [
+    "apiKeys.revoke",
+    (api) => api.apiKeys.revoke(7),
+    {
+      method: "DELETE",
+      url: "/api_keys/7",
+      route: "DELETE /api_keys/{key_id}",
+      failed: "Failed to revoke API key 7",
+    },
+  ],
+  [
+    "apiKeys.listOrg",
+    (api) => api.apiKeys.listOrg(ORG),
+    {
+      method: "GET",
+      url: "/organizations/org%2F1/api_keys",
+      route: "GET /organizations/{org_id}/api_keys",
+      failed: "Failed to list the API keys of organization org/1",
+    },
+  ],
+  [
+    "apiKeys.createOrg, scoped to a project",
+    (api) => api.apiKeys.createOrg(ORG, "k", "p-1"),
+    {
+      method: "POST",
+      url: "/organizations/org%2F1/api_keys",
+      route: "POST /organizations/{org_id}/api_keys",
+      failed: 'Failed to create API key "k" of organization org/1',
+      body: { key_name: "k", project_id: "p-1" },
+    },
+  ],
+  [
+    "apiKeys.createOrg",
+    (api) => api.apiKeys.createOrg(ORG, "k"),
+    {
+      method: "POST",
+      url: "/organizations/org%2F1/api_keys",
+      route: "POST /organizations/{org_id}/api_keys",
+      failed: 'Failed to create API key "k" of organization org/1',
+      body: { key_name: "k" },
+    },
+  ],
+  [
+    "apiKeys.revokeOrg",
+    (api) => api.apiKeys.revokeOrg(ORG, 7),
+    {
+      method: "DELETE",
+      url: "/organizations/org%2F1/api_keys/7",
+      route: "DELETE /organizations/{org_id}/api_keys/{key_id}",
+      failed: "Failed to revoke API key 7 of organization org/1",
+    },
+  ],
+];
+
+/** A client on a scripted transport; `fail` is the error code of every attempt, else HTTP 503. */
+function setup(fail?: string) {
+  const clock = new FakeClock();
+  const seen: InternalAxiosRequestConfig[] = [];
+  const adapter: AxiosAdapter = async (config) => {
+    seen.push(config);
+    if (fail) throw new AxiosError(`${fail} on ${config.url}`, fail, config, {});
+    return { data: "", status: 503, statusText: "Service Unavailable", headers: {}, config, request: {} };
+  };
+  const retries: RetryInfo[] = [];
+  const http = createHttpClient({
+    apiKey: "napi_unit_test_secret_0123456789abcdef",
+    baseUrl: "http://api.test/api/v2",
+    adapter,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: clock.random,
+    onRetry: (i) => retries.push(i),
+    retryLimits: { unavailable: 2, network: 2 },
+  });
+  return { api: buildClient(http), clock, seen, retries };
+}
+
+async function failure(p: Promise<unknown>, clock: FakeClock): Promise<ApiError> {
+  try {
+    await clock.run(p);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe.each(cases)("%s", (_name, call, want) => {
+  test("sends its method, URL and body; reports its route and names itself in errors", async () => {
+    const { api, clock, seen, retries } = setup();
+    const err = await failure(call(api), clock);
+
+    expect(seen).toHaveLength(2);
+    for (const c of seen) {
+      expect(c.method?.toUpperCase()).toBe(want.method);
+      expect(axios.getUri(c)).toBe(`http://api.test/api/v2${want.url}`);
+      expect(c.data === undefined ? undefined : JSON.parse(String(c.data))).toEqual(want.body);
+    }
+    const path = want.url.split("?")[0];
+    expect(retries).toEqual([
+      expect.objectContaining({ method: want.method, path, route: want.route, reason: "unavailable" }),
+    ]);
+    expect(err.method).toBe(want.method);
+    expect(err.path).toBe(path);
+    expect(err.route).toBe(want.route);
+    expect(err.status).toBe(503);
+    expect(err.message.startsWith(`${want.failed}: `)).toBe(true);
+  });
+
+  test("a request cut off mid-flight is sent again only when repeating it is harmless", async () => {
+    const { api, clock, seen } = setup("ECONNRESET");
+    const err = await failure(call(api), clock);
+    const idempotent = want.method === "GET" || want.method === "DELETE";
+    expect(seen).toHaveLength(idempotent ? 2 : 1);
+    expect(err.kind).toBe("network");
+    expect(err.mayHaveReachedServer).toBe(want.method !== "GET");
+  });
+});
+
+test("every call of the client is pinned above", () => {
+  const { api } = setup();
+  const named = Object.entries(api).flatMap(([area, calls]) =>
+    typeof calls === "object" ? Object.keys(calls).map((c) => `${area}.${c}`) : [],
+  );
+  const pinned = new Set(cases.map(([name]) => name.split(",")[0]));
+  expect(named.filter((n) => !pinned.has(n))).toEqual([]);
+});
+
+// The checks here are the compiler's (`npm run typecheck`): each `@ts-expect-error` fails the build
+// when the body types stop refusing what the API refuses.
+test("the endpoint body types take what the API takes, and refuse the rest", () => {
+  const create: EndpointCreateBody = {
+    branch_id: "br-1",
+    type: "read_write",
+    region_id: "aws-us-east-2",
+    settings: { pg_settings: { work_mem: "4MB" } },
+    autoscaling_limit_min_cu: 0.25,
+    autoscaling_limit_max_cu: 2,
+    suspend_timeout_seconds: 0,
+    name: "n",
+  };
+  const update: EndpointUpdateBody = { branch_id: "br-2", autoscaling_limit_max_cu: 4, disabled: true };
+  // @ts-expect-error: a create names its branch
+  const noBranch: EndpointCreateBody = { type: "read_write" };
+  // @ts-expect-error: a compute's type is fixed at creation
+  const retype: EndpointUpdateBody = { type: "read_only" };
+  // @ts-expect-error: so is its region
+  const move: EndpointUpdateBody = { region_id: "aws-eu-central-1" };
+  // @ts-expect-error: seconds are a number
+  const text: EndpointUpdateBody = { suspend_timeout_seconds: "300" };
+  // @ts-expect-error: pg_settings values are strings in the API
+  const numbers: EndpointUpdateBody = { settings: { pg_settings: { max_connections: 100 } } };
+  expect([create, update, noBranch, retype, move, text, numbers]).toHaveLength(7);
+});
