@@ -100,8 +100,8 @@ export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Props)
     }
     known[key] = value;
   }
-  const omit = Object.fromEntries([...unknownKeys].filter((k) => k in schema.shape).map((k) => [k, true]));
-  const result = schema.omit(omit as never).safeParse(known);
+  const shape = Object.fromEntries(Object.entries(schema.shape).filter(([k]) => !unknownKeys.has(k)));
+  const result = z.strictObject(shape).safeParse(known);
   const failures: CheckFailure[] = [];
   if (!result.success) {
     const names = def.properties.filter((p) => p.input).map((p) => p.name);

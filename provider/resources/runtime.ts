@@ -178,7 +178,7 @@ export class Runtime {
 
 /** The progress line for a retry the user should know about (423 is the project queue: no line). */
 export function retryLine(r: RetryInfo): string | undefined {
-  const what = r.route ?? `${r.method} ${r.path}`;
+  const what = r.route;
   const count =
     r.maxAttempts !== undefined && Number.isFinite(r.maxAttempts)
       ? `retrying ${r.attempt + 1}/${r.maxAttempts}`

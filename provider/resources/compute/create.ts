@@ -205,7 +205,7 @@ async function adoptPrimary(
       "; destroy will leave it in place",
   );
   if (Object.keys(body).length === 0) return { endpoint: primary, operations: [], adopted: true };
-  const result = await api.endpoints.update(primary.project_id, primary.id, body as never);
+  const result = await api.endpoints.update(primary.project_id, primary.id, body);
   return { ...result, adopted: true };
 }
 

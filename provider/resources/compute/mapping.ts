@@ -1,7 +1,7 @@
 /**
  * Mapping between `Compute` inputs/outputs and the API's endpoint shapes. Pure.
  */
-import type { Endpoint, Operation } from "../../api";
+import type { Endpoint, EndpointCreateBody, EndpointUpdateBody, Operation } from "../../api";
 import { stripUndefined } from "../runtime";
 import { givenInputNames } from "../kit";
 import { COMPUTE_DEFINITION } from "./definition";
@@ -12,7 +12,7 @@ import { deriveSizing } from "./sizing";
 type Props = Record<string, unknown>;
 
 /** The POST body that creates the compute `i` describes. */
-export function createBody(i: ComputeInputs) {
+export function createBody(i: ComputeInputs): EndpointCreateBody {
   return stripUndefined({
     branch_id: i.branchId,
     type: i.type ?? "read_write",
@@ -30,10 +30,10 @@ export function createBody(i: ComputeInputs) {
 }
 
 /** The PATCH body for the properties that changed, nothing more. */
-export function updateBody(olds: Props, news: Props): Props {
+export function updateBody(olds: Props, news: Props): EndpointUpdateBody {
   const i = news as unknown as ComputeInputs;
   const changed = (k: string) => propertyChanged(k, olds, news);
-  const body: Props = {};
+  const body: EndpointUpdateBody = {};
   if (changed("branchId")) body.branch_id = i.branchId;
   if (changed("minCu") || changed("maxCu")) {
     body.autoscaling_limit_min_cu = i.minCu;

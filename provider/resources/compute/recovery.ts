@@ -54,7 +54,7 @@ export async function createOrReconcile(
   log: ResourceLogger,
 ): Promise<EndpointAndOperations> {
   try {
-    return { ...(await api.endpoints.create(i.projectId, createBody(i) as never)), answered: true };
+    return { ...(await api.endpoints.create(i.projectId, createBody(i))), answered: true };
   } catch (err) {
     if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw friendlyCreateError(err, i);
     const found = (await api.endpoints.listByBranch(i.projectId, i.branchId)).filter(
@@ -71,7 +71,7 @@ export async function createOrReconcile(
     }
     if (found.length === 0) {
       log.info("the answer to the create request was lost and nothing was created; sending it again");
-      return { ...(await api.endpoints.create(i.projectId, createBody(i) as never)), answered: true };
+      return { ...(await api.endpoints.create(i.projectId, createBody(i))), answered: true };
     }
     throw new Error(
       `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +

@@ -70,7 +70,7 @@ async function applyPatch(
   const sentAt = Date.now() - 120_000;
   let answer: { endpoint: Endpoint; operations: Operation[] } | undefined;
   try {
-    answer = await api.endpoints.update(projectId, endpointId, body as never);
+    answer = await api.endpoints.update(projectId, endpointId, body);
   } catch (err) {
     if (!(err instanceof ApiError && err.mayHaveReachedServer)) throw friendlyUpdateError(err, olds, news);
     // The answer was lost: look at the compute rather than blindly sending the change again.
@@ -80,7 +80,7 @@ async function applyPatch(
       operations = await operationsOf(api, projectId, endpointId, { includeFailed: true, sinceMs: sentAt });
     } else {
       log.info("the answer to the update request was lost and the change is not there; sending it again");
-      operations = (await api.endpoints.update(projectId, endpointId, body as never)).operations;
+      operations = (await api.endpoints.update(projectId, endpointId, body)).operations;
     }
   }
   if (answer) {
