@@ -14,3 +14,8 @@ export function boundResource(
 ): BoundResource {
   return bind(resourceKind(name), new Runtime({ settings, logSink }));
 }
+
+/** The URN the dynamic face gives a resource of type `type` named `name` (stack dev, project neon-it). */
+export function urnOf(type: string, name: string): string {
+  return `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:${type}::${name}`;
+}

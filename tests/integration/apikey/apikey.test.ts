@@ -5,7 +5,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { ApiError, createNeonClient, type NeonClient } from "../../../provider/api";
-import { boundResource } from "../../support/provider";
+import { boundResource, urnOf } from "../../support/provider";
 import { raw } from "../client/helpers";
 
 jest.setTimeout(60_000);
@@ -15,7 +15,7 @@ let admin: NeonClient;
 let logs: string[] = [];
 const tokens: string[] = [];
 
-const urn = (name: string) => `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:ApiKey::${name}`;
+const urn = (name: string) => urnOf("ApiKey", name);
 
 /** Runs check then create, as the engine does. */
 async function createKey(name: string, inputs: Record<string, unknown>) {

@@ -3,7 +3,7 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
-import { boundResource } from "../../support/provider";
+import { boundResource, urnOf } from "../../support/provider";
 import { InitError as ComputeInitError } from "../../../provider/resources/kit";
 import { autoName } from "../../../provider/resources/compute/recovery";
 import { updateBody } from "../../../provider/resources/compute/mapping";
@@ -17,7 +17,7 @@ let logs: string[] = [];
 let projectId: string;
 let branches: string[];
 
-const urn = (name: string) => `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:Compute::${name}`;
+const urn = (name: string) => urnOf("Compute", name);
 
 async function createCompute(name: string, inputs: Record<string, unknown>) {
   const checked = await impl.check({}, { projectId, __provider: "shim", __urn: urn(name), ...inputs });

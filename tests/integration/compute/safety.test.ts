@@ -6,7 +6,7 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
-import { boundResource } from "../../support/provider";
+import { boundResource, urnOf } from "../../support/provider";
 import { InitError as ComputeInitError } from "../../../provider/resources/kit";
 
 jest.setTimeout(60_000);
@@ -19,7 +19,7 @@ let logs: string[] = [];
 let projectId: string;
 let branches: string[];
 
-const urn = (name: string) => `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:Compute::${name}`;
+const urn = (name: string) => urnOf("Compute", name);
 
 async function checked(name: string, inputs: Props): Promise<Props> {
   const r = await impl.check({}, { projectId, __provider: "shim", __urn: urn(name), ...inputs });

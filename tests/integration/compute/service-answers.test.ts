@@ -6,7 +6,7 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
-import { boundResource } from "../../support/provider";
+import { boundResource, urnOf } from "../../support/provider";
 
 jest.setTimeout(60_000);
 
@@ -14,7 +14,7 @@ let emulator: EmulatorHandle;
 let api: NeonClient;
 let projectId: string;
 
-const urn = (name: string) => `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:Compute::${name}`;
+const urn = (name: string) => urnOf("Compute", name);
 
 let impl: ReturnType<typeof boundResource>;
 
