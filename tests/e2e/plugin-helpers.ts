@@ -13,7 +13,7 @@ import { ensurePulumi, repoRoot, type TempStack } from "../../scripts/lib/pulumi
 /** `bin/` of this checkout, where `pulumi-resource-neoncompute` is. */
 export const pluginBin = path.join(repoRoot, "bin");
 
-/** PATH with the plugin's launcher and the CLI (incl. `pulumi-language-yaml`) first. */
+/** PATH with the plugin's launcher and the CLI (incl. `pulumi-language-yaml` and `pulumi-language-go`) first. */
 export function pluginPath(): string {
   return [pluginBin, ensurePulumi(), process.env.PATH ?? ""].join(path.delimiter);
 }
