@@ -48,15 +48,19 @@ export function decide(existing: readonly Endpoint[], i: ComputeInputs, autoName
   if (primary && i.adoptExistingPrimary === true) return { kind: "adopt", endpoint: primary };
   if (sameName) {
     // An explicit name cannot tell this resource's compute from anyone else's (an interrupted run of
-    // this stack, or another program): say how to adopt it or remove it.
+    // this stack, another resource or program, or — in a create-before-delete replacement — the very
+    // compute being replaced): say how to adopt it, rename, or replace it.
     return {
       kind: "refuse",
       message:
         `Failed to create compute "${i.name}" on branch ${i.branchId}: ${describe(sameName)} already has this ` +
-        "name and type, probably created by an earlier run of this stack that was interrupted. To make this " +
-        `resource manage it, set importId: "${i.projectId}/${sameName.id}" on it and run \`pulumi up\` again; ` +
-        `or delete it (\`neonctl endpoints delete ${sameName.id} --project-id ${i.projectId}\`, or in the Neon ` +
-        "console) and run `pulumi up` again to create a new one.",
+        "name and type, and an explicit name is unique per branch and type. If an earlier run of this stack " +
+        `was interrupted and created it, set importId: "${i.projectId}/${sameName.id}" on this resource and ` +
+        "run `pulumi up` again to manage it. If this create replaces that very compute (`pulumi up --replace`), " +
+        "set the resource option deleteBeforeReplace: true so that the old one is deleted first. If another " +
+        "resource or program owns it, give this compute another name. Or delete it " +
+        `(\`neonctl endpoints delete ${sameName.id} --project-id ${i.projectId}\`, or in the Neon console) and ` +
+        "run `pulumi up` again.",
     };
   }
   if (primary) {

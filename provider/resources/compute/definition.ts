@@ -1,7 +1,8 @@
 /**
  * The definition of `Compute`: every input and output with its type, default, docs and what a
- * change does. The plugin schema and `docs/api/Compute.md` are generated from it; `keys.ts`, the
- * diff's property lists and the class's TSDoc are tested against it. Dependency-free.
+ * change does. The plugin schema and `docs/api/Compute.md` are generated from it, the key lists,
+ * the diff's property lists and the input checks are derived from it, and the class's args/outputs
+ * types are held equal to it at compile time. Dependency-free.
  */
 import type { ResourceDef } from "../definition";
 
@@ -138,7 +139,8 @@ export const COMPUTE_DEFINITION = {
       output: "optional",
       change: "update",
       platformDefault: "derived from the resource's name and a hash of its URN",
-      description: "Display name, 1–64 characters.",
+      description:
+        "Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).",
     },
     {
       name: "provisioner",

@@ -115,8 +115,9 @@ export function diffCompute(olds: Props, news: Props): ComputeDiff {
     stables: replaces.length === 0 ? STABLE_OUTPUTS : [],
     // A branch holds one read_write compute, so the old one has to go before its replacement comes;
     // read_only computes are replaced the same way (see docs/decisions/0005), so a replacement never
-    // runs beside the compute it replaces.
-    deleteBeforeReplace: replaces.length > 0,
+    // runs beside the compute it replaces — nor beside one carrying its explicit name. Asked for on
+    // every diff: the engine also replaces for the replaceOnChanges option, and reads this then too.
+    deleteBeforeReplace: true,
   };
   if (replaces.length === 0 && (updates.includes("minCu") || updates.includes("maxCu"))) {
     result.restartWarning =

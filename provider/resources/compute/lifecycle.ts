@@ -91,7 +91,7 @@ async function preflightChange(
 ): Promise<void> {
   if (!scope) return;
   const t = news as unknown as ComputeInputs;
-  const relevant = [t.projectId, t.branchId, t.type, t.regionId, t.maxCu];
+  const relevant = [t.projectId, t.branchId, t.type, t.name, t.regionId, t.maxCu];
   if (relevant.some((v) => v === UNKNOWN)) return;
   const failures = await preflight(
     rt.client(),
@@ -99,6 +99,7 @@ async function preflightChange(
       projectId: t.projectId,
       branchId: t.branchId,
       type: t.type ?? "read_write",
+      name: typeof t.name === "string" ? t.name : undefined,
       regionId: t.regionId,
       maxCu: t.maxCu,
       currentEndpointId: scope === "move" || olds.projectId === t.projectId ? id : undefined,

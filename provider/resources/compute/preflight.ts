@@ -4,7 +4,8 @@
  * A replacement deletes first (a branch holds one read_write compute), so a create the service then
  * refuses would leave nothing. These reads find every refusal the service would give — a project
  * the key cannot see, a branch not in it, another region, a size above the plan, a taken
- * read_write slot — while nothing has been touched yet. `diff` runs them, at preview and again at
+ * read_write slot — and the one the provider's create gives (another compute of the branch already
+ * carries the explicit name and type) while nothing has been touched yet. `diff` runs them, at preview and again at
  * the start of the update, before the engine deletes anything.
  */
 import { ApiError, type NeonClient } from "../../api";
@@ -15,6 +16,8 @@ export interface PreflightTarget {
   projectId: string;
   branchId: string;
   type: string;
+  /** The explicit name the program gives (none when auto-named): unique per branch and type. */
+  name?: string;
   regionId?: string;
   maxCu?: number;
   /** The compute being replaced or moved: it does not take the slot it frees. */
@@ -78,16 +81,28 @@ export async function preflight(
       });
     }
   }
-  if (t.type === "read_write" && !(scope === "replace" && t.adoptExistingPrimary === true)) {
-    const taken = (await api.endpoints.listByBranch(t.projectId, t.branchId)).find(
-      (e) => e.type === "read_write" && e.id !== t.currentEndpointId,
+  const holdsSlot = t.type === "read_write" && !(scope === "replace" && t.adoptExistingPrimary === true);
+  if (holdsSlot || t.name !== undefined) {
+    const others = (await api.endpoints.listByBranch(t.projectId, t.branchId)).filter(
+      (e) => e.id !== t.currentEndpointId,
     );
+    const taken = holdsSlot ? others.find((e) => e.type === "read_write") : undefined;
     if (taken) {
       failures.push({
         property: "branchId",
         reason:
           `branch ${t.branchId} already has a read_write compute (${taken.id}) and holds only one; choose ` +
           `another branch, remove ${taken.id} first, or make this compute type "read_only"`,
+      });
+    }
+    const named = others.find((e) => e.name === t.name && e.type === t.type);
+    if (named && named !== taken) {
+      failures.push({
+        property: "name",
+        reason:
+          `name ${t.name}: compute ${named.id} on branch ${t.branchId} already carries this name and type, and ` +
+          "an explicit name is unique per branch and type (the provider would refuse to create a second one); " +
+          "choose another name, or remove the name to let the provider name the compute",
       });
     }
   }

@@ -49,7 +49,9 @@ export interface ComputeArgs {
   poolerMode?: pulumi.Input<"transaction">;
   /** `true` suspends the compute and refuses connections until set back to `false`. */
   disabled?: pulumi.Input<boolean>;
-  /** Display name, 1–64 characters. */
+  /**
+   * Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
+   */
   name?: pulumi.Input<string>;
   /** `k8s-neonvm` (needed for autoscaling), `k8s-pod` or `serverless-platform`. Default: the platform's. */
   provisioner?: pulumi.Input<"k8s-neonvm" | "k8s-pod" | "serverless-platform">;

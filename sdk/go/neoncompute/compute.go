@@ -54,7 +54,7 @@ type Compute struct {
 	MaxCu pulumi.Float64Output `pulumi:"maxCu"`
 	// Lower autoscaling bound in CU (set together with `maxCu`). Autoscaling (min ≠ max) is offered up to 16 CU. Changing a bound restarts the compute and drops its connections.
 	MinCu pulumi.Float64Output `pulumi:"minCu"`
-	// Display name, 1–64 characters.
+	// Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
 	Name pulumi.StringPtrOutput `pulumi:"name"`
 	// Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
 	OperationTimeoutSeconds pulumi.Float64PtrOutput `pulumi:"operationTimeoutSeconds"`
@@ -161,7 +161,7 @@ type computeArgs struct {
 	MaxCu *float64 `pulumi:"maxCu"`
 	// Lower autoscaling bound in CU (set together with `maxCu`). Autoscaling (min ≠ max) is offered up to 16 CU. Changing a bound restarts the compute and drops its connections.
 	MinCu *float64 `pulumi:"minCu"`
-	// Display name, 1–64 characters.
+	// Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
 	Name *string `pulumi:"name"`
 	// Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
 	OperationTimeoutSeconds *float64 `pulumi:"operationTimeoutSeconds"`
@@ -201,7 +201,7 @@ type ComputeArgs struct {
 	MaxCu pulumi.Float64PtrInput
 	// Lower autoscaling bound in CU (set together with `maxCu`). Autoscaling (min ≠ max) is offered up to 16 CU. Changing a bound restarts the compute and drops its connections.
 	MinCu pulumi.Float64PtrInput
-	// Display name, 1–64 characters.
+	// Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
 	Name pulumi.StringPtrInput
 	// Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
 	OperationTimeoutSeconds pulumi.Float64PtrInput
@@ -342,7 +342,7 @@ func (o ComputeOutput) MinCu() pulumi.Float64Output {
 	return o.ApplyT(func(v *Compute) pulumi.Float64Output { return v.MinCu }).(pulumi.Float64Output)
 }
 
-// Display name, 1–64 characters.
+// Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
 func (o ComputeOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Compute) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }

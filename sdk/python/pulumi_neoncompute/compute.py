@@ -48,7 +48,7 @@ class ComputeArgs:
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing compute instead of creating one: `"<projectId>/<endpointId>"`. The other inputs must describe the compute as it is (the import changes nothing and fails naming any difference). Once imported, deleting the resource deletes the compute (use `retainOnDelete` to keep it). `pulumi import` does not work for dynamic resources; this input is the way to import.
         :param pulumi.Input[_builtins.float] max_cu: Upper autoscaling bound in CU (set together with `minCu`); at least `minCu`.
         :param pulumi.Input[_builtins.float] min_cu: Lower autoscaling bound in CU (set together with `maxCu`). Autoscaling (min ≠ max) is offered up to 16 CU. Changing a bound restarts the compute and drops its connections.
-        :param pulumi.Input[_builtins.str] name: Display name, 1–64 characters.
+        :param pulumi.Input[_builtins.str] name: Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
         :param pulumi.Input[_builtins.float] operation_timeout_seconds: Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pg_settings: Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
         :param pulumi.Input[_builtins.bool] pooler_enabled: Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
@@ -196,7 +196,7 @@ class ComputeArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Display name, 1–64 characters.
+        Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
         """
         return pulumi.get(self, "name")
 
@@ -357,7 +357,7 @@ class Compute(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing compute instead of creating one: `"<projectId>/<endpointId>"`. The other inputs must describe the compute as it is (the import changes nothing and fails naming any difference). Once imported, deleting the resource deletes the compute (use `retainOnDelete` to keep it). `pulumi import` does not work for dynamic resources; this input is the way to import.
         :param pulumi.Input[_builtins.float] max_cu: Upper autoscaling bound in CU (set together with `minCu`); at least `minCu`.
         :param pulumi.Input[_builtins.float] min_cu: Lower autoscaling bound in CU (set together with `maxCu`). Autoscaling (min ≠ max) is offered up to 16 CU. Changing a bound restarts the compute and drops its connections.
-        :param pulumi.Input[_builtins.str] name: Display name, 1–64 characters.
+        :param pulumi.Input[_builtins.str] name: Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
         :param pulumi.Input[_builtins.float] operation_timeout_seconds: Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pg_settings: Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
         :param pulumi.Input[_builtins.bool] pooler_enabled: Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
@@ -660,7 +660,7 @@ class Compute(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Display name, 1–64 characters.
+        Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
         """
         return pulumi.get(self, "name")
 

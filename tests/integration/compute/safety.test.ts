@@ -136,6 +136,27 @@ describe("a replacement never deletes the compute it cannot replace", () => {
     );
   });
 
+  it("refuses a replacement onto an explicit name another compute of that type carries, before the delete", async () => {
+    const c = await createCompute("renamed-rw", { branchId: branches[6], cu: 1, name: "dup" });
+    // Someone else's read_only compute named "dup" on the same branch.
+    const stranger = await api.endpoints.create(projectId, {
+      branch_id: branches[6],
+      type: "read_only",
+      name: "dup",
+    });
+    await api.waitForOperations(projectId, stranger.operations);
+    const news = await next(c, { type: "read_only" });
+    const before = emulator.requestCount();
+    const err = await rejection(impl.diff(c.id, c.outs, news));
+    expect(err.message).toMatch(/Failed to replace compute/);
+    expect(err.message).toMatch(
+      new RegExp(`name dup: compute ${stranger.endpoint.id} .*already carries this name`),
+    );
+    expect(err.message).toMatch(/Nothing was deleted or changed/);
+    expect(emulator.requestCount() - before).toBe(3);
+    expect((await api.endpoints.get(projectId, c.id)).type).toBe("read_write");
+  });
+
   it("lets a replacement that can succeed go ahead", async () => {
     const c = await createCompute("retyped", { branchId: branches[5], cu: 1, type: "read_only" });
     await createCompute("other-replica", { branchId: branches[5], cu: 1, type: "read_only" });

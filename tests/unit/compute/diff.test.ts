@@ -78,7 +78,8 @@ describe("diff", () => {
     ["restartTrigger", "2"],
   ])("updates %s in place", (key, value) => {
     const d = diffCompute(olds, { ...news, [key]: value });
-    expect(d).toMatchObject({ changes: true, replaces: [], updates: [key], deleteBeforeReplace: false });
+    // Still "delete first": the engine reads it when replaceOnChanges turns this update into a replacement.
+    expect(d).toMatchObject({ changes: true, replaces: [], updates: [key], deleteBeforeReplace: true });
     expect(d.restartWarning).toBeUndefined();
   });
 

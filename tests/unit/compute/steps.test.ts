@@ -120,6 +120,28 @@ describe("preflight: before a replacement deletes, or a move PATCHes", () => {
     expect(await preflight(f.api, { ...target, adoptExistingPrimary: true }, "replace")).toEqual([]);
   });
 
+  it("names name when another compute of the branch carries the explicit name and type", async () => {
+    const f = fakeApi([
+      endpoint({ id: "ep-old", branch_id: "br-b", type: "read_only", name: "replica" }),
+      endpoint({ id: "ep-other", branch_id: "br-b", type: "read_only", name: "replica" }),
+      endpoint({ id: "ep-rw", branch_id: "br-b", type: "read_write", name: "replica" }),
+    ]);
+    const ro = { ...target, type: "read_only", name: "replica" };
+    // The compute being replaced does not count; another one with that name and type does.
+    expect(await preflight(f.api, { ...ro, currentEndpointId: "ep-other" }, "replace")).toEqual([
+      {
+        property: "name",
+        reason: expect.stringMatching(/compute ep-old .*already carries this name and type/),
+      },
+    ]);
+    f.endpoints.splice(0, 1);
+    expect(await preflight(f.api, { ...ro, currentEndpointId: "ep-other" }, "replace")).toEqual([]);
+    // A read_write compute of that name is "the slot is taken", said once.
+    expect((await preflight(f.api, { ...ro, type: "read_write" }, "replace")).map((x) => x.property)).toEqual(
+      ["branchId"],
+    );
+  });
+
   it("refuses a size above the free plan's on a replacement", async () => {
     const f = fakeApi([endpoint({ id: "ep-ro", branch_id: "br-b", type: "read_only" })]);
     f.projects.set("p-1", { id: "p-1", region_id: "aws-us-east-2", owner: { subscription_type: "free_v3" } });
