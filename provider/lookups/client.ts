@@ -39,7 +39,7 @@ export function lookupClient(): NeonClient {
   const key = stackConfig("apiKey") ?? process.env.NEON_API_KEY;
   const url = stackConfig("apiUrl") ?? process.env.NEON_API_URL;
   if (!key) {
-    throw new Error(noApiKeyMessage("neon"));
+    throw new Error(noApiKeyMessage("neon", "lookup"));
   }
   if (!cached || cached.key !== key || cached.url !== url) {
     cached = { key, url, client: createNeonClient({ apiKey: key, baseUrl: url || undefined }) };

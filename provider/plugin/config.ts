@@ -6,7 +6,7 @@
  * The stock provider server answers CheckConfig "unimplemented" and drops Configure's values; the
  * plugin's server (`server.ts`) answers both with these functions instead.
  */
-import { PACKAGE } from "../resources/classes";
+import { PACKAGE } from "../resources/definition";
 import {
   parseSettings,
   settingsOrThrow,

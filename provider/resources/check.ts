@@ -34,12 +34,13 @@ function baseSchema(p: PropertyDef): z.ZodType {
     case "boolean":
       return z.boolean({ error: "must be true or false" });
     default:
-      if (typeof p.type === "object" && "map" in p.type) {
+      if ("map" in p.type) {
         return z.record(z.string(), z.string({ error: "values must be strings" }), {
           error: "must be a map of names to string values",
         });
       }
-      return z.unknown();
+      // An object or a list has no schema of its own: the resource gives a rule for it.
+      throw new Error(`the input ${p.name} is ${JSON.stringify(p.type)}: give a check rule for it`);
   }
 }
 
@@ -57,10 +58,18 @@ export function inputSchema(def: ResourceDef, rules: Readonly<Record<string, z.Z
   }
   const shape: Record<string, z.ZodType> = {};
   for (const p of inputs) {
-    const s = rules[p.name] ?? baseSchema(p);
+    const s = rules[p.name] ?? withName(def, () => baseSchema(p));
     shape[p.name] = p.input === "required" ? s : s.optional();
   }
   return z.strictObject(shape);
+}
+
+function withName<T>(def: ResourceDef, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw new Error(`${def.name}: ${(err as Error).message}`);
+  }
 }
 
 /** The outcome of {@link checkAgainst}. */
@@ -94,7 +103,8 @@ export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Props)
       continue;
     }
     const p = def.properties.find((q) => q.name === key);
-    if (p && typeof p.type === "object" && "map" in p.type && value && typeof value === "object") {
+    const isMap = p && typeof p.type === "object" && "map" in p.type;
+    if (isMap && value && typeof value === "object" && !Array.isArray(value)) {
       known[key] = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== UNKNOWN));
       continue;
     }

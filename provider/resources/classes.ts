@@ -6,23 +6,21 @@
  * delete-before-replace). A resource folder writes only its TypeScript types and one line per face.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { secretNames, type ResourceDef } from "./definition";
+import { DYNAMIC_MODULE, PACKAGE, secretNames, type ResourceDef } from "./definition";
 import type { ResourceKind } from "./kit";
 import { dynamicShim } from "./shim";
 
 /** The outputs of a resource as `Output` properties of its class. */
 export type OutputProperties<O> = { readonly [K in keyof O]-?: pulumi.Output<O[K]> };
 
-/** A resource class: `new Compute(name, args, opts)`. */
+/** A resource class: `new Compute(name, args, opts)`, and `Compute.isInstance(x)` as in generated SDKs. */
 export type ResourceClass<Args, Outs, Base extends pulumi.CustomResource> = {
   new (name: string, args: Args, opts?: pulumi.CustomResourceOptions): Base & OutputProperties<Outs>;
+  /** True for an instance of this very class (not merely any resource). */
+  isInstance(obj: unknown): obj is Base & OutputProperties<Outs>;
 };
 
-/** The module of the dynamic resources' type tokens: `pulumi-nodejs:dynamic/neon:<Name>`. */
-export const DYNAMIC_MODULE = "neon";
-
-/** The plugin's package name (docs/decisions/0011): not `neon`, which the registry's bridged package owns. */
-export const PACKAGE = "neoncompute";
+export { DYNAMIC_MODULE, PACKAGE };
 
 /** The type token of a resource's dynamic class. */
 export function dynamicTypeToken(def: ResourceDef): string {
@@ -74,6 +72,11 @@ export function dynamicClass<Args extends object, Outs>(
   // One provider object per resource type: the shim captures two strings and nothing else.
   const provider = dynamicProvider(kind);
   class DynamicResource extends pulumi.dynamic.Resource {
+    // Every dynamic resource has the engine type `pulumi-nodejs:dynamic:Resource`: the class tells them apart.
+    static override isInstance(obj: unknown): obj is DynamicResource {
+      return obj instanceof DynamicResource;
+    }
+
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
       const a = admitted(kind, args, opts);
       super(
@@ -99,6 +102,15 @@ export function pluginClass<Args extends object, Outs>(
   const def = kind.definition;
   class PluginResource extends pulumi.CustomResource {
     static readonly __pulumiType = `${PACKAGE}:index:${def.name}`;
+
+    // As generated SDKs do: by type token, so that it holds across copies of the package.
+    static override isInstance(obj: unknown): obj is PluginResource {
+      return (
+        typeof obj === "object" &&
+        obj !== null &&
+        (obj as { __pulumiType?: unknown }).__pulumiType === PluginResource.__pulumiType
+      );
+    }
 
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
       const a = admitted(kind, args, opts);

@@ -2,10 +2,16 @@
  * The shape of a resource's or lookup's definition: one list of properties (name, type, whether it
  * is an input and/or an output, required, default, description, what a change does, secret) from
  * which the plugin schema (`provider/plugin/schema.ts`) and the API docs (`docs/api/*.md`) are
- * generated, and against which the key lists (`keys.ts`) and the dynamic classes' TSDoc are tested.
+ * generated, and from which the key lists and input checks are derived (`check.ts`).
  *
  * Dependency-free data: the program process, the provider process and the generators all load it.
  */
+
+/** The module of the dynamic resources' type tokens: `pulumi-nodejs:dynamic/neon:<Name>`. */
+export const DYNAMIC_MODULE = "neon";
+
+/** The plugin's package name (docs/decisions/0011): not `neon`, which the registry's bridged package owns. */
+export const PACKAGE = "neoncompute";
 
 /** A property's type. Object types are named by their key in {@link Definitions.types}. */
 export type PropertyType =

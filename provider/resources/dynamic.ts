@@ -5,8 +5,10 @@
  *
  * A dynamic provider process is one provider instance (the stack's default, or one explicit
  * `Provider`): the host configures each resource type's shim once, with the same configuration, and
- * every shim shares the one runtime made from it (one client, one queue per project). That binding
- * of process to runtime is the only state here; the runtime itself is an object.
+ * every shim shares the one runtime made from it (one client, one queue per project). This module
+ * keeps two things per process: that binding of process to runtime, and the host's error echoes to
+ * drop (`reportedOnce`, the kit's one global patch, docs/decisions/0016); the runtime itself is an
+ * object, and the plugin never loads this module.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { dynamicHostEngineAddress } from "./engine-log";

@@ -77,10 +77,14 @@ const EXAMPLE_SECONDS: Record<string, number> = { operationTimeoutSeconds: 1800,
  * The one "no API key" message: how to set the key in the face's `namespace` (`neon` for the dynamic
  * resources, `neoncompute` for the plugin), and why refresh and destroy may not see a new one.
  */
-export function noApiKeyMessage(namespace: string): string {
+export function noApiKeyMessage(namespace: string, user: "provider" | "lookup" = "provider"): string {
+  const set = `Set it with \`pulumi config set --secret ${namespace}:apiKey <key>\` or the NEON_API_KEY environment variable`;
+  if (user === "lookup") {
+    // Lookups run in the program, with the program's configuration: no saved provider state.
+    return `Failed to run a Neon lookup: no API key is set. ${set}.`;
+  }
   return (
-    `Failed to configure the Neon provider: no API key is set. Set it with ` +
-    `\`pulumi config set --secret ${namespace}:apiKey <key>\` or the NEON_API_KEY environment variable` +
+    `Failed to configure the Neon provider: no API key is set. ${set}` +
     (namespace === "neon" ? "" : ", or pass apiKey to the Provider resource") +
     ". `pulumi refresh` and `pulumi destroy` use the configuration saved in the stack's state by the last " +
     "update: if the key was added or changed since, run them with `--run-program`, or set NEON_API_KEY."
@@ -116,14 +120,20 @@ export function parseSettings(
     return v === undefined || v === null || v === "" || v === UNKNOWN ? undefined : String(v);
   };
   const seconds = (name: string): number | undefined => {
-    const v = value(name) ?? (get(name) === UNKNOWN ? undefined : env[envOf(name)] || undefined);
+    const configured = value(name);
+    const fromEnv =
+      configured === undefined && get(name) !== UNKNOWN ? env[envOf(name)] || undefined : undefined;
+    const v = configured ?? fromEnv;
     if (v === undefined) return undefined;
     if (Number(v) > 0) return Number(v);
     failures.push({
       property: name,
       reason:
-        `${namespace}:${name} is "${v}"; set it to a number of seconds greater than 0, ` +
-        `e.g. \`pulumi config set ${namespace}:${name} ${EXAMPLE_SECONDS[name]}\``,
+        configured !== undefined
+          ? `${namespace}:${name} is "${v}"; set it to a number of seconds greater than 0, ` +
+            `e.g. \`pulumi config set ${namespace}:${name} ${EXAMPLE_SECONDS[name]}\``
+          : `the environment variable ${envOf(name)} (read because ${namespace}:${name} is not set) is "${v}"; ` +
+            `set it to a number of seconds greater than 0, e.g. ${envOf(name)}=${EXAMPLE_SECONDS[name]}, or unset it`,
     });
     return undefined;
   };

@@ -1,7 +1,8 @@
 /**
  * The definition of `ApiKey`: every input and output with its type, docs and what a change does.
- * The plugin schema and `docs/api/ApiKey.md` are generated from it; `keys.ts` and the class's TSDoc
- * are tested against it. Dependency-free.
+ * The plugin schema and `docs/api/ApiKey.md` are generated from it, the key lists and input checks
+ * derived from it, and the class's args/outputs types held equal to it at compile time.
+ * Dependency-free.
  */
 import type { ResourceDef } from "../definition";
 

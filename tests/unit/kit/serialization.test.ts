@@ -19,7 +19,8 @@ describe("serialized dynamic providers", () => {
 
   beforeAll(() => {
     process.env.NEON_API_KEY = key;
-    // Even a configured provider runtime must not leak into the serialized closure.
+    // A process runtime made and used in this process (with a client holding the key): the shims are
+    // serialized after it exists, and must capture neither it nor the key.
     const values: Record<string, string> = { "neon:apiKey": key, "neon:apiUrl": "http://127.0.0.1:1/api/v2" };
     runtimeFromConfig({ config: { rawConfig: values, get: (k: string) => values[k] } } as never).client();
   });

@@ -68,10 +68,20 @@ describe("Compute's definition", () => {
   // diff's lists are derived from the definition: these pin what the definition says.
   it("replaces on exactly projectId, type and regionId; compares cu through minCu/maxCu", () => {
     expect([...REPLACE_PROPERTIES]).toEqual(["projectId", "type", "regionId"]);
-    expect(UPDATE_PROPERTIES).not.toContain("cu");
-    expect(UPDATE_PROPERTIES).toEqual(
-      expect.arrayContaining(["branchId", "minCu", "maxCu", "restartTrigger"]),
-    );
+    // `cu` is compared through minCu/maxCu; the order is the order diffs list changes in.
+    expect([...UPDATE_PROPERTIES]).toEqual([
+      "branchId",
+      "minCu",
+      "maxCu",
+      "suspendTimeoutSeconds",
+      "pgSettings",
+      "poolerEnabled",
+      "poolerMode",
+      "disabled",
+      "name",
+      "provisioner",
+      "restartTrigger",
+    ]);
     // Read at create only, or shaping only the provider: never an update.
     for (const k of ["importId", "adoptExistingPrimary", "operationTimeoutSeconds"]) {
       expect(UPDATE_PROPERTIES).not.toContain(k);

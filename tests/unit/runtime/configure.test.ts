@@ -60,8 +60,19 @@ describe("configure reports configuration mistakes at preview", () => {
   it("reads the request timeout from the environment too", async () => {
     process.env.NEON_REQUEST_TIMEOUT_SECONDS = "nope";
     await expect(configure(req({ "neon:apiKey": "x".repeat(64) }))).rejects.toThrow(
-      /neon:requestTimeoutSeconds is "nope"/,
+      /the environment variable NEON_REQUEST_TIMEOUT_SECONDS \(read because neon:requestTimeoutSeconds is not set\) is "nope"/,
     );
+  });
+});
+
+describe("a lookup without an API key", () => {
+  it("says how to set one, without the provider's refresh/destroy advice", () => {
+    const { lookupClient } =
+      require("../../../provider/lookups/client") as typeof import("../../../provider/lookups/client");
+    expect(() => lookupClient()).toThrow(
+      /^Failed to run a Neon lookup: no API key is set\. Set it with .*neon:apiKey.*NEON_API_KEY/,
+    );
+    expect(() => lookupClient()).not.toThrow(/--run-program|Provider resource/);
   });
 });
 

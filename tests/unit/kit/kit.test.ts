@@ -1,0 +1,194 @@
+/**
+ * The kit's own rules, on a made-up resource: `bind` (check marks the URN checked, create/update run
+ * under the resource's own wait deadline, an adopted object is left in place at delete), refresh
+ * returning only the program's inputs, a 404 read as "gone" only when the key can see the project,
+ * and the input schema derived from a definition.
+ */
+import { ApiError } from "../../../provider/api";
+import type { ResourceDef } from "../../../provider/resources/definition";
+import { checkAgainst, inputSchema } from "../../../provider/resources/check";
+import {
+  bind,
+  confirmGone,
+  givenInputNames,
+  refreshInputs,
+  UNKNOWN,
+  type ResourceKind,
+  type ResourceSteps,
+} from "../../../provider/resources/kit";
+import { Runtime } from "../../../provider/resources/runtime";
+import { fakeApi, notFound } from "../../support/fake-api";
+
+const DEF: ResourceDef = {
+  name: "Widget",
+  description: "A made-up resource.",
+  properties: [
+    {
+      name: "projectId",
+      type: "string",
+      input: "required",
+      output: "always",
+      change: "replace",
+      description: "p",
+    },
+    {
+      name: "label",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description: "l",
+    },
+    {
+      name: "size",
+      type: "integer",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description: "s",
+    },
+    {
+      name: "tags",
+      type: { map: "string" },
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description: "t",
+    },
+    { name: "widgetId", type: "string", output: "always", description: "the id" },
+  ],
+} as unknown as ResourceDef;
+
+function kindWith(calls: string[], deadlines: number[], rt: Runtime): ResourceKind {
+  const steps: ResourceSteps = {
+    check: async (_rt, _olds, news) => ({ inputs: news }),
+    diff: async () => ({ changes: false }),
+    changedKeys: () => [],
+    create: async (_rt, inputs) => {
+      calls.push("create");
+      deadlines.push(rt.deadlineMs());
+      return { id: "w-1", outs: inputs };
+    },
+    read: async (_rt, id) => ({ id, props: {} }),
+    importInputs: () => ({}),
+    update: async (_rt, _id, _olds, news) => {
+      calls.push("update");
+      deadlines.push(rt.deadlineMs());
+      return { outs: news };
+    },
+    delete: async (_rt, id) => {
+      calls.push(`delete ${id}`);
+    },
+  };
+  return {
+    definition: DEF,
+    steps,
+    noun: "widget",
+    adoptInput: "adoptIt",
+    dynamic: { module: "m", label: "Widget" },
+  };
+}
+
+describe("bind: the kit's rules around a resource's steps", () => {
+  const urn = "urn:pulumi:s::p::pulumi-nodejs:dynamic:Resource::w";
+
+  it("marks a checked URN as being planned, and runs create and update under the resource's own deadline", async () => {
+    const rt = new Runtime({ settings: { apiKey: "k", operationTimeoutSeconds: 60 }, logSink: () => {} });
+    const calls: string[] = [];
+    const deadlines: number[] = [];
+    const w = bind(kindWith(calls, deadlines, rt), rt);
+    expect(rt.isPlanning({ __urn: urn })).toBe(false);
+    await w.check({}, { __urn: urn, projectId: "p" });
+    expect(rt.isPlanning({ __urn: urn })).toBe(true);
+    await w.create({ __urn: urn, projectId: "p", operationTimeoutSeconds: 5 });
+    await w.update("w-1", {}, { __urn: urn, projectId: "p" });
+    // The resource's own 5 s for its create; the instance's 60 s otherwise.
+    expect(deadlines).toEqual([5_000, 60_000]);
+  });
+
+  it("leaves an adopted object in place at delete, and says so; deletes anything else", async () => {
+    const lines: string[] = [];
+    const rt = new Runtime({ settings: { apiKey: "k" }, logSink: (l) => lines.push(l) });
+    const calls: string[] = [];
+    const w = bind(kindWith(calls, [], rt), rt);
+    await w.delete("w-1", { __urn: urn, adopted: true });
+    expect(calls).toEqual([]);
+    expect(lines.join("\n")).toMatch(
+      /left widget w-1 in place: it existed before this stack adopted it \(adoptIt\)/,
+    );
+    await w.delete("w-2", { __urn: urn, adopted: false });
+    expect(calls).toEqual(["delete w-2"]);
+  });
+});
+
+describe("refreshInputs: what a refresh reports as the program's inputs", () => {
+  const outs = { projectId: "p", label: "chosen by the platform", size: 3, widgetId: "w-1", __urn: "u" };
+
+  it("reports the inputs the program gave (as recorded at the last write), as they now are", () => {
+    const old = { projectId: "p", size: 2, __inputNames: ["projectId", "size"] };
+    expect(refreshInputs(DEF, old, outs)).toEqual({ projectId: "p", size: 3, __urn: "u" });
+  });
+
+  it("without a record, falls back to the inputs present in the old state; identity always", () => {
+    expect(refreshInputs(DEF, { size: 2 }, outs, ["projectId"])).toEqual({
+      projectId: "p",
+      size: 3,
+      __urn: "u",
+    });
+    expect(givenInputNames(DEF, { projectId: "p", label: undefined, tags: {} })).toEqual([
+      "projectId",
+      "tags",
+    ]);
+  });
+});
+
+describe("confirmGone: a 404 means gone only when the key can see the project", () => {
+  const gone = notFound("widget w-1") as ApiError;
+
+  it("returns when the project is readable", async () => {
+    const f = fakeApi();
+    f.projects.set("p", { id: "p", region_id: "r" });
+    await expect(confirmGone(f.api, "p", "widget w-1", "refresh", gone)).resolves.toBeUndefined();
+  });
+
+  it("throws, keeping the object, when the project is not readable, and names the remedy", async () => {
+    const f = fakeApi();
+    const err = await confirmGone(f.api, "p", "widget w-1", "delete", gone).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as Error).message).toMatch(/not known whether widget w-1 still exists; the stack keeps it/);
+    expect((err as Error).message).toMatch(/Run the delete with a key that can see the project/);
+  });
+});
+
+describe("the input schema derived from a definition", () => {
+  const schema = inputSchema(DEF);
+
+  it("requires required inputs, types the rest, and names a misspelt one", () => {
+    const r = checkAgainst(DEF, schema, { label: 1, sise: 2 });
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["label", "projectId", "sise"]);
+    expect(r.failures.find((f) => f.property === "sise")?.reason).toMatch(/did you mean size\?/);
+  });
+
+  it("takes a map of strings, not a list, and sets unknown values and entries aside", () => {
+    expect(checkAgainst(DEF, schema, { projectId: "p", tags: ["a", "b"] }).failures).toEqual([
+      expect.objectContaining({ property: "tags" }),
+    ]);
+    const r = checkAgainst(DEF, schema, { projectId: UNKNOWN, tags: { a: UNKNOWN, b: "1" } });
+    expect(r.failures).toEqual([]);
+    expect(r.unknownKeys).toEqual(new Set(["projectId"]));
+    expect(r.value.tags).toEqual({ b: "1" });
+  });
+
+  it("refuses an object input without a rule of its own, and a rule for a name that is no input", () => {
+    const withObject = {
+      ...DEF,
+      properties: [
+        ...DEF.properties,
+        { name: "shape", type: { object: "Shape" }, input: "optional", change: "update", description: "o" },
+      ],
+    } as unknown as ResourceDef;
+    expect(() => inputSchema(withObject)).toThrow(/Widget: the input shape .*give a check rule for it/);
+    expect(() => inputSchema(DEF, {})).not.toThrow();
+    expect(() => inputSchema(DEF, { nope: schema })).toThrow(/a check rule for nope, which is not an input/);
+  });
+});
