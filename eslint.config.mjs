@@ -5,6 +5,7 @@ export default tseslint.config(
     ignores: [
       ".pulumi-tmp/**",
       "dist/**",
+      ".dist-*/**",
       "node_modules/**",
       "**/node_modules/**",
       "coverage/**",
