@@ -129,6 +129,26 @@ export type OutputName<D extends { properties: readonly { name: string }[] }> = 
   { output: string }
 >["name"];
 
+/** The required input names of a definition declared `as const`, as a type. */
+export type RequiredInputName<D extends { properties: readonly { name: string }[] }> = Extract<
+  D["properties"][number],
+  { input: "required" }
+>["name"];
+
+/** The keys of `T` that are not optional. */
+export type RequiredKey<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+/**
+ * `true` when an args type and a definition name the same inputs and the same required ones;
+ * otherwise a type naming the difference: `const ok: InputsAgree<ComputeArgs, typeof DEF> = true`.
+ */
+export type InputsAgree<Args, D extends { properties: readonly { name: string }[] }> =
+  Agree<keyof Args, InputName<D>> extends true
+    ? Agree<RequiredKey<Args>, RequiredInputName<D>> extends true
+      ? true
+      : { requiredDiffers: Agree<RequiredKey<Args>, RequiredInputName<D>> }
+    : Agree<keyof Args, InputName<D>>;
+
 /** `true` when the two unions are equal; otherwise a type naming the names only one side has. */
 export type Agree<A, B> = [A] extends [B]
   ? [B] extends [A]

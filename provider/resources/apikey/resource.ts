@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { dynamicClass, dynamicTypeToken } from "../classes";
-import { outputNames, type Agree, type InputName, type OutputName } from "../definition";
+import { outputNames, type Agree, type InputsAgree, type OutputName } from "../definition";
 import { APIKEY_DEFINITION } from "./definition";
 import { apiKey } from "./kind";
 
@@ -65,8 +65,8 @@ export interface ApiKeyOutputs {
   importId?: string;
 }
 
-// Compile-time: the types above and the definition name the same inputs and outputs.
-const argsAgree: Agree<keyof ApiKeyArgs, InputName<typeof APIKEY_DEFINITION>> = true;
+// Compile-time: the types above and the definition name the same inputs (and required ones) and outputs.
+const argsAgree: InputsAgree<ApiKeyArgs, typeof APIKEY_DEFINITION> = true;
 const outputsAgree: Agree<keyof ApiKeyOutputs, OutputName<typeof APIKEY_DEFINITION>> = true;
 void argsAgree;
 void outputsAgree;

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { dynamicClass, dynamicTypeToken } from "../classes";
-import { outputNames, type Agree, type InputName, type OutputName } from "../definition";
+import { outputNames, type Agree, type InputsAgree, type OutputName } from "../definition";
 import { COMPUTE_DEFINITION } from "./definition";
 import { compute } from "./kind";
 
@@ -157,8 +157,8 @@ export interface ComputeOutputs {
   importId?: string;
 }
 
-// Compile-time: the types above and the definition name the same inputs and outputs.
-const argsAgree: Agree<keyof ComputeArgs, InputName<typeof COMPUTE_DEFINITION>> = true;
+// Compile-time: the types above and the definition name the same inputs (and required ones) and outputs.
+const argsAgree: InputsAgree<ComputeArgs, typeof COMPUTE_DEFINITION> = true;
 const outputsAgree: Agree<keyof ComputeOutputs, OutputName<typeof COMPUTE_DEFINITION>> = true;
 void argsAgree;
 void outputsAgree;
