@@ -154,3 +154,41 @@ export function rollStatusFault(f: FaultOptions, rng: Rng): number | undefined {
   if (r < rate423 + rate429 + rate500 + rate503) return 503;
   return undefined;
 }
+
+/**
+ * A hold on one route's answers (`EmulatorHandle.holdAnswers`): the server carries out each request
+ * of the route, then keeps its answer back until `release()` — the moment between "the service has
+ * the change" and "the client knows", where a killed client loses the answer.
+ */
+export class AnswerHold {
+  /** Requests of the route carried out and held so far. */
+  held = 0;
+  private released = false;
+  private readonly waiting: Array<() => void> = [];
+  private notify: Array<() => void> = [];
+
+  constructor(readonly route: string) {}
+
+  /** Resolves once `count` requests of the route have been carried out (their answers held). */
+  received(count = 1): Promise<void> {
+    if (this.held >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => (this.held >= count ? resolve() : this.notify.push(check));
+      this.notify.push(check);
+    });
+  }
+
+  /** Lets every held answer (and every later one) go. */
+  release(): void {
+    this.released = true;
+    for (const go of this.waiting.splice(0)) go();
+  }
+
+  /** Called by the server after carrying out a request of the route; resolves when it may answer. */
+  hold(): Promise<void> {
+    this.held++;
+    for (const check of this.notify.splice(0)) check();
+    if (this.released) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+}

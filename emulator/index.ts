@@ -7,7 +7,7 @@ import { newToken } from "./ids";
 import { Emulator, applyOpFaults } from "./server";
 import { Store } from "./store";
 import { seededDurations, type EngineConfig } from "./engine";
-import { FaultOptionsSchema, type FaultOptions } from "./faults";
+import { AnswerHold, FaultOptionsSchema, type FaultOptions } from "./faults";
 import { branchRoutes } from "./routes/branches";
 import { endpointRoutes } from "./routes/endpoints";
 import { keyRoutes } from "./routes/keys";
@@ -16,6 +16,7 @@ import { projectRoutes } from "./routes/projects";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 
 export type { FaultOptions } from "./faults";
+export type { AnswerHold } from "./faults";
 export type { RateLimitOptions } from "./ratelimit";
 
 export interface EmulatorOptions {
@@ -89,6 +90,11 @@ export interface EmulatorHandle {
   clock: { now(): number; advance(ms: number): void };
   /** Replaces the server-wide faults. */
   setFaults(f: FaultOptions): void;
+  /**
+   * Carries out every request of `route` (`POST /projects/:project_id/endpoints`) but holds its answer
+   * back until the hold's `release()`; `received()` resolves when one was carried out. One hold per route.
+   */
+  holdAnswers(route: string): AnswerHold;
   /** API requests (under /api/v2) served so far. */
   requestCount(): number;
   /** API requests served so far, per method and route template (`GET /projects/:project_id`). */
@@ -176,11 +182,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     clock: { now: () => emu.store.now(), advance: (ms: number) => emu.advance(ms) },
     setFaults: (f) => emu.setFaults(f),
+    holdAnswers: (route) => {
+      const hold = new AnswerHold(route);
+      emu.holds.get(route)?.release();
+      emu.holds.set(route, hold);
+      return hold;
+    },
     requestCount: () => emu.requests,
     rateLimitedCount: () => emu.rateLimited,
     requestsByRoute: () => Object.fromEntries(emu.requestsByRoute),
     createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
-    stop: () => emu.app.close(),
+    stop: () => {
+      for (const hold of emu.holds.values()) hold.release();
+      return emu.app.close();
+    },
     reset: () => emu.reset(),
   };
 }

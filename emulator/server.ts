@@ -21,6 +21,7 @@ import {
   parseFaultHeader,
   rollStatusFault,
   statusFault,
+  type AnswerHold,
   type FaultOptions,
   type RequestFault,
 } from "./faults";
@@ -187,6 +188,8 @@ export class Emulator {
   readonly requestsByRoute = new Map<string, number>();
   /** Requests refused with 429 by the rate limits (not by injected faults). */
   rateLimited = 0;
+  /** Routes whose answers are held (`holdAnswers`), by `METHOD /template`. */
+  readonly holds = new Map<string, AnswerHold>();
 
   constructor(
     readonly settings: ServerSettings,
@@ -328,6 +331,8 @@ export class Emulator {
         );
       }
     }
+    const hold = this.holds.get(`${req.method} ${req.routeOptions.url?.slice(API_PREFIX.length) ?? ""}`);
+    if (hold) await hold.hold();
     reply.code(out.status ?? 200);
     if (out.body === undefined) return reply.send();
     return this.settings.omitDeprecatedFields ? omitDeprecated(out.body) : out.body;

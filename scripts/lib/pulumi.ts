@@ -5,7 +5,7 @@
  * update checks and no plugin downloads. The CLI comes from PATH or from `scripts/ensure-pulumi`,
  * which builds it from Go modules once per machine.
  */
-import { execFileSync } from "child_process";
+import { execFileSync, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -45,13 +45,61 @@ export function offlineEnv(backendDir: string): Record<string, string> {
   };
 }
 
+/** A CLI command running now: what the e2e tests' step budgets report when they run out. */
+export interface RunningCommand {
+  /** `pulumi up --stack dev` (flags with values left out). */
+  label: string;
+  startedAt: number;
+}
+
+const running = new Set<RunningCommand>();
+
+/** The CLI commands running now, oldest first. */
+export function runningCommands(): RunningCommand[] {
+  return [...running].sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** `pulumi <subcommand…> --stack <name>`: the command's leading words, and its stack. */
+export function commandLabel(args: readonly string[]): string {
+  const firstFlag = args.findIndex((a) => a.startsWith("-"));
+  const words = firstFlag < 0 ? args : args.slice(0, firstFlag);
+  const i = args.indexOf("--stack");
+  const stack = i >= 0 && args[i + 1] ? ` --stack ${args[i + 1]}` : "";
+  return `pulumi ${words.join(" ")}${stack}`;
+}
+
+/** Records `child` (a CLI started directly) as running until it exits. */
+export function trackProcess(args: readonly string[], child: ChildProcess): void {
+  const entry = { label: commandLabel(args), startedAt: Date.now() };
+  running.add(entry);
+  child.once("exit", () => running.delete(entry));
+  child.once("error", () => running.delete(entry));
+}
+
 let command: Promise<PulumiCommand> | undefined;
 
-/** The Automation API's handle on the CLI found by {@link ensurePulumi}. */
+/**
+ * The Automation API's handle on the CLI found by {@link ensurePulumi}; every command it runs is
+ * recorded as running (see {@link runningCommands}) while it runs.
+ */
 export function pulumiCommand(): Promise<PulumiCommand> {
   const bin = ensurePulumi();
-  command ??= PulumiCommand.get({ root: path.dirname(bin), skipVersionCheck: false });
+  command ??= PulumiCommand.get({ root: path.dirname(bin), skipVersionCheck: false }).then(tracked);
   return command;
+}
+
+/** `PulumiCommand.run`, which the Automation API calls for every command (not in its typings). */
+type Runner = { run(args: string[], ...rest: unknown[]): Promise<unknown> };
+
+function tracked(cmd: PulumiCommand): PulumiCommand {
+  const run = (cmd as unknown as Runner).run.bind(cmd);
+  const wrapper = Object.create(cmd) as Runner;
+  wrapper.run = (args, ...rest) => {
+    const entry = { label: commandLabel(args), startedAt: Date.now() };
+    running.add(entry);
+    return run(args, ...rest).finally(() => running.delete(entry));
+  };
+  return wrapper as unknown as PulumiCommand;
 }
 
 /**

@@ -9,8 +9,10 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+import { useStepBudgets } from "../support/budgets";
 
-jest.setTimeout(240_000);
+// A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
+useStepBudgets();
 
 type Spec = { resource: string; name: string } & Record<string, unknown>;
 

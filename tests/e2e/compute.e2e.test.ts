@@ -8,10 +8,12 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
-import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { descendants, killAll, useStepBudgets } from "../support/budgets";
 
-jest.setTimeout(240_000);
+// A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
+useStepBudgets();
 
 type Spec = { name: string } & Record<string, unknown>;
 
@@ -147,26 +149,6 @@ test("3. a branch move is in place; moving a read_write compute onto a branch th
   expect(changed(back.changeSummary)).toEqual({});
 });
 
-/** Every process below `pid`, from `ps`. */
-function descendants(pid: number): number[] {
-  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/).map(Number));
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift() as number;
-    for (const [p, pp] of rows) {
-      if (pp === parent) {
-        found.push(p);
-        queue.push(p);
-      }
-    }
-  }
-  return found;
-}
-
 /** True when the engine finished deleting the original before it finished creating the replacement. */
 function deletedBeforeCreated(steps: string[]): boolean {
   const del = steps.indexOf("delete-replaced");
@@ -276,7 +258,8 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
   specs = [...specs, replica(3, { branchId: branches[2] })];
   await setComputes(specs);
   const bin = temp.env.PATH.split(path.delimiter)[0];
-  const child = spawn(path.join(bin, "pulumi"), ["up", "--yes", "--non-interactive", "--stack", "dev"], {
+  const args = ["up", "--yes", "--non-interactive", "--stack", "dev"];
+  const child = spawn(path.join(bin, "pulumi"), args, {
     cwd: temp.workDir,
     env: { ...process.env, ...temp.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -284,25 +267,19 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
     // as when a CI runner kills a job.
     detached: true,
   });
+  trackProcess(args, child);
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
-  // Kill as soon as the control plane has the new compute.
-  const deadline = Date.now() + 120_000;
+  // Kill as soon as the control plane has the new compute (the step budget bounds the wait).
   let seen: { current_state: string } | undefined;
-  while (Date.now() < deadline && !seen) {
+  while (!seen) {
     seen = (await endpointsInEmulator()).find((e) => e.branch_id === branches[2]);
     if (!seen) await new Promise((r) => setTimeout(r, 20));
   }
   const stateAtKill = seen?.current_state;
   // The CLI starts its plugins in process groups of their own: kill the whole tree, as a CI runner
   // that kills a job's processes would.
-  for (const pid of [child.pid as number, ...descendants(child.pid as number)]) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
+  killAll([child.pid as number, ...descendants(child.pid as number)]);
   await new Promise((r) => child.once("exit", r));
   // The kill landed while its start_compute still ran: the compute was not ready yet.
   expect(stateAtKill).toBe("init");

@@ -17,13 +17,15 @@ import { createNeonClient, type NeonClient } from "../../provider/api";
 import { GO_COMPILE_BUDGET_MS, goBinDir, goEnv, runGo } from "../../scripts/lib/go";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { cli, persisted, pluginPath, stepsOf } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
 
 const SDK_MODULE = "github.com/neon-labs-unofficial/pulumi-neon-compute/sdk/go";
 const PULUMI_SDK = "github.com/pulumi/pulumi/sdk/v3";
 const programDir = path.join(__dirname, "plugin-go-program");
 
-// One step (an up, an import) takes seconds idle; these budgets hold at many times that.
-jest.setTimeout(600_000);
+// A budget per test that holds at many times its idle duration, and room for a cold Go compile in
+// beforeAll (GO_COMPILE_BUDGET_MS): tests/support/budgets.ts.
+useStepBudgets(1800);
 
 let emulator: EmulatorHandle;
 let api: NeonClient;

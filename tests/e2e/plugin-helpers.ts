@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as YAML from "yaml";
-import { ensurePulumi, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
+import { ensurePulumi, repoRoot, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 
 /** `bin/` of this checkout, where `pulumi-resource-neoncompute` is. */
 export const pluginBin = path.join(repoRoot, "bin");
@@ -23,16 +23,18 @@ export function pluginPath(): string {
  * emulator answers from this same process.
  */
 export function cli(temp: TempStack, args: string[]): Promise<string> {
+  const full = [...args, "--stack", temp.stack.name];
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       path.join(ensurePulumi(), "pulumi"),
-      [...args, "--stack", temp.stack.name],
+      full,
       { cwd: temp.workDir, env: { ...process.env, ...temp.env }, encoding: "utf8", maxBuffer: 64 << 20 },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`));
         else resolve(`${stdout}${stderr}`);
       },
     );
+    trackProcess(full, child);
   });
 }
 

@@ -11,8 +11,10 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
 import { persisted, pluginPath, stepsOf } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
 
-jest.setTimeout(300_000);
+// A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
+useStepBudgets();
 
 let emulator: EmulatorHandle;
 let api: NeonClient;

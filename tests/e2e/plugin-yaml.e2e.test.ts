@@ -10,8 +10,10 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { addResources, cli, diagnosticsOf, persisted, pluginPath, stepsOf } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
 
-jest.setTimeout(240_000);
+// A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
+useStepBudgets();
 
 let emulator: EmulatorHandle;
 let api: NeonClient;
