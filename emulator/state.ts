@@ -95,6 +95,7 @@ export const BranchSchema = z.object({
   data_transfer_bytes: z.number().int(),
   logical_size: z.number().int(),
   init_source: z.string(),
+  expires_at: iso.optional(),
   created_at: iso,
   updated_at: iso,
 });

@@ -82,6 +82,27 @@ export const BranchCreateBody = z
   })
   .strict();
 
+export const BranchUpdateBody = z
+  .object({
+    branch: z
+      .object({
+        name: z.string().min(1).max(256).optional(),
+        protected: z.boolean().optional(),
+        expires_at: z.string().datetime().nullable().optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
+export const BranchRestoreBody = z
+  .object({
+    source_branch_id: idPattern,
+    source_lsn: z.string().optional(),
+    source_timestamp: z.string().datetime().optional(),
+    preserve_under_name: z.string().min(1).max(256).optional(),
+  })
+  .strict();
+
 export const ApiKeyCreateBody = z
   .object({ key_name: z.string().min(1, "must not be empty").max(64, "must be at most 64 characters") })
   .strict();

@@ -5,15 +5,23 @@
  * steps, mapping, `kind.ts`, `resource.ts`, a one-line `impl.ts`) and a line here; TypeScript names
  * cannot come from data, so the public index and the plugin SDK each re-export its classes by name.
  */
-import { LOOKUPS, OBJECT_TYPES } from "./lookups/definitions";
+import { LOOKUPS, OBJECT_TYPES as LOOKUP_TYPES } from "./lookups/definitions";
 import { apiKey } from "./resources/apikey/kind";
+import { branch } from "./resources/branch/kind";
 import { compute } from "./resources/compute/kind";
+import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind } from "./resources/kit";
 
 /** The resources, in schema and docs order. */
-export const RESOURCES: readonly ResourceKind[] = [compute, apiKey];
+export const RESOURCES: readonly ResourceKind[] = [compute, apiKey, branch];
 
-export { LOOKUPS, OBJECT_TYPES };
+export { LOOKUPS };
+
+/** Every object type of the package: the lookups' and the resources' own. */
+export const OBJECT_TYPES: readonly ObjectTypeDef[] = [
+  ...LOOKUP_TYPES,
+  ...RESOURCES.flatMap((r) => r.objectTypes ?? []),
+];
 
 /** The registry entry of a resource by its type name (`Compute`); throws naming the known ones. */
 export function resourceKind(name: string): ResourceKind {

@@ -1,4 +1,4 @@
-/** Branches: list, get, create (optionally with computes), delete. */
+/** Branches: list, get, create (optionally with computes), update, restore (reset to a parent), delete. */
 import { badRequest, conflict, notFound } from "../errors";
 import { branchId } from "../ids";
 import { iso } from "../store";
@@ -6,7 +6,7 @@ import type { OpSpec } from "../engine";
 import type { Router } from "../server";
 import type { Branch, Endpoint } from "../state";
 import { branchAnnotation } from "../views";
-import { BranchCreateBody } from "../validation";
+import { BranchCreateBody, BranchRestoreBody, BranchUpdateBody } from "../validation";
 import { buildEndpoint } from "./endpoints";
 
 export function branchRoutes(r: Router): void {
@@ -43,6 +43,9 @@ export function branchRoutes(r: Router): void {
         `Failed to ${what}: a branch named "${name}" already exists in project ${p.id}; choose another name`,
       );
     }
+    if (body.branch?.expires_at !== undefined) {
+      expiryRule(what, body.branch.expires_at, ctx.now(), { protected: body.branch.protected === true });
+    }
     const endpointOpts = body.endpoints ?? [];
     if (endpointOpts.filter((e) => e.type === "read_write").length > 1) {
       throw badRequest(
@@ -74,6 +77,7 @@ export function branchRoutes(r: Router): void {
       data_transfer_bytes: 0,
       logical_size: store.state.branches[parentId].logical_size,
       init_source: body.branch?.init_source ?? "parent-data",
+      ...(body.branch?.expires_at ? { expires_at: iso(Date.parse(body.branch.expires_at)) } : {}),
       created_at: now,
       updated_at: now,
     };
@@ -89,6 +93,92 @@ export function branchRoutes(r: Router): void {
     return { status: 201, body: { branch, endpoints, operations, roles: [], databases: [] } };
   });
 
+  r.patch("/projects/:project_id/branches/:branch_id", (ctx) => {
+    const what = "update branch";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const store = ctx.store;
+    const b = store.branch(p.id, branch_id);
+    if (!b) throw notFound(`Failed to ${what}: branch ${branch_id} not found in project ${p.id}`);
+    const patch = ctx.body(BranchUpdateBody, what).branch;
+    if (
+      patch.name !== undefined &&
+      patch.name !== b.name &&
+      store.branchesOf(p.id).some((x) => x.name === patch.name)
+    ) {
+      throw conflict(
+        `Failed to ${what}: a branch named "${patch.name}" already exists in project ${p.id}; choose another name`,
+      );
+    }
+    const willProtect = patch.protected ?? b.protected;
+    const expiry = patch.expires_at === undefined ? b.expires_at : patch.expires_at;
+    if (expiry !== undefined && expiry !== null) {
+      const isParent = store.branchesOf(p.id).some((x) => x.parent_id === b.id);
+      expiryRule(what, expiry, patch.expires_at === undefined ? Date.parse(expiry) - 1 : ctx.now(), {
+        protected: willProtect,
+        default: b.default,
+        parent: isParent,
+      });
+    }
+    // A branch update changes metadata only: no operation, no lock.
+    if (patch.name !== undefined) b.name = patch.name;
+    if (patch.protected !== undefined) b.protected = patch.protected;
+    if (patch.expires_at === null) delete b.expires_at;
+    else if (patch.expires_at !== undefined) b.expires_at = iso(Date.parse(patch.expires_at));
+    b.updated_at = iso(ctx.now());
+    store.dirty = true;
+    return { body: { branch: b, operations: [] } };
+  });
+
+  r.post("/projects/:project_id/branches/:branch_id/restore", (ctx) => {
+    const what = "restore branch";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const store = ctx.store;
+    const b = store.branch(p.id, branch_id);
+    if (!b) throw notFound(`Failed to ${what}: branch ${branch_id} not found in project ${p.id}`);
+    const body = ctx.body(BranchRestoreBody, what);
+    const source = store.branch(p.id, body.source_branch_id);
+    if (!source)
+      throw notFound(
+        `Failed to ${what}: source branch ${body.source_branch_id} not found in project ${p.id}`,
+      );
+    if (b.protected) throw badRequest(`Failed to ${what}: ${b.id} is protected and cannot be restored`);
+    const self = source.id === b.id;
+    if (self && body.source_lsn === undefined && body.source_timestamp === undefined) {
+      throw badRequest(
+        `Failed to ${what}: restoring ${b.id} from its own history needs source_lsn or source_timestamp`,
+      );
+    }
+    const hasChildren = store.branchesOf(p.id).some((x) => x.parent_id === b.id);
+    if ((self || hasChildren) && !body.preserve_under_name) {
+      throw badRequest(
+        `Failed to ${what}: preserve_under_name is required when ${self ? "restoring a branch from its own history" : `${b.id} has child branches`}`,
+      );
+    }
+    if (body.preserve_under_name) {
+      throw badRequest(
+        `Failed to ${what}: this emulator does not keep a branch's previous state (preserve_under_name)`,
+      );
+    }
+    ctx.ready(b);
+    ctx.lock(p);
+    b.logical_size = source.logical_size;
+    b.current_state = "resetting";
+    b.pending_state = "ready";
+    b.updated_at = iso(ctx.now());
+    store.dirty = true;
+    const specs: OpSpec[] = [{ action: "create_branch", branch_id: b.id }];
+    // Its computes restart on the restored data.
+    for (const ep of store
+      .endpointList(p.id)
+      .filter((e) => e.branch_id === b.id && e.current_state === "active")) {
+      specs.push({ action: "suspend_compute", branch_id: b.id, endpoint_id: ep.id });
+      specs.push({ action: "start_compute", branch_id: b.id, endpoint_id: ep.id });
+    }
+    return { body: { branch: b, operations: ctx.operations(p.id, specs) } };
+  });
+
   r.delete("/projects/:project_id/branches/:branch_id", (ctx) => {
     const what = "delete branch";
     const { project_id, branch_id } = ctx.params();
@@ -99,6 +189,7 @@ export function branchRoutes(r: Router): void {
     if (!b) return { status: 204 };
     if (b.default)
       throw badRequest(`Failed to ${what}: ${b.id} is the project's default branch and cannot be deleted`);
+    if (b.protected) throw badRequest(`Failed to ${what}: ${b.id} is protected and cannot be deleted`);
     const child = store.branchesOf(p.id).find((x) => x.parent_id === b.id);
     if (child)
       throw conflict(`Failed to ${what}: ${b.id} has child branch ${child.id}; delete the children first`);
@@ -115,4 +206,27 @@ export function branchRoutes(r: Router): void {
     b.updated_at = iso(ctx.now());
     return { body: { branch: b, operations: ctx.operations(p.id, specs) } };
   });
+}
+
+/** Neon's expiration rules: RFC 3339, in the future, at most 30 days ahead; not on a protected, default or parent branch. */
+function expiryRule(
+  what: string,
+  expiresAt: string,
+  now: number,
+  branch: { protected?: boolean; default?: boolean; parent?: boolean },
+): void {
+  const at = Date.parse(expiresAt);
+  if (Number.isNaN(at))
+    throw badRequest(`Failed to ${what}: expires_at "${expiresAt}" is not an RFC 3339 timestamp`);
+  if (at <= now) throw badRequest(`Failed to ${what}: expires_at must be in the future`);
+  if (at > now + 30 * 24 * 3600 * 1000)
+    throw badRequest(`Failed to ${what}: expires_at must be at most 30 days ahead`);
+  const why = branch.protected
+    ? "a protected"
+    : branch.default
+      ? "the default"
+      : branch.parent
+        ? "a parent"
+        : undefined;
+  if (why) throw badRequest(`Failed to ${what}: expiration is not allowed on ${why} branch`);
 }

@@ -16,7 +16,6 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeyRevokedSchema,
-  BranchResponseSchema,
   describeIssues,
   EndpointOperationsSchema,
   EndpointResponseSchema,
@@ -37,7 +36,11 @@ import {
   type Project,
   type ProjectDetails,
   type Branch,
+  type BranchCreateBody,
+  type BranchOperations,
+  type BranchUpdateBody,
 } from "./schemas";
+import { branchCalls } from "./branches";
 import { paginate } from "./pager";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -105,6 +108,15 @@ export interface NeonClient {
   branches: {
     /** One branch by id; 404 when it does not exist in the project. */
     get(projectId: string, branchId: string): Promise<Branch>;
+    /** Every branch of the project. */
+    list(projectId: string): Promise<Branch[]>;
+    /** Creates a branch, with its computes (`endpoints`) in the same request. */
+    create(projectId: string, body: BranchCreateBody): Promise<BranchOperations>;
+    update(projectId: string, branchId: string, body: BranchUpdateBody): Promise<BranchOperations>;
+    /** Resets the branch to `sourceBranchId`'s head (`restore`), keeping its id. */
+    restore(projectId: string, branchId: string, sourceBranchId: string): Promise<BranchOperations>;
+    /** `undefined` when the API answers 204 (the branch does not exist or is already deleted). */
+    delete(projectId: string, branchId: string): Promise<BranchOperations | undefined>;
   };
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
@@ -159,6 +171,19 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
   const http = createHttpClient(opts);
   return buildClient(http);
 }
+
+/** One typed call: a route, what it does (for messages), the answer's schema. */
+export type Call = <S extends z.ZodType, T = z.infer<S>>(
+  to: Route,
+  verb: string,
+  thing: string,
+  schema: S,
+  extra?: {
+    query?: Record<string, string | number | boolean | undefined>;
+    body?: unknown;
+    map?: (v: z.infer<S>) => T;
+  },
+) => Promise<T>;
 
 /** Builds the typed client over an HTTP client (tests pass their own). */
 export function buildClient(http: HttpClient): NeonClient {
@@ -326,16 +351,7 @@ export function buildClient(http: HttpClient): NeonClient {
       ),
   };
 
-  const branches: NeonClient["branches"] = {
-    get: (p, b) =>
-      call(
-        route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
-        "read",
-        `branch ${b} of project ${p}`,
-        BranchResponseSchema,
-        { map: (r) => r.branch },
-      ),
-  };
+  const branches = branchCalls(call, http);
 
   const users: NeonClient["users"] = {
     me: () => call(route("GET /users/me"), "read", "the current user", CurrentUserSchema),

@@ -225,16 +225,62 @@ export const ProjectResponseSchema = z.object({
 /** A project as read by id. */
 export type ProjectDetails = z.infer<typeof ProjectResponseSchema>["project"];
 
-/** `{ branch }` from `GET /projects/{project_id}/branches/{branch_id}`: the fields the provider reads. */
-export const BranchResponseSchema = z.object({
-  branch: z.object({
-    id: z.string(),
-    project_id: z.string(),
-    name: z.string(),
-    // Documented values: init, resetting, ready, archived (a string, no enum).
-    current_state: z.string().optional(),
-    default: z.boolean().optional(),
-  }),
+/** A branch: the fields the provider reads. */
+export const BranchSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  parent_id: z.string().optional(),
+  // Documented values: init, resetting, ready, archived (a string, no enum).
+  current_state: z.string().optional(),
+  pending_state: z.string().optional(),
+  default: z.boolean().optional(),
+  protected: z.boolean().optional(),
+  expires_at: z.string().optional(),
+  init_source: z.string().optional(),
+  created_at: z.string().optional(),
 });
+
+/** `{ branch }` from `GET /projects/{project_id}/branches/{branch_id}`. */
+export const BranchResponseSchema = z.object({ branch: BranchSchema });
 /** A branch. */
-export type Branch = z.infer<typeof BranchResponseSchema>["branch"];
+export type Branch = z.infer<typeof BranchSchema>;
+
+/** `{ branches }` from `GET /projects/{project_id}/branches` (one page). */
+export const BranchesResponseSchema = z.object({
+  branches: z.array(BranchSchema),
+  pagination: z.object({ next: z.string().optional() }).optional(),
+});
+
+/** `{ branch, endpoints?, operations }` from branch create, update, restore and delete. */
+export const BranchOperationsSchema = z.object({
+  branch: BranchSchema,
+  endpoints: z.array(EndpointSchema).optional(),
+  operations: z.array(OperationSchema),
+});
+/** A branch call's answer. */
+export type BranchOperations = z.infer<typeof BranchOperationsSchema>;
+
+/** The `branch` object of `POST /projects/{project_id}/branches` (and `endpoints[]` beside it). */
+export interface BranchCreateBody {
+  branch: {
+    name?: string;
+    parent_id?: string;
+    protected?: boolean;
+    expires_at?: string;
+  };
+  endpoints?: Array<{
+    type: "read_write" | "read_only";
+    autoscaling_limit_min_cu?: number;
+    autoscaling_limit_max_cu?: number;
+    suspend_timeout_seconds?: number;
+  }>;
+}
+
+/** The `branch` object of `PATCH /projects/{project_id}/branches/{branch_id}`. */
+export interface BranchUpdateBody {
+  name?: string;
+  protected?: boolean;
+  /** `null` clears the expiration. */
+  expires_at?: string | null;
+}

@@ -15,7 +15,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient } from "../api";
-import type { ResourceDef } from "./definition";
+import type { ObjectTypeDef, ResourceDef } from "./definition";
 import type { Runtime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -68,6 +68,8 @@ export interface ResourceKind {
    */
   dynamic: { module: string; label: string };
   classes?: ClassOptions;
+  /** Object types its inputs use (`{ object: "<Name>" }`), for the schema and the docs. */
+  objectTypes?: readonly ObjectTypeDef[];
 }
 
 /** A resource's steps with the kit's rules, for one runtime: what the faces call. */

@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "neoncompute:index:ApiKey":
 		r = &ApiKey{}
+	case "neoncompute:index:Branch":
+		r = &Branch{}
 	case "neoncompute:index:Compute":
 		r = &Compute{}
 	default:

@@ -13,6 +13,203 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// The branch's read_write compute: created in the same request as the branch, changed in place afterwards.
+type BranchCompute struct {
+	// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+	Cu *float64 `pulumi:"cu"`
+	// Autoscaling upper bound in compute units (with `minCu`).
+	MaxCu *float64 `pulumi:"maxCu"`
+	// Autoscaling lower bound in compute units (with `maxCu`).
+	MinCu *float64 `pulumi:"minCu"`
+	// Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.
+	SuspendTimeoutSeconds *int `pulumi:"suspendTimeoutSeconds"`
+}
+
+// BranchComputeInput is an input type that accepts BranchComputeArgs and BranchComputeOutput values.
+// You can construct a concrete instance of `BranchComputeInput` via:
+//
+//	BranchComputeArgs{...}
+type BranchComputeInput interface {
+	pulumi.Input
+
+	ToBranchComputeOutput() BranchComputeOutput
+	ToBranchComputeOutputWithContext(context.Context) BranchComputeOutput
+}
+
+// The branch's read_write compute: created in the same request as the branch, changed in place afterwards.
+type BranchComputeArgs struct {
+	// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+	Cu pulumi.Float64PtrInput `pulumi:"cu"`
+	// Autoscaling upper bound in compute units (with `minCu`).
+	MaxCu pulumi.Float64PtrInput `pulumi:"maxCu"`
+	// Autoscaling lower bound in compute units (with `maxCu`).
+	MinCu pulumi.Float64PtrInput `pulumi:"minCu"`
+	// Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.
+	SuspendTimeoutSeconds pulumi.IntPtrInput `pulumi:"suspendTimeoutSeconds"`
+}
+
+func (BranchComputeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchCompute)(nil)).Elem()
+}
+
+func (i BranchComputeArgs) ToBranchComputeOutput() BranchComputeOutput {
+	return i.ToBranchComputeOutputWithContext(context.Background())
+}
+
+func (i BranchComputeArgs) ToBranchComputeOutputWithContext(ctx context.Context) BranchComputeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchComputeOutput)
+}
+
+func (i BranchComputeArgs) ToBranchComputePtrOutput() BranchComputePtrOutput {
+	return i.ToBranchComputePtrOutputWithContext(context.Background())
+}
+
+func (i BranchComputeArgs) ToBranchComputePtrOutputWithContext(ctx context.Context) BranchComputePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchComputeOutput).ToBranchComputePtrOutputWithContext(ctx)
+}
+
+// BranchComputePtrInput is an input type that accepts BranchComputeArgs, BranchComputePtr and BranchComputePtrOutput values.
+// You can construct a concrete instance of `BranchComputePtrInput` via:
+//
+//	        BranchComputeArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchComputePtrInput interface {
+	pulumi.Input
+
+	ToBranchComputePtrOutput() BranchComputePtrOutput
+	ToBranchComputePtrOutputWithContext(context.Context) BranchComputePtrOutput
+}
+
+type branchComputePtrType BranchComputeArgs
+
+func BranchComputePtr(v *BranchComputeArgs) BranchComputePtrInput {
+	return (*branchComputePtrType)(v)
+}
+
+func (*branchComputePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchCompute)(nil)).Elem()
+}
+
+func (i *branchComputePtrType) ToBranchComputePtrOutput() BranchComputePtrOutput {
+	return i.ToBranchComputePtrOutputWithContext(context.Background())
+}
+
+func (i *branchComputePtrType) ToBranchComputePtrOutputWithContext(ctx context.Context) BranchComputePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchComputePtrOutput)
+}
+
+// The branch's read_write compute: created in the same request as the branch, changed in place afterwards.
+type BranchComputeOutput struct{ *pulumi.OutputState }
+
+func (BranchComputeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchCompute)(nil)).Elem()
+}
+
+func (o BranchComputeOutput) ToBranchComputeOutput() BranchComputeOutput {
+	return o
+}
+
+func (o BranchComputeOutput) ToBranchComputeOutputWithContext(ctx context.Context) BranchComputeOutput {
+	return o
+}
+
+func (o BranchComputeOutput) ToBranchComputePtrOutput() BranchComputePtrOutput {
+	return o.ToBranchComputePtrOutputWithContext(context.Background())
+}
+
+func (o BranchComputeOutput) ToBranchComputePtrOutputWithContext(ctx context.Context) BranchComputePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchCompute) *BranchCompute {
+		return &v
+	}).(BranchComputePtrOutput)
+}
+
+// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+func (o BranchComputeOutput) Cu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BranchCompute) *float64 { return v.Cu }).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling upper bound in compute units (with `minCu`).
+func (o BranchComputeOutput) MaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BranchCompute) *float64 { return v.MaxCu }).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling lower bound in compute units (with `maxCu`).
+func (o BranchComputeOutput) MinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BranchCompute) *float64 { return v.MinCu }).(pulumi.Float64PtrOutput)
+}
+
+// Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.
+func (o BranchComputeOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BranchCompute) *int { return v.SuspendTimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type BranchComputePtrOutput struct{ *pulumi.OutputState }
+
+func (BranchComputePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchCompute)(nil)).Elem()
+}
+
+func (o BranchComputePtrOutput) ToBranchComputePtrOutput() BranchComputePtrOutput {
+	return o
+}
+
+func (o BranchComputePtrOutput) ToBranchComputePtrOutputWithContext(ctx context.Context) BranchComputePtrOutput {
+	return o
+}
+
+func (o BranchComputePtrOutput) Elem() BranchComputeOutput {
+	return o.ApplyT(func(v *BranchCompute) BranchCompute {
+		if v != nil {
+			return *v
+		}
+		var ret BranchCompute
+		return ret
+	}).(BranchComputeOutput)
+}
+
+// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+func (o BranchComputePtrOutput) Cu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BranchCompute) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Cu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling upper bound in compute units (with `minCu`).
+func (o BranchComputePtrOutput) MaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BranchCompute) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MaxCu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling lower bound in compute units (with `maxCu`).
+func (o BranchComputePtrOutput) MinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BranchCompute) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MinCu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.
+func (o BranchComputePtrOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BranchCompute) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SuspendTimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
 // A compute (endpoint) as a lookup returns it.
 type ComputeInfo struct {
 	// Branch it is attached to.
@@ -411,6 +608,10 @@ func (o ProjectArrayOutput) Index(i pulumi.IntInput) ProjectOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputeInput)(nil)).Elem(), BranchComputeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputePtrInput)(nil)).Elem(), BranchComputeArgs{})
+	pulumi.RegisterOutputType(BranchComputeOutput{})
+	pulumi.RegisterOutputType(BranchComputePtrOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})
 	pulumi.RegisterOutputType(ComputeInfoArrayOutput{})
 	pulumi.RegisterOutputType(OperationOutput{})

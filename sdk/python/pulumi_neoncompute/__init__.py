@@ -7,12 +7,14 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .api_key import *
+from .branch import *
 from .compute import *
 from .get_compute import *
 from .get_computes import *
 from .get_operations import *
 from .get_projects import *
 from .provider import *
+from ._inputs import *
 from . import outputs
 
 # Make subpackages available:
@@ -31,6 +33,7 @@ _utilities.register(
   "fqn": "pulumi_neoncompute",
   "classes": {
    "neoncompute:index:ApiKey": "ApiKey",
+   "neoncompute:index:Branch": "Branch",
    "neoncompute:index:Compute": "Compute"
   }
  }

@@ -242,7 +242,11 @@ describe("the plugin schema", () => {
     expect(Object.keys(schema.resources)).toEqual(
       RESOURCES.map((r) => `neoncompute:index:${r.definition.name}`),
     );
-    expect(Object.keys(schema.resources)).toEqual(["neoncompute:index:Compute", "neoncompute:index:ApiKey"]);
+    expect(Object.keys(schema.resources)).toEqual([
+      "neoncompute:index:Compute",
+      "neoncompute:index:ApiKey",
+      "neoncompute:index:Branch",
+    ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });
 

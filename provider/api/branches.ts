@@ -1,0 +1,69 @@
+/** The branch calls of the client (`NeonClient["branches"]`). */
+import { ResponseShapeError, route, type HttpClient } from "../http";
+import type { Call, NeonClient } from "./client";
+import {
+  BranchesResponseSchema,
+  BranchOperationsSchema,
+  BranchResponseSchema,
+  describeIssues,
+  type BranchOperations,
+} from "./schemas";
+
+export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
+  const branch = (p: string, b: string) => `branch ${b} of project ${p}`;
+  return {
+    get: (p, b) =>
+      call(
+        route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
+        "read",
+        branch(p, b),
+        BranchResponseSchema,
+        { map: (r) => r.branch },
+      ),
+    list: (p) =>
+      call(
+        route("GET /projects/{project_id}/branches", { project_id: p }),
+        "list",
+        `the branches of project ${p}`,
+        BranchesResponseSchema,
+        { map: (r) => r.branches },
+      ),
+    create: (p, body) =>
+      call(
+        route("POST /projects/{project_id}/branches", { project_id: p }),
+        "create",
+        `branch${body.branch.name ? ` "${body.branch.name}"` : ""} in project ${p}`,
+        BranchOperationsSchema,
+        { body },
+      ),
+    update: (p, b, body) =>
+      call(
+        route("PATCH /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
+        "update",
+        branch(p, b),
+        BranchOperationsSchema,
+        { body: { branch: body } },
+      ),
+    restore: (p, b, source) =>
+      call(
+        route("POST /projects/{project_id}/branches/{branch_id}/restore", { project_id: p, branch_id: b }),
+        "reset",
+        branch(p, b),
+        BranchOperationsSchema,
+        { body: { source_branch_id: source } },
+      ),
+    delete: (p, b) =>
+      http.request<BranchOperations | undefined>({
+        route: route("DELETE /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
+        verb: "delete",
+        thing: branch(p, b),
+        // 204: the branch does not exist or is already deleted.
+        parse: (data, status) => {
+          if (status === 204 || data === undefined) return undefined;
+          const r = BranchOperationsSchema.safeParse(data);
+          if (!r.success) throw new ResponseShapeError(describeIssues(r.error));
+          return r.data;
+        },
+      }),
+  };
+}

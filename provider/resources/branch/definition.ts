@@ -1,0 +1,215 @@
+/**
+ * The definition of `Branch`: every input and output with its type, docs and what a change does.
+ * The plugin schema and `docs/api/Branch.md` are generated from it, the key lists and input checks
+ * derived from it, and the class's args/outputs types held equal to it at compile time.
+ * Dependency-free.
+ */
+import type { ObjectTypeDef, ResourceDef } from "../definition";
+
+/** The branch's read_write compute, created in the same request as the branch. */
+export const BRANCH_COMPUTE_TYPE = {
+  name: "BranchCompute",
+  description:
+    "The branch's read_write compute: created in the same request as the branch, changed in place afterwards.",
+  properties: [
+    {
+      name: "cu",
+      type: "number",
+      input: "optional",
+      output: "optional",
+      description: "A fixed size in compute units (sets `minCu` and `maxCu` to it).",
+    },
+    {
+      name: "minCu",
+      type: "number",
+      input: "optional",
+      output: "optional",
+      description: "Autoscaling lower bound in compute units (with `maxCu`).",
+    },
+    {
+      name: "maxCu",
+      type: "number",
+      input: "optional",
+      output: "optional",
+      description: "Autoscaling upper bound in compute units (with `minCu`).",
+    },
+    {
+      name: "suspendTimeoutSeconds",
+      type: "integer",
+      input: "optional",
+      output: "optional",
+      description:
+        "Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.",
+    },
+  ],
+} as const satisfies ObjectTypeDef;
+
+export const BRANCH_DEFINITION = {
+  name: "Branch",
+  description:
+    "A Neon branch, optionally with its read_write compute created in the same request. A killed run or a " +
+    "lost answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held " +
+    "by a branch this stack did not create fails with the exact `importId`. The project's default branch " +
+    "can be managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected " +
+    "or parent branch is refused before anything is sent.",
+  importId: { format: "<projectId>/<branchId>", example: "shiny-wind-123456/br-cool-sky-12345678" },
+  aliases: ["pulumi-nodejs:dynamic/neon:Branch"],
+  properties: [
+    {
+      name: "projectId",
+      type: "string",
+      input: "required",
+      output: "always",
+      change: "replace",
+      description: "The project. Changing it replaces the branch (the old one is deleted first).",
+    },
+    {
+      name: "parentId",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "replace",
+      platformDefault: "the project's default branch",
+      description:
+        "The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).",
+    },
+    {
+      name: "name",
+      type: "string",
+      input: "optional",
+      output: "always",
+      change: "update",
+      platformDefault: "derived from the resource's name and a hash of its URN",
+      description:
+        "The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the " +
+        "provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.",
+    },
+    {
+      name: "protected",
+      type: "boolean",
+      input: "optional",
+      output: "always",
+      change: "update",
+      description:
+        "A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.",
+    },
+    {
+      name: "expiresAt",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description:
+        "RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a " +
+        "protected or default branch. Changed in place; removing it clears the expiration.",
+    },
+    {
+      name: "compute",
+      type: { object: "BranchCompute" },
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description:
+        "The branch's read_write compute, created in the same request as the branch and changed in place " +
+        "(a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).",
+    },
+    {
+      name: "resetTrigger",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description:
+        "Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The " +
+        "branch's own changes are lost: the preview says so.",
+    },
+    {
+      name: "adoptDefault",
+      type: "boolean",
+      input: "optional",
+      output: "optional",
+      change: "create-only",
+      description:
+        "Manage the project's default branch instead of creating one: its name, protection and primary " +
+        "compute's size follow the inputs; destroy leaves it in place.",
+    },
+    {
+      name: "importId",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "create-only",
+      description:
+        'Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs ' +
+        "must describe it as it is. Deleting the resource deletes the branch.",
+    },
+    {
+      name: "default",
+      type: "boolean",
+      output: "always",
+      description: "Whether this is the project's default branch.",
+    },
+    {
+      name: "currentState",
+      type: "string",
+      output: "optional",
+      description: "`init`, `resetting`, `ready` or `archived`, as of the last read.",
+    },
+    {
+      name: "createdAt",
+      type: "string",
+      output: "optional",
+      description: "When the branch was created (ISO 8601 UTC).",
+    },
+    {
+      name: "computeId",
+      type: "string",
+      output: "optional",
+      description: "The id of the branch's read_write compute, when it has one.",
+    },
+    {
+      name: "host",
+      type: "string",
+      output: "optional",
+      description: "The host name of the branch's read_write compute, when it has one.",
+    },
+    {
+      name: "adopted",
+      type: "boolean",
+      output: "optional",
+      description:
+        "`true` for the project's default branch taken over with `adoptDefault` (destroy leaves it in place).",
+    },
+  ],
+  notes: [
+    "Read replicas of a branch are `Compute` resources with `branchId: branch.id`.",
+    "A replacement (another `projectId` or `parentId`) deletes the old branch first: branch names are unique.",
+  ],
+  examples: {
+    title: "A branch per pull request, with its compute",
+    yaml: [
+      "resources:",
+      "  preview:",
+      "    type: neoncompute:index:Branch",
+      "    properties:",
+      "      projectId: shiny-wind-123456",
+      "      name: pr-42",
+      '      expiresAt: "2026-12-01T00:00:00Z"',
+      "      compute:",
+      "        minCu: 0.25",
+      "        maxCu: 1",
+      "outputs:",
+      "  host: ${preview.host}",
+    ].join("\n"),
+    typescript: [
+      'import { Branch } from "@neon-labs-unofficial/pulumi-neon-compute";',
+      "",
+      'const preview = new Branch("preview", {',
+      '  projectId: "shiny-wind-123456",',
+      '  name: "pr-42",',
+      "  compute: { minCu: 0.25, maxCu: 1 },",
+      "});",
+      "export const host = preview.host;",
+    ].join("\n"),
+  },
+} as const satisfies ResourceDef;

@@ -1,0 +1,131 @@
+/**
+ * Inputs of the `Branch` resource and `check`: validation at `pulumi preview`. The branch's compute
+ * is checked by `Compute`'s own rules (sizes, autoscaling bounds, suspend timeout). Pure: the clock
+ * that judges `expiresAt` is passed in.
+ */
+import { z } from "zod";
+import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { UNKNOWN } from "../kit";
+import { checkInputs as checkComputeInputs } from "../compute/inputs";
+import { BRANCH_DEFINITION } from "./definition";
+
+/** The branch's compute as declared. */
+export interface BranchComputeInputs {
+  cu?: number;
+  minCu?: number;
+  maxCu?: number;
+  suspendTimeoutSeconds?: number;
+}
+
+/** Inputs after `check`. */
+export interface BranchInputs {
+  projectId: string;
+  parentId?: string;
+  name?: string;
+  protected?: boolean;
+  expiresAt?: string;
+  compute?: BranchComputeInputs;
+  resetTrigger?: string;
+  adoptDefault?: boolean;
+  importId?: string;
+}
+
+/** How far ahead an expiration may be (Neon's rule). */
+export const MAX_EXPIRY_DAYS = 30;
+
+const id = (what: string) =>
+  z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}$/, { error: `must be ${what}` });
+
+const inputsSchema = inputSchema(BRANCH_DEFINITION, {
+  projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
+  parentId: id('a branch id such as "br-small-sun-123456"'),
+  name: z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .max(256, { error: "must be at most 256 characters" }),
+  expiresAt: z.iso.datetime({
+    offset: true,
+    error: 'must be an RFC 3339 time such as "2026-12-01T00:00:00Z"',
+  }),
+  // Checked by Compute's rules below; here only its shape.
+  compute: z.record(z.string(), z.unknown(), { error: "must be an object (cu, or minCu and maxCu, …)" }),
+  resetTrigger: z.string({ error: "must be a string; change it to reset the branch to its parent" }),
+  importId: z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}\/br-[a-z0-9-]{1,60}$/, {
+    error:
+      'must name an existing branch as "<projectId>/<branchId>", e.g. "shiny-wind-123456/br-cool-sky-123456"',
+  }),
+});
+
+const COMPUTE_KEYS = ["cu", "minCu", "maxCu", "suspendTimeoutSeconds"];
+
+/** Validates raw inputs; `now` judges `expiresAt`. Values not known yet are neither judged nor altered. */
+export function checkInputs(
+  news: Record<string, unknown>,
+  now: number,
+): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  const checked = checkAgainst(BRANCH_DEFINITION, inputsSchema, news);
+  const failures = [...checked.failures];
+  const inputs: Record<string, unknown> = { ...news };
+  const v = checked.value as Partial<BranchInputs>;
+  if (v.compute && typeof v.compute === "object" && !Array.isArray(v.compute)) {
+    const c = v.compute as Record<string, unknown>;
+    for (const k of Object.keys(c).filter((k) => !COMPUTE_KEYS.includes(k))) {
+      failures.push({
+        property: `compute.${k}`,
+        reason: `compute.${k} is not a setting of the branch's compute (they are ${COMPUTE_KEYS.join(", ")}); use a Compute resource for more`,
+      });
+    }
+    const known = Object.fromEntries(Object.entries(c).filter(([k]) => COMPUTE_KEYS.includes(k)));
+    const r = checkComputeInputs({ projectId: "p", branchId: "br-p", type: "read_write", ...known });
+    for (const f of r.failures)
+      failures.push({ property: `compute.${f.property}`, reason: `compute.${f.reason}` });
+    if (r.failures.length === 0) {
+      // `cu` is shorthand for equal bounds, as in Compute.
+      const normalised: Record<string, unknown> = { ...known };
+      if (r.inputs.minCu !== undefined) normalised.minCu = r.inputs.minCu;
+      if (r.inputs.maxCu !== undefined) normalised.maxCu = r.inputs.maxCu;
+      delete normalised.cu;
+      inputs.compute = normalised;
+    }
+  }
+  if (typeof v.expiresAt === "string" && checked.parsed) {
+    const at = Date.parse(v.expiresAt);
+    if (at <= now) {
+      failures.push({
+        property: "expiresAt",
+        reason: `expiresAt ${v.expiresAt} is not in the future; choose a later time`,
+      });
+    } else if (at > now + MAX_EXPIRY_DAYS * 24 * 3600 * 1000) {
+      failures.push({
+        property: "expiresAt",
+        reason: `expiresAt ${v.expiresAt} is more than ${MAX_EXPIRY_DAYS} days ahead, the longest the service allows`,
+      });
+    }
+    if (v.protected === true || v.adoptDefault === true) {
+      failures.push({
+        property: "expiresAt",
+        reason: `expiresAt is not allowed on ${v.protected === true ? "a protected" : "the default"} branch; remove it`,
+      });
+    }
+  }
+  if (v.adoptDefault === true && (v.importId !== undefined || v.parentId !== undefined)) {
+    failures.push({
+      property: "adoptDefault",
+      reason:
+        "adoptDefault takes over the project's default branch, which has no parentId and needs no importId; remove them",
+    });
+  }
+  if (
+    typeof v.importId === "string" &&
+    typeof v.projectId === "string" &&
+    !v.importId.startsWith(`${v.projectId}/`)
+  ) {
+    failures.push({
+      property: "importId",
+      reason: `importId names project ${v.importId.split("/")[0]} but projectId is ${v.projectId}; make them the same`,
+    });
+  }
+  return { inputs, failures };
+}
+
+export { UNKNOWN };

@@ -1,0 +1,392 @@
+/**
+ * The lifecycle of `Branch`: check, diff, create (with its compute in the same request, reconciling a
+ * killed run or a lost answer by the branch's name), read, update (rename, protection, expiry, the
+ * compute's size, a reset to the parent) and delete (refusing a default, protected or parent branch
+ * before anything is sent). Every change waits for its operations.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation } from "../../api";
+import { isSucceeded } from "../../operations";
+import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { clause, type Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
+import { BRANCH_DEFINITION } from "./definition";
+import { checkInputs, type BranchInputs } from "./inputs";
+import { autoName, computeBody, createBody, describeBranch, toOutputs } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+const REPLACES = ["projectId", "parentId"];
+const UPDATES = ["name", "protected", "expiresAt", "compute", "resetTrigger"];
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** Whether `key` differs between the old outputs and the new inputs (left out: no change, but `expiresAt`). */
+function changed(key: string, olds: Props, news: Props): boolean {
+  const next = news[key];
+  if (next === UNKNOWN) return true;
+  if (key === "parentId" || key === "name" || key === "compute") {
+    if (next === undefined) return false; // the platform's choice stands
+    if (key === "compute" && typeof next === "object" && next) {
+      const old = (olds.compute ?? {}) as Props;
+      return Object.entries(next as Props).some(([k, v]) => v === UNKNOWN || !same(old[k], v));
+    }
+  }
+  if (key === "protected") return (next ?? false) !== (olds.protected ?? false);
+  if (key === "resetTrigger") return next !== undefined && next !== olds.resetTrigger;
+  return !same(olds[key], next);
+}
+
+export function diffBranch(olds: Props, news: Props) {
+  const replaces = REPLACES.filter((k) => changed(k, olds, news));
+  const updates = UPDATES.filter((k) => changed(k, olds, news));
+  return { replaces, updates, changes: replaces.length + updates.length > 0 };
+}
+
+async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news, Date.now());
+  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+}
+
+async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffBranch(olds, news);
+  if (rt.isPlanning(news)) {
+    const log = rt.logger(news);
+    if (d.updates.includes("resetTrigger") && d.replaces.length === 0) {
+      log.warn(
+        `resetTrigger changed: branch ${id} will be reset to its parent's latest data; its own changes since ` +
+          "it was created (or last reset) are replaced, and its compute restarts",
+      );
+    }
+    if (d.replaces.length > 0) {
+      log.warn(
+        `${d.replaces.join(" and ")} changed: branch ${id} will be deleted, with its data and computes, and a ` +
+          "new branch created in its place",
+      );
+      await refuseUndeletable(rt.client(), String(olds.projectId), id, "replace");
+    }
+  }
+  return {
+    changes: d.changes,
+    replaces: d.replaces,
+    stables: d.replaces.length === 0 ? ["projectId", "parentId", "default", "createdAt"] : [],
+    // Branch names are unique in a project: the old branch has to go before its replacement comes.
+    deleteBeforeReplace: true,
+  };
+}
+
+// --- create ------------------------------------------------------------------------------
+
+/** Unfinished operations of one branch (and its computes). */
+async function pendingOps(api: NeonClient, projectId: string, branchId: string): Promise<Operation[]> {
+  const page = await api.operations.listPage(projectId, { limit: 100 });
+  return page.operations.filter((o) => o.branch_id === branchId && !isSucceeded(o.status));
+}
+
+async function readWriteCompute(
+  api: NeonClient,
+  projectId: string,
+  branchId: string,
+): Promise<Endpoint | undefined> {
+  return (await api.endpoints.listByBranch(projectId, branchId)).find((e) => e.type === "read_write");
+}
+
+function refuseStranger(i: BranchInputs, b: Branch): Error {
+  return new Error(
+    `Failed to create branch "${b.name}" in project ${i.projectId}: ${describeBranch(b)} already has this ` +
+      "name, and an explicit name is unique in a project. If an earlier run of this stack was interrupted " +
+      `and created it, set importId: "${i.projectId}/${b.id}" on this resource and run \`pulumi up\` again to ` +
+      "manage it; otherwise give this branch another name. Nothing was changed.",
+  );
+}
+
+async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const i = inputs as unknown as BranchInputs;
+  if (i.importId) return importExisting(rt, inputs, i);
+  if (i.adoptDefault) return adoptDefault(rt, inputs, i);
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  const autoNamed = !i.name && urn !== undefined;
+  const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
+  if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
+  let branch: Branch | undefined;
+  let operations: Operation[] = [];
+  try {
+    await rt.serialized(i.projectId, async () => {
+      const found = (await api.branches.list(i.projectId)).find((b) => b.name === name);
+      if (found && !autoNamed) throw refuseStranger(i, found);
+      if (found) {
+        log.info(
+          `found ${describeBranch(found)}, created for this resource by an interrupted run; finishing it`,
+        );
+        branch = found;
+        operations = await pendingOps(api, i.projectId, found.id);
+      } else {
+        ({ branch, operations } = await createOrReconcile(api, i, name, autoNamed, log));
+      }
+      log.progress(
+        `created ${describeBranch(branch)}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}`,
+      );
+      await rt.waitFor(i.projectId, operations, log);
+      if (i.compute && !(await readWriteCompute(api, i.projectId, branch.id))) {
+        // Found again after a kill that came before its compute: add it now.
+        const made = await api.endpoints.create(i.projectId, {
+          branch_id: branch.id,
+          type: "read_write",
+          ...computeBody(i.compute),
+        });
+        await rt.waitFor(i.projectId, made.operations, log);
+      }
+    });
+    const b = branch as Branch;
+    const fresh = await api.branches.get(i.projectId, b.id);
+    return { id: b.id, outs: toOutputs(inputs, fresh, await readWriteCompute(api, i.projectId, b.id)) };
+  } catch (err) {
+    if (!branch) throw err;
+    const reason = clause(err);
+    throw new InitError(
+      `Failed to finish creating ${describeBranch(branch)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+      branch.id,
+      toOutputs(inputs, branch, undefined),
+      [reason],
+    );
+  }
+}
+
+/** Sends the create; a lost answer or a 409 is reconciled by the name, never by a blind second create. */
+async function createOrReconcile(
+  api: NeonClient,
+  i: BranchInputs,
+  name: string,
+  autoNamed: boolean,
+  log: ResourceLogger,
+): Promise<{ branch: Branch; operations: Operation[] }> {
+  try {
+    const r = await api.branches.create(i.projectId, createBody(i, name));
+    return { branch: r.branch, operations: r.operations };
+  } catch (err) {
+    const conflict = err instanceof ApiError && err.kind === "conflict";
+    if (!(err instanceof ApiError) || !(err.mayHaveReachedServer || conflict)) throw err;
+    const found = (await api.branches.list(i.projectId)).find((b) => b.name === name);
+    if (!found) {
+      if (conflict) throw err;
+      log.info("the answer to the create request was lost and nothing was created; sending it again");
+      const r = await api.branches.create(i.projectId, createBody(i, name));
+      return { branch: r.branch, operations: r.operations };
+    }
+    // A 409 names a branch that was there before this create: only an auto-name proves it is ours.
+    if (conflict && !autoNamed) throw refuseStranger(i, found);
+    log.info(`the answer to the create request was lost; found ${describeBranch(found)}, which it created`);
+    return { branch: found, operations: await pendingOps(api, i.projectId, found.id) };
+  }
+}
+
+/** Takes over the project's default branch: applies the declared name, protection and compute size. */
+async function adoptDefault(
+  rt: Runtime,
+  inputs: Props,
+  i: BranchInputs,
+): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const def = (await api.branches.list(i.projectId)).find((b) => b.default);
+  if (!def) throw new Error(`Failed to adopt the default branch of project ${i.projectId}: it has none`);
+  log.info(
+    `adopting ${describeBranch(def)}, the project's default branch (adoptDefault); destroy will leave it in place`,
+  );
+  const olds = toOutputs({}, def, await readWriteCompute(api, i.projectId, def.id));
+  await applyChanges(
+    rt,
+    def.id,
+    olds,
+    inputs,
+    UPDATES.filter((k) => k !== "resetTrigger" && changed(k, olds, inputs)),
+  );
+  const fresh = await api.branches.get(i.projectId, def.id);
+  return {
+    id: def.id,
+    outs: toOutputs(inputs, fresh, await readWriteCompute(api, i.projectId, def.id), { adopted: true }),
+  };
+}
+
+/** Adopts the branch `importId` names; the declared inputs must describe it as it is. */
+async function importExisting(
+  rt: Runtime,
+  inputs: Props,
+  i: BranchInputs,
+): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const branchId = (i.importId as string).split("/")[1];
+  let b: Branch;
+  try {
+    b = await api.branches.get(i.projectId, branchId);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      throw err.withRemedy(
+        `Branch ${i.importId} does not exist (or the API key cannot see it). Check importId, or remove it to create a new branch.`,
+      );
+    }
+    throw err;
+  }
+  const ep = await readWriteCompute(api, i.projectId, b.id);
+  const actual = toOutputs({}, b, ep);
+  const differences = ["name", "parentId", "protected", "compute"].filter(
+    (k) => inputs[k] !== undefined && changed(k, actual, inputs),
+  );
+  if (differences.length > 0) {
+    const detail = differences
+      .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
+      .join("; ");
+    throw new Error(
+      `Failed to import ${describeBranch(b)}: the declared inputs differ from the branch (${detail}). Import changes nothing: make the program match the branch, import, then change it in a later update.`,
+    );
+  }
+  rt.logger(inputs).info(`imported ${describeBranch(b)}; deleting this resource will delete the branch`);
+  return { id: b.id, outs: toOutputs(inputs, b, ep) };
+}
+
+// --- read / update ------------------------------------------------------------------------
+
+async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const api = rt.client();
+  const projectId = String(props?.projectId ?? id.split("/")[0]);
+  const branchId = id.includes("/") ? id.split("/")[1] : id;
+  let b: Branch;
+  try {
+    b = await api.branches.get(projectId, branchId);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      await confirmGone(api, projectId, `branch ${branchId}`, "refresh", err);
+      return {};
+    }
+    throw err;
+  }
+  const old = props ?? {};
+  const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id));
+  return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs, ["projectId"]) };
+}
+
+async function applyChanges(
+  rt: Runtime,
+  id: string,
+  olds: Props,
+  news: Props,
+  updates: string[],
+): Promise<void> {
+  const api = rt.client();
+  const projectId = String(news.projectId);
+  const log = rt.logger(news);
+  const n = news as unknown as BranchInputs;
+  const patch: Record<string, unknown> = {};
+  if (updates.includes("name") && n.name !== undefined) patch.name = n.name;
+  if (updates.includes("protected")) patch.protected = n.protected ?? false;
+  if (updates.includes("expiresAt")) patch.expires_at = n.expiresAt ?? null;
+  await rt.serialized(projectId, async () => {
+    if (Object.keys(patch).length > 0) {
+      const r = await api.branches.update(projectId, id, patch);
+      await rt.waitFor(projectId, r.operations, log);
+    }
+    if (updates.includes("compute") && n.compute) {
+      const ep = await readWriteCompute(api, projectId, id);
+      const r = ep
+        ? await api.endpoints.update(projectId, ep.id, computeBody(n.compute))
+        : await api.endpoints.create(projectId, {
+            branch_id: id,
+            type: "read_write",
+            ...computeBody(n.compute),
+          });
+      log.progress(
+        ep ? `updating compute ${ep.id} of branch ${id}` : `adding a read_write compute to branch ${id}`,
+      );
+      await rt.waitFor(projectId, r.operations, log);
+    }
+    if (updates.includes("resetTrigger")) {
+      const parent = (olds.parentId ?? news.parentId) as string | undefined;
+      if (!parent)
+        throw new Error(
+          `Failed to reset branch ${id}: it has no parent to reset to (a default or root branch)`,
+        );
+      const r = await api.branches.restore(projectId, id, parent);
+      log.progress(`resetting branch ${id} to the latest data of ${parent}`);
+      await rt.waitFor(projectId, r.operations, log);
+    }
+  });
+}
+
+async function update(
+  rt: Runtime,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
+  await applyChanges(rt, id, olds, news, diffBranch(olds, news).updates);
+  const api = rt.client();
+  const projectId = String(news.projectId);
+  const b = await api.branches.get(projectId, id);
+  const extra = olds.adopted === true ? { adopted: true } : {};
+  return { outs: toOutputs(news, b, await readWriteCompute(api, projectId, id), extra) };
+}
+
+// --- delete --------------------------------------------------------------------------------
+
+/** Refuses, before any change is sent, to delete a branch the service would refuse to delete. */
+async function refuseUndeletable(
+  api: NeonClient,
+  projectId: string,
+  id: string,
+  verb: "delete" | "replace",
+): Promise<void> {
+  let b: Branch;
+  try {
+    b = await api.branches.get(projectId, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") return;
+    throw err;
+  }
+  const children = (await api.branches.list(projectId)).filter((x) => x.parent_id === id);
+  const why = b.default
+    ? "it is the project's default branch (set another branch as default first, or manage it with adoptDefault, which destroy leaves in place)"
+    : b.protected
+      ? "it is protected (set protected: false first)"
+      : children.length > 0
+        ? `it has child branches (${children.map((c) => c.id).join(", ")}); delete them first`
+        : undefined;
+  if (why) throw new Error(`Failed to ${verb} ${describeBranch(b)}: ${why}. Nothing was deleted.`);
+}
+
+async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+  const api = rt.client();
+  const projectId = String(props.projectId);
+  await rt.serialized(projectId, async () => {
+    await refuseUndeletable(api, projectId, id, "delete");
+    const r = await api.branches.delete(projectId, id).catch(async (err: unknown) => {
+      if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+      await confirmGone(api, projectId, `branch ${id}`, "delete", err);
+      return undefined;
+    });
+    if (r) await rt.waitFor(projectId, r.operations, rt.logger(props));
+  });
+}
+
+/** `Branch`'s own steps (see `../kit.ts`). */
+export const branchSteps: ResourceSteps = {
+  check,
+  diff,
+  changedKeys: (olds, news) => {
+    const d = diffBranch(olds, news);
+    return [...d.replaces, ...d.updates];
+  },
+  create,
+  read,
+  importInputs: (outs) => {
+    const inputs: Props = { projectId: outs.projectId };
+    for (const k of ["name", "parentId", "protected", "expiresAt"])
+      if (outs[k] !== undefined) inputs[k] = outs[k];
+    return inputs;
+  },
+  update,
+  delete: remove,
+};

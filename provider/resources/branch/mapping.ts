@@ -1,0 +1,83 @@
+/**
+ * `Branch`'s mapping to and from the API: the deterministic auto-name, the create body (with the
+ * compute in `endpoints[]`), the compute's update body, and the outputs of a branch and its compute.
+ */
+import { createHash } from "crypto";
+import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../../api";
+import { givenInputNames } from "../kit";
+import { BRANCH_DEFINITION } from "./definition";
+import type { BranchComputeInputs, BranchInputs } from "./inputs";
+
+type Props = Record<string, unknown>;
+
+/**
+ * `<resource name>-<7 hex digits>` from the URN and the project: a killed run's branch is found again
+ * by the next run, and no other resource of any stack derives the same name.
+ */
+export function autoName(urn: string, projectId: string): string {
+  const logical = urn.slice(urn.lastIndexOf("::") + 2) || "branch";
+  const suffix = createHash("sha256").update(`${urn}\n${projectId}`).digest("hex").slice(0, 7);
+  return `${logical.slice(0, 200)}-${suffix}`;
+}
+
+/** `branch br-… ("name") of project p`. */
+export function describeBranch(b: { id: string; name?: string; project_id?: string }): string {
+  return `branch ${b.id}${b.name ? ` ("${b.name}")` : ""}${b.project_id ? ` of project ${b.project_id}` : ""}`;
+}
+
+/** The compute fields of an endpoint body. */
+export function computeBody(c: BranchComputeInputs): EndpointUpdateBody {
+  return {
+    ...(c.minCu !== undefined ? { autoscaling_limit_min_cu: c.minCu } : {}),
+    ...(c.maxCu !== undefined ? { autoscaling_limit_max_cu: c.maxCu } : {}),
+    ...(c.suspendTimeoutSeconds !== undefined ? { suspend_timeout_seconds: c.suspendTimeoutSeconds } : {}),
+  };
+}
+
+export function createBody(i: BranchInputs, name: string): BranchCreateBody {
+  return {
+    branch: {
+      name,
+      ...(i.parentId ? { parent_id: i.parentId } : {}),
+      ...(i.protected !== undefined ? { protected: i.protected } : {}),
+      ...(i.expiresAt ? { expires_at: i.expiresAt } : {}),
+    },
+    ...(i.compute ? { endpoints: [{ type: "read_write" as const, ...computeBody(i.compute) }] } : {}),
+  };
+}
+
+/** The compute as it runs, with the keys the program declared (a setting left out is not compared). */
+export function actualCompute(ep: Endpoint | undefined, declared: unknown): BranchComputeInputs | undefined {
+  if (!ep) return undefined;
+  const keys = declared && typeof declared === "object" ? Object.keys(declared) : ["minCu", "maxCu"];
+  const all: Record<string, number | undefined> = {
+    minCu: ep.autoscaling_limit_min_cu,
+    maxCu: ep.autoscaling_limit_max_cu,
+    suspendTimeoutSeconds: ep.suspend_timeout_seconds,
+  };
+  return Object.fromEntries(keys.filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
+}
+
+/** The resource's outputs: the inputs as given (for the next diff) and the branch and compute as they are. */
+export function toOutputs(inputs: Props, b: Branch, ep: Endpoint | undefined, extra: Props = {}): Props {
+  const outs: Props = {
+    ...inputs,
+    ...extra,
+    projectId: b.project_id,
+    parentId: b.parent_id,
+    name: b.name,
+    protected: b.protected ?? false,
+    expiresAt: b.expires_at,
+    default: b.default ?? false,
+    currentState: b.current_state,
+    createdAt: b.created_at,
+    computeId: ep?.id,
+    host: ep?.host,
+    compute: ep ? actualCompute(ep, inputs.compute) : inputs.compute,
+    __inputNames: Array.isArray(inputs.__inputNames)
+      ? inputs.__inputNames
+      : givenInputNames(BRANCH_DEFINITION, inputs),
+  };
+  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
+  return outs;
+}

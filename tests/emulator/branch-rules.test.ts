@@ -1,0 +1,79 @@
+/**
+ * The emulator's branch rules, as §9 of the API facts states them: a rename (409 on a taken name),
+ * protection, expiry (future, ≤ 30 days, not on protected/default/parent branches, `null` clears),
+ * restore to the parent's head keeping the id (operations, refused for a protected branch), and a
+ * protected branch refused at delete.
+ */
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { ApiError, createNeonClient, type NeonClient } from "../../provider/api";
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let projectId: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 20, seed: 29 });
+  projectId = emulator.seed.projectId;
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url, retryDeadlineMs: 5_000 });
+});
+
+afterAll(async () => {
+  await emulator.stop();
+});
+
+const days = (n: number) => new Date(emulator.clock.now() + n * 24 * 3600 * 1000).toISOString();
+
+async function newBranch(name: string) {
+  const r = await api.branches.create(projectId, { branch: { name } });
+  await api.waitForOperations(projectId, r.operations);
+  return r.branch;
+}
+
+async function status(p: Promise<unknown>): Promise<number | undefined> {
+  return p.then(
+    () => undefined,
+    (e: unknown) => (e instanceof ApiError ? e.status : -1),
+  );
+}
+
+test("rename: 409 on a name another branch holds; the id stays", async () => {
+  const a = await newBranch("rules-a");
+  await newBranch("rules-b");
+  expect(await status(api.branches.update(projectId, a.id, { name: "rules-b" }))).toBe(409);
+  const r = await api.branches.update(projectId, a.id, { name: "rules-a2" });
+  expect([r.branch.id, r.branch.name]).toEqual([a.id, "rules-a2"]);
+});
+
+test("expiry: in the future, at most 30 days ahead, not on a protected or default branch; null clears it", async () => {
+  const b = await newBranch("rules-exp");
+  expect(await status(api.branches.update(projectId, b.id, { expires_at: days(31) }))).toBe(400);
+  expect(await status(api.branches.update(projectId, b.id, { expires_at: days(-1) }))).toBe(400);
+  const set = await api.branches.update(projectId, b.id, { expires_at: days(3) });
+  expect(set.branch.expires_at).toBeDefined();
+  expect(await status(api.branches.update(projectId, b.id, { protected: true }))).toBe(400);
+  const cleared = await api.branches.update(projectId, b.id, { expires_at: null });
+  expect(cleared.branch.expires_at).toBeUndefined();
+  const main = emulator.seed.defaultBranchId;
+  expect(await status(api.branches.update(projectId, main, { expires_at: days(3) }))).toBe(400);
+  expect(
+    await status(
+      api.branches.create(projectId, { branch: { name: "x", protected: true, expires_at: days(3) } }),
+    ),
+  ).toBe(400);
+});
+
+test("restore to the parent's head keeps the id and runs operations; protected branches refuse it and delete", async () => {
+  const b = await newBranch("rules-restore");
+  const r = await api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId);
+  expect(r.branch.id).toBe(b.id);
+  expect(r.operations.map((o) => o.action)).toContain("create_branch");
+  await api.waitForOperations(projectId, r.operations);
+  expect((await api.branches.get(projectId, b.id)).current_state).toBe("ready");
+  await api.branches.update(projectId, b.id, { protected: true });
+  expect(await status(api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId))).toBe(400);
+  expect(await status(api.branches.delete(projectId, b.id))).toBe(400);
+  await api.branches.update(projectId, b.id, { protected: false });
+  const gone = await api.branches.delete(projectId, b.id);
+  await api.waitForOperations(projectId, gone?.operations ?? []);
+  expect(await api.branches.delete(projectId, b.id)).toBeUndefined();
+});

@@ -1,0 +1,183 @@
+/**
+ * `Branch` against the emulator over real HTTP, its steps called as the engine calls them: a branch
+ * and its compute in one request, usable when create returns; a lost answer and a killed run
+ * reconciled by name (never a second branch); a stranger's name refused with its importId; renames,
+ * resizes and resets in place; the default branch adopted and left in place; a default, protected or
+ * parent branch refused before anything is sent.
+ */
+import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { createNeonClient, type NeonClient } from "../../../provider/api";
+import { autoName } from "../../../provider/resources/branch/mapping";
+import { boundResource, urnOf } from "../../support/provider";
+
+jest.setTimeout(60_000);
+
+type Props = Record<string, unknown>;
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let projectId: string;
+let logs: string[] = [];
+let impl: ReturnType<typeof boundResource>;
+
+const urn = (name: string) => urnOf("Branch", name);
+
+async function checked(name: string, inputs: Props, olds: Props = {}): Promise<Props> {
+  const r = await impl.check(olds, { projectId, __provider: "shim", __urn: urn(name), ...inputs });
+  expect(r.failures ?? []).toEqual([]);
+  return r.inputs;
+}
+
+async function create(name: string, inputs: Props) {
+  const c = await impl.create(await checked(name, inputs));
+  return { id: c.id, outs: c.outs as Props };
+}
+
+const mutations = () =>
+  Object.entries(emulator.requestsByRoute())
+    .filter(([k]) => !k.startsWith("GET "))
+    .reduce((n, [, v]) => n + v, 0);
+
+const branchesNamed = async (name: string) =>
+  (await api.branches.list(projectId)).filter((b) => b.name === name);
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 40, seed: 23 });
+  projectId = emulator.seed.projectId;
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+beforeEach(() => {
+  emulator.reset();
+  emulator.setFaults({});
+  logs = [];
+  impl = boundResource("Branch", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
+});
+
+afterAll(async () => {
+  await emulator.stop();
+});
+
+describe("create", () => {
+  it("creates the branch and its compute in one request, ready and started when create returns", async () => {
+    const before = emulator.requestsByRoute()["POST /projects/:project_id/branches"] ?? 0;
+    const c = await create("pr-1", { name: "pr-1", compute: { minCu: 0.25, maxCu: 1 } });
+    expect(emulator.requestsByRoute()["POST /projects/:project_id/branches"]).toBe(before + 1);
+    expect(emulator.requestsByRoute()["POST /projects/:project_id/endpoints"] ?? 0).toBe(0);
+    const b = await api.branches.get(projectId, c.id);
+    expect(b.current_state).toBe("ready");
+    const ep = await api.endpoints.get(projectId, c.outs.computeId as string);
+    expect([ep.type, ep.current_state, ep.autoscaling_limit_min_cu, ep.autoscaling_limit_max_cu]).toEqual([
+      "read_write",
+      "active",
+      0.25,
+      1,
+    ]);
+    expect(c.outs).toMatchObject({ name: "pr-1", default: false, protected: false, host: ep.host });
+    expect(c.outs.parentId).toBe(emulator.seed.defaultBranchId);
+  });
+
+  it("an auto-named branch a killed run left is finished, not created twice", async () => {
+    const name = autoName(urn("env"), projectId);
+    const left = await api.branches.create(projectId, { branch: { name } });
+    const c = await create("env", {});
+    expect(c.id).toBe(left.branch.id);
+    expect(await branchesNamed(name)).toHaveLength(1);
+    expect(logs.join("\n")).toMatch(/created for this resource by an interrupted run; finishing it/);
+  });
+
+  it("a lost answer is reconciled by the name: one branch", async () => {
+    const inputs = await checked("lost", { name: "lost-answer" });
+    // Every answer to a change is lost (the change is made); reads answer as usual.
+    emulator.setFaults({ dropAfterCommitRate: 1 });
+    const c = await impl.create(inputs);
+    emulator.setFaults({});
+    expect(logs.join("\n")).toMatch(
+      /the answer to the create request was lost; found branch .*, which it created/,
+    );
+    expect(await branchesNamed("lost-answer")).toHaveLength(1);
+    expect(c.id).toBe((await branchesNamed("lost-answer"))[0].id);
+  });
+
+  it("a name held by a branch this stack did not create fails naming its importId, changing nothing", async () => {
+    const stranger = await api.branches.create(projectId, { branch: { name: "taken" } });
+    const inputs = await checked("mine", { name: "taken" });
+    const before = mutations();
+    await expect(impl.create(inputs)).rejects.toThrow(
+      new RegExp(`importId: "${projectId}/${stranger.branch.id}"`),
+    );
+    expect(mutations()).toBe(before);
+    expect(await branchesNamed("taken")).toHaveLength(1);
+  });
+});
+
+describe("update", () => {
+  it("renames and resizes in place, keeping the ids", async () => {
+    const c = await create("upd", { name: "upd-1", compute: { cu: 0.25 } });
+    const news = await checked("upd", { name: "upd-2", compute: { cu: 0.5 } }, c.outs);
+    const d = await impl.diff(c.id, c.outs, news);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    const u = await impl.update(c.id, c.outs, news);
+    const outs = u.outs as Props;
+    expect([outs.name, outs.computeId]).toEqual(["upd-2", c.outs.computeId]);
+    const ep = await api.endpoints.get(projectId, c.outs.computeId as string);
+    expect([ep.autoscaling_limit_min_cu, ep.autoscaling_limit_max_cu]).toEqual([0.5, 0.5]);
+    const again = await checked("upd", { name: "upd-2", compute: { cu: 0.5 } }, outs);
+    expect((await impl.diff(c.id, outs, again)).changes).toBe(false);
+  });
+
+  it("resetTrigger resets to the parent through restore, keeping the id, and says so at preview", async () => {
+    const c = await create("reset", { name: "reset-me", resetTrigger: "1" });
+    const news = await checked("reset", { name: "reset-me", resetTrigger: "2" }, c.outs);
+    await impl.diff(c.id, c.outs, news);
+    expect(logs.join("\n")).toMatch(/will be reset to its parent's latest data/);
+    const before = emulator.requestsByRoute()["POST /projects/:project_id/branches/:branch_id/restore"] ?? 0;
+    await impl.update(c.id, c.outs, news);
+    expect(emulator.requestsByRoute()["POST /projects/:project_id/branches/:branch_id/restore"]).toBe(
+      before + 1,
+    );
+    expect((await api.branches.get(projectId, c.id)).current_state).toBe("ready");
+  });
+});
+
+describe("delete", () => {
+  it("deletes and waits; a branch already gone is fine", async () => {
+    const c = await create("del", { name: "del-1" });
+    await impl.delete(c.id, c.outs);
+    await expect(api.branches.get(projectId, c.id)).rejects.toThrow();
+    await impl.delete(c.id, c.outs);
+  });
+
+  it("refuses a parent branch and a protected one before sending anything that changes them", async () => {
+    const parent = await create("parent", { name: "parent-1" });
+    await create("child", { name: "child-1", parentId: parent.id });
+    const before = mutations();
+    await expect(impl.delete(parent.id, parent.outs)).rejects.toThrow(
+      /it has child branches .*delete them first/,
+    );
+    const guarded = await create("guarded", { name: "guarded-1", protected: true });
+    await expect(impl.delete(guarded.id, guarded.outs)).rejects.toThrow(/it is protected/);
+    expect(mutations()).toBe(before + 1);
+  });
+
+  it("adoptDefault manages the default branch, and destroy leaves it in place", async () => {
+    const c = await create("main", { adoptDefault: true, protected: false });
+    expect(c.id).toBe(emulator.seed.defaultBranchId);
+    expect(c.outs).toMatchObject({ adopted: true, default: true });
+    const before = mutations();
+    await impl.delete(c.id, c.outs);
+    expect(mutations()).toBe(before);
+    expect(logs.join("\n")).toMatch(
+      /left branch .* in place: it existed before this stack adopted it \(adoptDefault\)/,
+    );
+    expect((await api.branches.get(projectId, c.id)).id).toBe(c.id);
+  });
+});
+
+describe("check", () => {
+  it("refuses an expiry beyond 30 days and a compute size that is not offered, naming the property", async () => {
+    const far = new Date(Date.now() + 40 * 24 * 3600 * 1000).toISOString();
+    const r = await impl.check({}, { projectId, __urn: urn("x"), expiresAt: far, compute: { cu: 3.5 } });
+    expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["compute.cu", "expiresAt"]);
+  });
+});
