@@ -1,0 +1,108 @@
+/**
+ * End to end: `Branch` under the real CLI against the emulator, through both faces — a TypeScript
+ * program (dynamic resources: a branch with its compute, and a read replica on it) and a YAML program
+ * (the provider plugin). Create in one request, a preview without changes, a rename and a resize in
+ * place (the ids stay), destroy that leaves the project as it was.
+ */
+import * as path from "path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { createNeonClient, type NeonClient } from "../../provider/api";
+import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+import { useStepBudgets } from "../support/budgets";
+import { pluginPath } from "./plugin-helpers";
+
+useStepBudgets();
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let transcript = "";
+const capture = (s: string) => {
+  transcript += s;
+};
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 60, seed: 31 });
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+});
+
+async function outputs(temp: TempStack): Promise<Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
+}
+
+const changed = (summary: Record<string, number | undefined>) =>
+  Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
+
+test("TypeScript: a branch with its compute and a replica; rename and resize in place; destroy", async () => {
+  const { projectId } = emulator.seed;
+  const branchesBefore = (await api.branches.list(projectId)).length;
+  const temp = await createTempStack({
+    programDir: path.join(__dirname, "branch-program"),
+    config: {
+      "neon-e2e-branch:projectId": { value: projectId },
+      "neon-e2e-branch:branchName": { value: "pr-101" },
+      "neon-e2e-branch:maxCu": { value: "0.5" },
+      "neon:apiUrl": { value: emulator.url },
+      "neon:apiKey": { value: emulator.apiKey, secret: true },
+    },
+  });
+  try {
+    const up = await temp.stack.up({ onOutput: capture, onError: capture });
+    expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+    const out = await outputs(temp);
+    const branch = await api.branches.get(projectId, String(out.branchId));
+    expect([branch.name, branch.current_state]).toEqual(["pr-101", "ready"]);
+    const onBranch = await api.endpoints.listByBranch(projectId, branch.id);
+    expect(onBranch.map((e) => e.type).sort()).toEqual(["read_only", "read_write"]);
+    expect(onBranch.every((e) => e.current_state === "active")).toBe(true);
+    expect((await temp.stack.preview({ onOutput: capture })).changeSummary).toMatchObject({ same: 3 });
+
+    await temp.stack.setConfig("branchName", { value: "pr-101-renamed" });
+    await temp.stack.setConfig("maxCu", { value: "1" });
+    const second = await temp.stack.up({ onOutput: capture, onError: capture });
+    expect(changed(second.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+    const after = await outputs(temp);
+    expect([after.branchId, after.computeId]).toEqual([out.branchId, out.computeId]);
+    expect((await api.branches.get(projectId, branch.id)).name).toBe("pr-101-renamed");
+    expect((await api.endpoints.get(projectId, String(out.computeId))).autoscaling_limit_max_cu).toBe(1);
+
+    await temp.stack.destroy({ onOutput: capture, onError: capture });
+    expect((await api.branches.list(projectId)).length).toBe(branchesBefore);
+  } finally {
+    await temp.dispose();
+  }
+  expect(transcript).not.toContain(emulator.apiKey);
+});
+
+test("YAML through the plugin: a branch with its compute, then destroy", async () => {
+  const { projectId } = emulator.seed;
+  const temp = await createTempStack({
+    programDir: path.join(__dirname, "branch-yaml-program"),
+    config: {
+      "neoncompute:apiUrl": { value: emulator.url },
+      "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
+      projectId: { value: projectId },
+      branchName: { value: "pr-202" },
+    },
+    env: { PATH: pluginPath(), NEON_API_KEY: "" },
+  });
+  try {
+    await temp.stack.up({ onOutput: capture, onError: capture });
+    const out = await outputs(temp);
+    const ep = await api.endpoints.get(projectId, String(out.computeId));
+    expect([ep.branch_id, ep.type, ep.autoscaling_limit_max_cu, ep.current_state]).toEqual([
+      out.branchId,
+      "read_write",
+      0.5,
+      "active",
+    ]);
+    expect((await temp.stack.preview({ onOutput: capture })).changeSummary).toMatchObject({ same: 2 });
+    await temp.stack.destroy({ onOutput: capture, onError: capture });
+    await expect(api.branches.get(projectId, String(out.branchId))).rejects.toThrow();
+  } finally {
+    await temp.dispose();
+  }
+});
