@@ -35,6 +35,10 @@ function changed(key: string, olds: Props, news: Props): boolean {
     }
   }
   if (key === "protected") return (next ?? false) !== (olds.protected ?? false);
+  if (key === "expiresAt" && typeof next === "string" && typeof olds.expiresAt === "string") {
+    // One instant, however written: the service answers `…00.000Z` for `…00Z`.
+    return Date.parse(next) !== Date.parse(olds.expiresAt);
+  }
   if (key === "resetTrigger") return next !== undefined && next !== olds.resetTrigger;
   return !same(olds[key], next);
 }

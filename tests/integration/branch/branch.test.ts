@@ -181,3 +181,20 @@ describe("check", () => {
     expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["compute.cu", "expiresAt"]);
   });
 });
+
+describe("expiresAt", () => {
+  it("is set and cleared in place, and the service's spelling of the same instant is no change", async () => {
+    const at = new Date(Date.now() + 3 * 24 * 3600 * 1000);
+    at.setUTCMilliseconds(0);
+    const given = at.toISOString().replace(".000Z", "Z");
+    const c = await create("exp", { name: "exp-1", expiresAt: given });
+    expect(Date.parse(String(c.outs.expiresAt))).toBe(at.getTime());
+    const same = await checked("exp", { name: "exp-1", expiresAt: given }, c.outs);
+    expect((await impl.diff(c.id, c.outs, same)).changes).toBe(false);
+    const cleared = await checked("exp", { name: "exp-1" }, c.outs);
+    expect((await impl.diff(c.id, c.outs, cleared)).changes).toBe(true);
+    const u = await impl.update(c.id, c.outs, cleared);
+    expect((u.outs as Props).expiresAt).toBeUndefined();
+    expect((await api.branches.get(projectId, c.id)).expires_at).toBeUndefined();
+  });
+});
