@@ -24,6 +24,8 @@ const ROUTES = [
   "GET /projects/{project_id}/branches",
   "POST /projects/{project_id}/branches",
   "GET /projects/{project_id}/branches/{branch_id}",
+  "PATCH /projects/{project_id}/branches/{branch_id}",
+  "POST /projects/{project_id}/branches/{branch_id}/restore",
   "DELETE /projects/{project_id}/branches/{branch_id}",
   "GET /projects/{project_id}/branches/{branch_id}/endpoints",
   "GET /projects/{project_id}/endpoints",
@@ -103,6 +105,24 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.del(EP1, { params: e1 });
     await c.del(EP1, { params: e1 }); // 204 once gone
     await settle(c, s.projectId);
+    const b1 = { ...p, branch_id: br.body.branch.id };
+    await c.patch("/projects/{project_id}/branches/{branch_id}", {
+      params: b1,
+      body: { branch: { name: "renamed", expires_at: new Date(emu.clock.now() + 86_400_000).toISOString() } },
+    });
+    await c.patch("/projects/{project_id}/branches/{branch_id}", {
+      params: b1,
+      body: { branch: { expires_at: null } },
+    });
+    await c.post("/projects/{project_id}/branches/{branch_id}/restore", {
+      params: b1,
+      body: { source_branch_id: s.defaultBranchId },
+    });
+    await settle(c, s.projectId);
+    await c.post("/projects/{project_id}/branches/{branch_id}/restore", {
+      params: b1,
+      body: { source_branch_id: br.body.branch.id },
+    }); // 400: its own history needs a point in time
     await c.del("/projects/{project_id}/branches/{branch_id}", {
       params: { ...p, branch_id: br.body.branch.id },
     });
