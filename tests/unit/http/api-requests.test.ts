@@ -173,6 +173,59 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "branches.list",
+    (api) => api.branches.list(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches",
+      route: "GET /projects/{project_id}/branches",
+      failed: "Failed to list the branches of project p/1",
+    },
+  ],
+  [
+    "branches.create",
+    (api) => api.branches.create(P, { branch: { name: "pr-1" }, endpoints: [{ type: "read_write" }] }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches",
+      route: "POST /projects/{project_id}/branches",
+      failed: 'Failed to create branch "pr-1" in project p/1',
+      body: { branch: { name: "pr-1" }, endpoints: [{ type: "read_write" }] },
+    },
+  ],
+  [
+    "branches.update",
+    (api) => api.branches.update(P, B, { expires_at: null }),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}",
+      failed: "Failed to update branch br?1 of project p/1",
+      body: { branch: { expires_at: null } },
+    },
+  ],
+  [
+    "branches.restore",
+    (api) => api.branches.restore(P, B, "br-parent"),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/restore",
+      route: "POST /projects/{project_id}/branches/{branch_id}/restore",
+      failed: "Failed to reset branch br?1 of project p/1",
+      body: { source_branch_id: "br-parent" },
+    },
+  ],
+  [
+    "branches.delete",
+    (api) => api.branches.delete(P, B),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}",
+      failed: "Failed to delete branch br?1 of project p/1",
+    },
+  ],
+  [
     "users.me",
     (api) => api.users.me(),
     { method: "GET", url: "/users/me", route: "GET /users/me", failed: "Failed to read the current user" },
