@@ -51,14 +51,29 @@ test("waits for a create's operation and reports progress", async () => {
 });
 
 test("failed → running → finished: the wait succeeds", async () => {
-  const { api } = clientFor(emu);
-  const r = await createWith("op=failed");
-  const progress: string[] = [];
-  const [op] = await api.waitForOperations(emu.seed.projectId, [r.operations[0].id], {
-    onProgress: (p) => progress.push(p.status),
-  });
-  expect(op).toMatchObject({ status: "finished", failures_count: 1 });
-  expect(progress).toContain("failed");
+  // Its own emulator with 5 s operations, and a client whose sleeps move the emulator's clock instead
+  // of waiting: each phase (running, failed for 5 s, running again, finished) is polled at an emulator
+  // time inside it, however slowly this machine runs (5 s is wider than the waiter's largest interval).
+  const slow = await startEmulator({ port: 0, seed: 43, opMs: 5000 });
+  try {
+    const { api } = clientFor(slow, {
+      now: () => slow.clock.now(),
+      sleep: async (ms) => slow.clock.advance(ms),
+    });
+    const r = await clientFor(slow, { fault: "op=failed" }).api.endpoints.create(slow.seed.projectId, {
+      branch_id: slow.seed.branchIds[1],
+      type: "read_write",
+    });
+    const progress: string[] = [];
+    const [op] = await api.waitForOperations(slow.seed.projectId, [r.operations[0].id], {
+      onProgress: (p) => progress.push(p.status),
+    });
+    expect(op).toMatchObject({ status: "finished", failures_count: 1 });
+    expect(progress).toContain("failed");
+    expect(progress.indexOf("failed")).toBeLessThan(progress.lastIndexOf("running"));
+  } finally {
+    await slow.stop();
+  }
 });
 
 test("failed longer than the grace period fails the wait", async () => {
