@@ -60,7 +60,15 @@ export interface FakeApi {
   endpoints: Endpoint[];
   operations: Operation[];
   /** Project id → project (absent: 404). */
-  projects: Map<string, { id: string; region_id: string; owner?: { subscription_type?: string } }>;
+  projects: Map<
+    string,
+    {
+      id: string;
+      region_id: string;
+      owner?: { subscription_type?: string };
+      default_endpoint_settings?: { suspend_timeout_seconds?: number };
+    }
+  >;
   /** Branch ids that exist (absent: 404). */
   branches: Set<string>;
   calls: string[];

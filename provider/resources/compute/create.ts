@@ -10,6 +10,7 @@ import type { ResourceLogger } from "../engine-log";
 import { clause, type Runtime } from "../runtime";
 import { InitError } from "../kit";
 import { propertyChanged } from "./diff";
+import { withProjectDefault } from "./project-default";
 import type { ComputeInputs } from "./inputs";
 import { COMPUTE_INPUT_KEYS } from "./diff";
 import { knownComputes, type KnownComputes } from "./known";
@@ -202,7 +203,8 @@ async function adoptPrimary(
   inputs: Props,
   log: ResourceLogger,
 ): Promise<EndpointAndOperations & { adopted: true }> {
-  const body = updateBody(toOutputs({}, primary, false), { ...inputs, branchId: primary.branch_id });
+  const desired = { ...inputs, branchId: primary.branch_id };
+  const body = updateBody(await withProjectDefault(api, toOutputs({}, primary, false), desired), desired);
   log.info(
     `adopting ${describe(primary)}, the branch's existing read_write compute (adoptExistingPrimary)` +
       (Object.keys(body).length > 0 ? `; applying ${Object.keys(body).join(", ")}` : "") +
@@ -235,7 +237,7 @@ async function importExisting(rt: Runtime, inputs: Props): Promise<pulumi.dynami
     }
     throw err;
   }
-  const actual = toOutputs({}, ep, false);
+  const actual = await withProjectDefault(api, toOutputs({}, ep, false), inputs);
   const declared = Object.keys(inputs).filter(
     (k) =>
       (COMPUTE_INPUT_KEYS as readonly string[]).includes(k) &&

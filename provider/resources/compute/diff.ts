@@ -11,6 +11,12 @@ import { COMPUTE_DEFINITION } from "./definition";
 
 const DEFINITION: ResourceDef = COMPUTE_DEFINITION;
 
+/**
+ * The state key holding the project's default suspend timeout, recorded beside a compute whose own is
+ * `0` ("the project's default"), so that the next diff compares 0 with what it means for that project.
+ */
+export const PROJECT_SUSPEND_DEFAULT_KEY = "__projectSuspendTimeoutSeconds";
+
 /** Every input of `Compute`, in the order diffs and docs list them. */
 export const COMPUTE_INPUT_KEYS: readonly string[] = inputNames(DEFINITION.properties);
 
@@ -45,13 +51,13 @@ export interface ComputeDiff {
 // How each property reads when it is left unset, so that "unset" and "the default" compare equal.
 // Properties in DONT_CARE_WHEN_UNSET are "don't care" when unset: the platform picks a value and
 // leaving the input out never asks to change it (removing such an input keeps the current value).
-function effective(key: string, value: unknown): unknown {
+function effective(key: string, value: unknown, projectDefault: number): unknown {
   switch (key) {
     case "type":
       return value ?? "read_write";
     case "suspendTimeoutSeconds":
-      // 0 means "the platform default" (300 s); the API may echo either form.
-      return value === 0 ? SUSPEND_TIMEOUT_DEFAULT_SECONDS : value;
+      // 0 means "the project's default" (its own setting, else the service's 300 s).
+      return value === 0 ? projectDefault : value;
     case "pgSettings":
       return value ?? {};
     case "poolerEnabled":
@@ -101,7 +107,10 @@ export function propertyChanged(key: string, olds: Props, news: Props): boolean 
     // restartTrigger removed: nothing to restart. A size removed: keep what runs.
     return false;
   }
-  return !sameValue(effective(key, olds[key]), effective(key, next));
+  // The project's default suspend timeout as read when the old outputs were written (only when it mattered).
+  const d = olds[PROJECT_SUSPEND_DEFAULT_KEY];
+  const projectDefault = typeof d === "number" && d !== 0 ? d : SUSPEND_TIMEOUT_DEFAULT_SECONDS;
+  return !sameValue(effective(key, olds[key], projectDefault), effective(key, next, projectDefault));
 }
 
 /** Compares old outputs with new inputs; see the module comment. */

@@ -221,3 +221,35 @@ function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<stri
   }
   return failures;
 }
+
+/** The compute settings a `Branch` or `Project` declares in an object input (`compute`, `defaultCompute`). */
+export const NESTED_COMPUTE_KEYS = ["cu", "minCu", "maxCu", "suspendTimeoutSeconds"] as const;
+
+/**
+ * Checks a compute-settings object input by Compute's own rules (sizes, autoscaling bounds, suspend
+ * timeout), naming failures `<property>.<key>`; `value` is the normalised object (`cu` resolved into
+ * equal `minCu`/`maxCu`) when there are none.
+ */
+export function checkNestedCompute(
+  property: string,
+  settings: Record<string, unknown>,
+  usedFor: string,
+): { value?: Record<string, unknown>; failures: CheckFailure[] } {
+  const keys: readonly string[] = NESTED_COMPUTE_KEYS;
+  const failures: CheckFailure[] = Object.keys(settings)
+    .filter((k) => !keys.includes(k))
+    .map((k) => ({
+      property: `${property}.${k}`,
+      reason: `${property}.${k} is not a setting of ${usedFor} (they are ${keys.join(", ")})`,
+    }));
+  const known = Object.fromEntries(Object.entries(settings).filter(([k]) => keys.includes(k)));
+  const r = checkInputs({ projectId: "p", branchId: "br-p", type: "read_write", ...known });
+  for (const f of r.failures)
+    failures.push({ property: `${property}.${f.property}`, reason: `${property}.${f.reason}` });
+  if (r.failures.length > 0) return { failures };
+  const value: Record<string, unknown> = { ...known };
+  if (r.inputs.minCu !== undefined) value.minCu = r.inputs.minCu;
+  if (r.inputs.maxCu !== undefined) value.maxCu = r.inputs.maxCu;
+  delete value.cu;
+  return { value, failures };
+}

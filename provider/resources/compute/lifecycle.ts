@@ -15,6 +15,7 @@ import { diffCompute, propertyChanged } from "./diff";
 import { checkInputs, UNKNOWN, type ComputeInputs } from "./inputs";
 import { knownComputes } from "./known";
 import { describe, parseId, toOutputs } from "./mapping";
+import { withProjectDefault } from "./project-default";
 import { preflight, type PreflightScope } from "./preflight";
 import { neverStarted } from "./recovery";
 import { updateCompute } from "./update";
@@ -54,7 +55,9 @@ async function sayWhatWillBeAdopted(rt: Runtime, inputs: Props): Promise<void> {
   }
 }
 
-async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(rt: Runtime, id: string, given: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  // A refresh's diff only displays drift: it sends nothing.
+  const olds = rt.isPlanning(news) ? await withProjectDefault(rt.client(), given, news) : given;
   const d = diffCompute(olds, news);
   const result = {
     changes: d.changes,

@@ -3,10 +3,10 @@
  * finishing a compute that never started. Each step is one named function that the lifecycle
  * methods hand off to; callers hold the project's queue (`rt.serialized`).
  */
-import { createHash } from "crypto";
 import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
 import { isSucceeded, isTerminal } from "../../operations";
 import type { ResourceLogger } from "../engine-log";
+import { derivedName } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ComputeInputs } from "./inputs";
 import { createBody, describe } from "./mapping";
@@ -37,10 +37,8 @@ export function autoName(
     type: "read_write",
   },
 ): string {
-  const logical = urn.slice(urn.lastIndexOf("::") + 2) || "compute";
-  const key = [urn, identity.projectId, identity.type ?? "read_write", identity.regionId ?? ""].join("\n");
-  const suffix = createHash("sha256").update(key).digest("hex").slice(0, 7);
-  return `${logical.slice(0, 56)}-${suffix}`;
+  const parts = [identity.projectId, identity.type ?? "read_write", identity.regionId ?? ""];
+  return derivedName(urn, parts, "compute", 56);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ResourceLogger } from "../engine-log";
 import { InitError } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import { diffCompute } from "./diff";
+import { withProjectDefault } from "./project-default";
 import { knownComputes, type KnownComputes } from "./known";
 import { describe, parseId, patchApplied, settledEndpoint, toOutputs, updateBody } from "./mapping";
 import { ensureStarted, neverStarted, operationsOf } from "./recovery";
@@ -18,11 +19,12 @@ type Props = Record<string, unknown>;
 export async function updateCompute(
   rt: Runtime,
   id: string,
-  olds: Props,
+  given: Props,
   news: Props,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const { projectId, endpointId } = parseId(id, olds);
+  const { projectId, endpointId } = parseId(id, given);
   const known = knownComputes(rt);
+  const olds = await withProjectDefault(known.api, given, news);
   const log = rt.logger(news);
   const body = updateBody(olds, news);
   // The compute as the PATCH left it, when the PATCH was all this update did: no read-back then.
