@@ -6,6 +6,7 @@
 // One line per resource of the registry (TypeScript names cannot come from data).
 export * from "./resources/compute/resource";
 export * from "./resources/apikey/resource";
+export * from "./resources/project/resource";
 export * from "./resources/branch/resource";
 export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";
 export {

@@ -22,8 +22,6 @@ import {
   EndpointsResponseSchema,
   OperationResponseSchema,
   OperationsPageSchema,
-  ProjectResponseSchema,
-  ProjectsPageSchema,
   CurrentUserSchema,
   type CurrentUser,
   type ApiKey,
@@ -41,6 +39,16 @@ import {
   type BranchUpdateBody,
 } from "./schemas";
 import { branchCalls } from "./branches";
+import {
+  projectCalls,
+  type ConnectionUriQuery,
+  type Database,
+  type ProjectCreateBody,
+  type ProjectCreated,
+  type ProjectOperations,
+  type ProjectUpdateBody,
+  type Role,
+} from "./projects";
 import { paginate } from "./pager";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -104,6 +112,17 @@ export interface NeonClient {
      * when it does not exist or the key cannot see it.
      */
     get(projectId: string): Promise<ProjectDetails>;
+    /** Creates a project with its default branch, primary compute, role and database. */
+    create(body: ProjectCreateBody): Promise<ProjectCreated>;
+    update(projectId: string, body: ProjectUpdateBody): Promise<ProjectOperations>;
+    /** Deletes the project with every branch, compute and database; 404 when already gone. */
+    delete(projectId: string): Promise<ProjectDetails>;
+    /** A connection URI (it carries the role's password: a secret). */
+    connectionUri(projectId: string, q: ConnectionUriQuery): Promise<string>;
+    /** The roles of a branch (without passwords). */
+    roles(projectId: string, branchId: string): Promise<Role[]>;
+    /** The databases of a branch. */
+    databases(projectId: string, branchId: string): Promise<Database[]>;
   };
   branches: {
     /** One branch by id; 404 when it does not exist in the project. */
@@ -331,25 +350,7 @@ export function buildClient(http: HttpClient): NeonClient {
     listPage,
   };
 
-  const projects: NeonClient["projects"] = {
-    list: (o = {}) => {
-      const limit = o.limit ?? DEFAULT_PAGE_SIZE;
-      return paginate(limit, (cursor) =>
-        call(route("GET /projects"), "list", "projects", ProjectsPageSchema, {
-          query: { limit, cursor, org_id: o.orgId, search: o.search },
-          map: (r) => ({ items: r.projects, cursor: r.pagination?.cursor || undefined }),
-        }),
-      );
-    },
-    get: (p) =>
-      call(
-        route("GET /projects/{project_id}", { project_id: p }),
-        "read",
-        `project ${p}`,
-        ProjectResponseSchema,
-        { map: (r) => r.project },
-      ),
-  };
+  const projects = projectCalls(call, DEFAULT_PAGE_SIZE);
 
   const branches = branchCalls(call, http);
 

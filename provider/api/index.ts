@@ -13,6 +13,7 @@ export {
   type OperationsPage,
 } from "./client";
 export * from "./schemas";
+export * from "./projects";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

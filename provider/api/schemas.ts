@@ -90,6 +90,15 @@ export const ProjectSchema = z.object({
   org_id: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
+  history_retention_seconds: z.number().optional(),
+  store_passwords: z.boolean().optional(),
+  default_endpoint_settings: z
+    .object({
+      autoscaling_limit_min_cu: z.number().optional(),
+      autoscaling_limit_max_cu: z.number().optional(),
+      suspend_timeout_seconds: z.number().optional(),
+    })
+    .optional(),
 });
 /** A project (list item). */
 export type Project = z.infer<typeof ProjectSchema>;

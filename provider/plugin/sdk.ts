@@ -16,6 +16,7 @@ import type { GetComputeArgs, GetComputesArgs, GetOperationsArgs, GetProjectsArg
 // One line per resource of the registry (TypeScript names cannot come from data).
 export * from "../resources/compute/plugin";
 export * from "../resources/apikey/plugin";
+export * from "../resources/project/plugin";
 export * from "../resources/branch/plugin";
 
 /** Arguments of an explicit {@link Provider}: one Neon account. */

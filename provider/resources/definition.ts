@@ -27,6 +27,8 @@ export type ChangeEffect =
   | "replace"
   /** Read only when the resource is created; later changes do nothing. */
   | "create-only"
+  /** Set at creation; a later change fails at preview (the resource is never replaced, e.g. a project). */
+  | "refused"
   /** Shapes how the provider works (e.g. a wait deadline); a change does nothing to the resource. */
   | "none";
 

@@ -13,6 +13,7 @@
  *
  * The faces (the dynamic provider, the plugin) and the tests all call resources through `bind`.
  */
+import { createHash } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient } from "../api";
 import type { ObjectTypeDef, ResourceDef } from "./definition";
@@ -179,4 +180,25 @@ export async function confirmGone(
         "remove the resource from the stack with `pulumi state delete <urn>`.",
     );
   }
+}
+
+/**
+ * A deterministic auto-name, `<resource name>-<7 hex digits of sha256(URN and parts)>`: a killed
+ * run's object is found again by the next run under the same name, and no other resource of any
+ * stack derives it (docs/decisions/0002). `parts` are the inputs whose change makes a new object, so
+ * that a replacement never takes the object it replaces for its own. Never change the derivation:
+ * objects created by earlier versions are found by it.
+ */
+export function derivedName(
+  urn: string,
+  parts: readonly string[],
+  fallback: string,
+  maxLogical: number,
+): string {
+  const logical = urn.slice(urn.lastIndexOf("::") + 2) || fallback;
+  const suffix = createHash("sha256")
+    .update([urn, ...parts].join("\n"))
+    .digest("hex")
+    .slice(0, 7);
+  return `${logical.slice(0, maxLogical)}-${suffix}`;
 }

@@ -22,6 +22,7 @@ const EFFECT: Record<string, string> = {
   restart: "in place, **restarts** the compute",
   replace: "**replaces**",
   "create-only": "nothing (read at create only)",
+  refused: "**refused** at preview (never replaced)",
   none: "nothing on the resource",
 };
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
-import { checkInputs as checkComputeInputs } from "../compute/inputs";
+import { checkNestedCompute } from "../compute/inputs";
 import { BRANCH_DEFINITION } from "./definition";
 
 /** The branch's compute as declared. */
@@ -56,8 +56,6 @@ const inputsSchema = inputSchema(BRANCH_DEFINITION, {
   }),
 });
 
-const COMPUTE_KEYS = ["cu", "minCu", "maxCu", "suspendTimeoutSeconds"];
-
 /** Validates raw inputs; `now` judges `expiresAt`. Values not known yet are neither judged nor altered. */
 export function checkInputs(
   news: Record<string, unknown>,
@@ -68,25 +66,13 @@ export function checkInputs(
   const inputs: Record<string, unknown> = { ...news };
   const v = checked.value as Partial<BranchInputs>;
   if (v.compute && typeof v.compute === "object" && !Array.isArray(v.compute)) {
-    const c = v.compute as Record<string, unknown>;
-    for (const k of Object.keys(c).filter((k) => !COMPUTE_KEYS.includes(k))) {
-      failures.push({
-        property: `compute.${k}`,
-        reason: `compute.${k} is not a setting of the branch's compute (they are ${COMPUTE_KEYS.join(", ")}); use a Compute resource for more`,
-      });
-    }
-    const known = Object.fromEntries(Object.entries(c).filter(([k]) => COMPUTE_KEYS.includes(k)));
-    const r = checkComputeInputs({ projectId: "p", branchId: "br-p", type: "read_write", ...known });
-    for (const f of r.failures)
-      failures.push({ property: `compute.${f.property}`, reason: `compute.${f.reason}` });
-    if (r.failures.length === 0) {
-      // `cu` is shorthand for equal bounds, as in Compute.
-      const normalised: Record<string, unknown> = { ...known };
-      if (r.inputs.minCu !== undefined) normalised.minCu = r.inputs.minCu;
-      if (r.inputs.maxCu !== undefined) normalised.maxCu = r.inputs.maxCu;
-      delete normalised.cu;
-      inputs.compute = normalised;
-    }
+    const c = checkNestedCompute(
+      "compute",
+      v.compute as Record<string, unknown>,
+      "the branch's compute; use a Compute resource for more",
+    );
+    failures.push(...c.failures);
+    if (c.value) inputs.compute = c.value;
   }
   if (typeof v.expiresAt === "string" && checked.parsed) {
     const at = Date.parse(v.expiresAt);

@@ -2,9 +2,8 @@
  * `Branch`'s mapping to and from the API: the deterministic auto-name, the create body (with the
  * compute in `endpoints[]`), the compute's update body, and the outputs of a branch and its compute.
  */
-import { createHash } from "crypto";
 import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../../api";
-import { givenInputNames } from "../kit";
+import { derivedName, givenInputNames } from "../kit";
 import { BRANCH_DEFINITION } from "./definition";
 import type { BranchComputeInputs, BranchInputs } from "./inputs";
 
@@ -15,9 +14,7 @@ type Props = Record<string, unknown>;
  * by the next run, and no other resource of any stack derives the same name.
  */
 export function autoName(urn: string, projectId: string): string {
-  const logical = urn.slice(urn.lastIndexOf("::") + 2) || "branch";
-  const suffix = createHash("sha256").update(`${urn}\n${projectId}`).digest("hex").slice(0, 7);
-  return `${logical.slice(0, 200)}-${suffix}`;
+  return derivedName(urn, [projectId], "branch", 200);
 }
 
 /** `branch br-… ("name") of project p`. */

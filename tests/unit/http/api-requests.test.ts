@@ -163,6 +163,69 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "projects.create",
+    (api) => api.projects.create({ name: "app", region_id: "aws-us-east-2", branch: { role_name: "app" } }),
+    {
+      method: "POST",
+      url: "/projects",
+      route: "POST /projects",
+      failed: 'Failed to create project "app"',
+      body: { project: { name: "app", region_id: "aws-us-east-2", branch: { role_name: "app" } } },
+    },
+  ],
+  [
+    "projects.update",
+    (api) => api.projects.update(P, { history_retention_seconds: 3600 }),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1",
+      route: "PATCH /projects/{project_id}",
+      failed: "Failed to update project p/1",
+      body: { project: { history_retention_seconds: 3600 } },
+    },
+  ],
+  [
+    "projects.delete",
+    (api) => api.projects.delete(P),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1",
+      route: "DELETE /projects/{project_id}",
+      failed: "Failed to delete project p/1",
+    },
+  ],
+  [
+    "projects.connectionUri",
+    (api) =>
+      api.projects.connectionUri(P, { branchId: B, databaseName: "db 1", roleName: "r", pooled: true }),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/connection_uri?branch_id=br%3F1&database_name=db+1&role_name=r&pooled=true",
+      route: "GET /projects/{project_id}/connection_uri",
+      failed: "Failed to read the connection URI of database db 1 in project p/1",
+    },
+  ],
+  [
+    "projects.roles",
+    (api) => api.projects.roles(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/roles",
+      route: "GET /projects/{project_id}/branches/{branch_id}/roles",
+      failed: "Failed to list the roles of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "projects.databases",
+    (api) => api.projects.databases(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/databases",
+      route: "GET /projects/{project_id}/branches/{branch_id}/databases",
+      failed: "Failed to list the databases of branch br?1 in project p/1",
+    },
+  ],
+  [
     "branches.get",
     (api) => api.branches.get(P, B),
     {

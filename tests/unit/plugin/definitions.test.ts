@@ -245,6 +245,7 @@ describe("the plugin schema", () => {
     expect(Object.keys(schema.resources)).toEqual([
       "neoncompute:index:Compute",
       "neoncompute:index:ApiKey",
+      "neoncompute:index:Project",
       "neoncompute:index:Branch",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));

@@ -1,0 +1,101 @@
+/**
+ * Inputs of the `Project` resource and `check`: validation at `pulumi preview`. The default compute
+ * settings are checked by `Compute`'s own rules. Pure: no network, no clock.
+ */
+import { z } from "zod";
+import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkNestedCompute } from "../compute/inputs";
+import { PROJECT_DEFINITION } from "./definition";
+
+/** The default compute settings as declared (after `check`: `cu` resolved into `minCu`/`maxCu`). */
+export interface ProjectComputeInputs {
+  minCu?: number;
+  maxCu?: number;
+  suspendTimeoutSeconds?: number;
+}
+
+/** Inputs after `check`. */
+export interface ProjectInputs {
+  name?: string;
+  regionId?: string;
+  pgVersion?: number;
+  defaultBranchName?: string;
+  databaseName?: string;
+  roleName?: string;
+  orgId?: string;
+  historyRetentionSeconds?: number;
+  defaultCompute?: ProjectComputeInputs;
+  importId?: string;
+}
+
+/** Longest history the service keeps (30 days). */
+export const MAX_HISTORY_RETENTION_SECONDS = 2592000;
+
+const projectId = z
+  .string({ error: "must be a string" })
+  .regex(/^[a-z0-9-]{1,60}$/, { error: 'must be a project id such as "shiny-wind-123456"' });
+
+// Postgres identifiers: at most 63 bytes.
+const identifier = (what: string) =>
+  z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .refine((s) => Buffer.byteLength(s, "utf8") <= 63, {
+      error: `must be at most 63 bytes (a ${what} name)`,
+    });
+
+const inputsSchema = inputSchema(PROJECT_DEFINITION, {
+  name: z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .max(256, { error: "must be at most 256 characters" }),
+  regionId: z
+    .string({ error: "must be a string" })
+    .regex(/^[a-z0-9-]{1,60}$/, { error: 'must be a region id such as "aws-us-east-2"' }),
+  pgVersion: z
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(14, { error: "must be 14, 15, 16, 17 or 18 (the Postgres versions the service offers)" })
+    .max(18, { error: "must be 14, 15, 16, 17 or 18 (the Postgres versions the service offers)" }),
+  defaultBranchName: z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .max(256, { error: "must be at most 256 characters" }),
+  databaseName: identifier("database"),
+  roleName: identifier("role"),
+  orgId: z
+    .string({ error: "must be a string" })
+    .regex(/^[a-z0-9-]{1,60}$/, { error: 'must be an organization id such as "org-cool-sky-12345678"' }),
+  historyRetentionSeconds: z
+    .number({ error: "must be a whole number of seconds" })
+    .int({ error: "must be a whole number of seconds" })
+    .min(0, { error: "must be 0 or more" })
+    .max(MAX_HISTORY_RETENTION_SECONDS, {
+      error: `must be at most ${MAX_HISTORY_RETENTION_SECONDS} (30 days), the longest the service keeps`,
+    }),
+  defaultCompute: z.record(z.string(), z.unknown(), {
+    error: "must be an object (cu, or minCu and maxCu, and suspendTimeoutSeconds)",
+  }),
+  importId: projectId,
+});
+
+/** Validates raw inputs. Values not known yet are neither judged nor altered. */
+export function checkInputs(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  const checked = checkAgainst(PROJECT_DEFINITION, inputsSchema, news);
+  const failures = [...checked.failures];
+  const inputs: Record<string, unknown> = { ...news };
+  const v = checked.value as Partial<ProjectInputs>;
+  if (v.defaultCompute && typeof v.defaultCompute === "object" && !Array.isArray(v.defaultCompute)) {
+    const c = checkNestedCompute(
+      "defaultCompute",
+      v.defaultCompute as Record<string, unknown>,
+      "a project's default compute",
+    );
+    failures.push(...c.failures);
+    if (c.value) inputs.defaultCompute = c.value;
+  }
+  return { inputs, failures };
+}

@@ -1,0 +1,384 @@
+/**
+ * The lifecycle of `Project`: check, diff (a change that would need a new project is refused at
+ * preview: a project is never replaced), create (reconciling a killed run or a lost answer by the
+ * project's name: never a second, billed project), read, update (name, history retention, default
+ * compute settings) and delete (the whole project; refused before any request while a branch is
+ * protected). Every change waits for its operations.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type NeonClient, type Operation, type Project, type ProjectUpdateBody } from "../../api";
+import { isSucceeded } from "../../operations";
+import { InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { clause, type Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
+import { PROJECT_DEFINITION } from "./definition";
+import { checkInputs, type ProjectInputs } from "./inputs";
+import { autoName, createBody, describeProject, settingsBody, toOutputs, type ProjectParts } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+/** Inputs set at creation whose change would need a new project: refused at preview. */
+export const REFUSED = PROJECT_DEFINITION.properties
+  .filter((p) => "change" in p && p.change === "refused")
+  .map((p) => p.name);
+const UPDATES = ["name", "historyRetentionSeconds", "defaultCompute"];
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** Whether `key` differs between the old outputs and the new inputs; left out: the service's choice stands. */
+function changed(key: string, olds: Props, news: Props): boolean {
+  const next = news[key];
+  if (next === UNKNOWN) return true;
+  if (next === undefined) return false;
+  if (key === "defaultCompute" && typeof next === "object" && next) {
+    const old = (olds.defaultCompute ?? {}) as Props;
+    return Object.entries(next as Props).some(([k, v]) => v === UNKNOWN || !same(old[k], v));
+  }
+  return !same(olds[key], next);
+}
+
+export function diffProject(olds: Props, news: Props) {
+  const refused = REFUSED.filter((k) => changed(k, olds, news));
+  const updates = UPDATES.filter((k) => changed(k, olds, news));
+  return { refused, updates, changes: refused.length + updates.length > 0 };
+}
+
+/** The error of a change that would need a new project: what to set back, and how to move instead. */
+export function refusal(id: string, olds: Props, news: Props, keys: string[]): Error {
+  const detail = keys
+    .map(
+      (k) =>
+        `${k} ${JSON.stringify(olds[k])} → ${news[k] === UNKNOWN ? "(unknown)" : JSON.stringify(news[k])}`,
+    )
+    .join(", ");
+  return new Error(
+    `Failed to change ${describeProject({ id, name: olds.name as string | undefined })}: ${detail} cannot be ` +
+      "changed on an existing project, and this provider never replaces a project (its branches, computes and " +
+      `databases would be deleted with it). Set ${keys.join(" and ")} back to the value above. To move, declare a ` +
+      "second Project beside this one, move the data and the branches to it, then remove this one from the " +
+      "program. Nothing was changed.",
+  );
+}
+
+async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+}
+
+async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffProject(olds, news);
+  if (d.refused.length > 0 && rt.isPlanning(news)) throw refusal(id, olds, news, d.refused);
+  return {
+    changes: d.changes,
+    replaces: [],
+    stables: ["defaultBranchId", "createdAt", "regionId", "pgVersion"],
+    deleteBeforeReplace: false,
+  };
+}
+
+// --- reads ---------------------------------------------------------------------------------
+
+/** A 404 that a project-scoped key gets for another project: a refusal, not "deleted". */
+function isScopeRefusal(err: ApiError): boolean {
+  return /outside the project this key is scoped to/.test(err.apiMessage);
+}
+
+/** The project's default branch, primary compute, owner role and database, and a connection URI. */
+async function readParts(api: NeonClient, p: Project, old: Props): Promise<ProjectParts> {
+  const branches = await api.branches.list(p.id);
+  const def = branches.find((b) => b.default) ?? branches.find((b) => !b.parent_id);
+  if (!def) throw new Error(`Failed to read ${describeProject(p)}: it has no default branch`);
+  const primary = (await api.endpoints.listByBranch(p.id, def.id)).find((e) => e.type === "read_write");
+  let databaseName = typeof old.databaseName === "string" ? old.databaseName : undefined;
+  let roleName = typeof old.roleName === "string" ? old.roleName : undefined;
+  if (!databaseName || !roleName) {
+    const db = (await api.projects.databases(p.id, def.id))[0];
+    databaseName ??= db?.name;
+    roleName ??= db?.owner_name;
+  }
+  let connectionUri = typeof old.connectionUri === "string" ? old.connectionUri : undefined;
+  if (databaseName && roleName && primary) {
+    try {
+      connectionUri = await api.projects.connectionUri(p.id, { branchId: def.id, databaseName, roleName });
+    } catch (err) {
+      // 412 when the project does not store passwords, 404 when the role or database went away:
+      // the URI is only a convenience, the project is there.
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  return {
+    defaultBranchId: def.id,
+    defaultBranchName: def.name,
+    primaryComputeId: primary?.id,
+    host: primary?.host,
+    databaseName,
+    roleName,
+    connectionUri,
+  };
+}
+
+// --- create --------------------------------------------------------------------------------
+
+/** Projects visible to the key with exactly this name (names are not unique in Neon). */
+async function projectsNamed(api: NeonClient, name: string, orgId: string | undefined): Promise<Project[]> {
+  const found: Project[] = [];
+  for await (const p of api.projects.list({ search: name, orgId })) if (p.name === name) found.push(p);
+  return found;
+}
+
+/** Unfinished operations of a project (a killed run's, when its create is finished by this one). */
+async function pendingOps(api: NeonClient, projectId: string): Promise<Operation[]> {
+  const page = await api.operations.listPage(projectId, { limit: 100 });
+  return page.operations.filter((o) => !isSucceeded(o.status));
+}
+
+/** Projects a create of this instance took over: a delete in the same run must leave them. */
+function claimedByCreate(rt: Runtime): Set<string> {
+  return rt.store("project.claimedByCreate", () => new Set<string>());
+}
+
+function refuseStranger(name: string, found: Project[]): Error {
+  const ids = found.map((p) => p.id);
+  return new Error(
+    `Failed to create project "${name}": ${ids.length === 1 ? `project ${ids[0]} already has` : `projects ${ids.join(", ")} already have`} ` +
+      "this name. Neon allows two projects with one name, but this provider does not create a second one, so " +
+      "that an interrupted run never leaves a billed duplicate behind. If an earlier run of this stack created " +
+      `it, set importId: "${ids[0]}" on this resource and run \`pulumi up\` again to manage it; otherwise give this ` +
+      "project another name (or leave name out: the provider then derives a name of its own). Nothing was changed.",
+  );
+}
+
+interface Started {
+  project: Project;
+  operations: Operation[];
+  /** From the create answer, when this run got it. */
+  parts?: ProjectParts;
+}
+
+/** Sends the create; a lost answer is reconciled by the name (no project had it before), never resent blindly. */
+async function createOrReconcile(
+  api: NeonClient,
+  i: ProjectInputs,
+  name: string,
+  log: ResourceLogger,
+): Promise<Started> {
+  try {
+    const r = await api.projects.create(createBody(i, name));
+    const rw = r.endpoints.find((e) => e.type === "read_write");
+    const db = r.databases[0];
+    return {
+      project: r.project,
+      operations: r.operations,
+      parts: {
+        defaultBranchId: r.branch.id,
+        defaultBranchName: r.branch.name,
+        primaryComputeId: rw?.id,
+        host: rw?.host,
+        databaseName: db?.name,
+        roleName: db?.owner_name ?? r.roles[0]?.name,
+        connectionUri: r.connection_uris?.[0]?.connection_uri,
+      },
+    };
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw err;
+    const found = await projectsNamed(api, name, i.orgId);
+    if (found.length === 0) {
+      log.info("the answer to the create request was lost and nothing was created; sending it again");
+      return createOrReconcile(api, i, name, log);
+    }
+    if (found.length > 1) throw refuseStranger(name, found);
+    log.info(
+      `the answer to the create request was lost; found ${describeProject(found[0])}, which it created`,
+    );
+    return { project: found[0], operations: await pendingOps(api, found[0].id) };
+  }
+}
+
+async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const i = inputs as unknown as ProjectInputs;
+  if (i.importId) return importExisting(rt, inputs, i.importId);
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  const name = i.name ?? (urn ? autoName(urn) : undefined);
+  if (!name) throw new Error("Failed to create a project: it has no name and no URN to derive one from");
+  const before = await projectsNamed(api, name, i.orgId);
+  if (before.length > 0 && (i.name !== undefined || before.length > 1)) throw refuseStranger(name, before);
+  let started: Started;
+  if (before.length === 1) {
+    log.info(
+      `found ${describeProject(before[0])}, created for this resource by an interrupted run; finishing it`,
+    );
+    claimedByCreate(rt).add(before[0].id);
+    started = { project: before[0], operations: await pendingOps(api, before[0].id) };
+  } else {
+    started = await createOrReconcile(api, i, name, log);
+  }
+  const p = started.project;
+  try {
+    log.progress(
+      `created ${describeProject(p)}; waiting for ${started.operations.map((o) => o.action).join(", ") || "nothing"}`,
+    );
+    await rt.serialized(p.id, () => rt.waitFor(p.id, started.operations, log));
+    const parts = started.parts ?? (await readParts(api, p, inputs));
+    return { id: p.id, outs: toOutputs(inputs, p, parts) };
+  } catch (err) {
+    const reason = clause(err);
+    throw new InitError(
+      `Failed to finish creating ${describeProject(p)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+      p.id,
+      toOutputs(inputs, p, started.parts ?? { defaultBranchId: "" }),
+      [reason],
+    );
+  }
+}
+
+/** Adopts the project `importId` names; the declared inputs must describe it as it is. */
+async function importExisting(rt: Runtime, inputs: Props, id: string): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  let p: Project;
+  try {
+    p = await api.projects.get(id);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      throw err.withRemedy(
+        `Project ${id} does not exist (or the API key cannot see it). Check importId, or remove it to create a new project.`,
+      );
+    }
+    throw err;
+  }
+  const actual = toOutputs({}, p, await readParts(api, p, {}));
+  const differences = [
+    "name",
+    "regionId",
+    "pgVersion",
+    "databaseName",
+    "roleName",
+    "historyRetentionSeconds",
+  ].filter((k) => changed(k, actual, inputs));
+  if (differences.length > 0) {
+    const detail = differences
+      .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
+      .join("; ");
+    throw new Error(
+      `Failed to import ${describeProject(p)}: the declared inputs differ from the project (${detail}). Import changes nothing: make the program match the project, import, then change it in a later update.`,
+    );
+  }
+  rt.logger(inputs).info(`imported ${describeProject(p)}; deleting this resource will delete the project`);
+  return { id: p.id, outs: toOutputs(inputs, p, await readParts(api, p, inputs)) };
+}
+
+// --- read / update / delete ------------------------------------------------------------------
+
+async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const api = rt.client();
+  let p: Project;
+  try {
+    p = await api.projects.get(id);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      if (!isScopeRefusal(err)) return {};
+      throw err.withRemedy(
+        `The API key cannot see project ${id}, so it is not known whether it still exists; the stack keeps it ` +
+          "unchanged. Run the refresh with a key that can see the project (neon:apiKey or NEON_API_KEY).",
+      );
+    }
+    throw err;
+  }
+  const old = props ?? {};
+  const outs = toOutputs(old, p, await readParts(api, p, old));
+  return { id: p.id, props: outs, inputs: refreshInputs(PROJECT_DEFINITION, old, outs) };
+}
+
+async function update(
+  rt: Runtime,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const d = diffProject(olds, news);
+  if (d.refused.length > 0) throw refusal(id, olds, news, d.refused);
+  const n = news as unknown as ProjectInputs;
+  const body: ProjectUpdateBody = {
+    ...(d.updates.includes("name") && n.name !== undefined ? { name: n.name } : {}),
+    ...(d.updates.includes("historyRetentionSeconds")
+      ? { history_retention_seconds: n.historyRetentionSeconds }
+      : {}),
+    ...(d.updates.includes("defaultCompute") && n.defaultCompute
+      ? { default_endpoint_settings: settingsBody(n.defaultCompute) }
+      : {}),
+  };
+  const api = rt.client();
+  const log = rt.logger(news);
+  const p = await rt.serialized(id, async () => {
+    if (Object.keys(body).length === 0) return api.projects.get(id);
+    const r = await api.projects.update(id, body);
+    await rt.waitFor(id, r.operations, log);
+    return r.project;
+  });
+  const parts: ProjectParts = {
+    defaultBranchId: String(olds.defaultBranchId),
+    ...(Object.fromEntries(
+      ["defaultBranchName", "primaryComputeId", "host", "databaseName", "roleName", "connectionUri"].map(
+        (k) => [k, olds[k]],
+      ),
+    ) as Partial<ProjectParts>),
+  };
+  return { outs: toOutputs({ ...news, defaultBranchName: olds.defaultBranchName }, p, parts) };
+}
+
+async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+  const log = rt.logger(props);
+  if (claimedByCreate(rt).has(id)) {
+    log.info(`left project ${id} in place: this run's create took it over`);
+    return;
+  }
+  const api = rt.client();
+  await rt.serialized(id, async () => {
+    let branches;
+    try {
+      branches = await api.branches.list(id);
+    } catch (err) {
+      if (err instanceof ApiError && err.kind === "not_found" && !isScopeRefusal(err)) return; // already gone
+      throw err;
+    }
+    const locked = branches.filter((b) => b.protected);
+    if (locked.length > 0) {
+      throw new Error(
+        `Failed to delete project ${id}: its branches ${locked.map((b) => `${b.id} ("${b.name}")`).join(", ")} are ` +
+          "protected, and the service deletes no project that has a protected branch. Set protected: false on " +
+          "them first (or remove the protection in the console). Nothing was deleted.",
+      );
+    }
+    log.warn(
+      `deleting project ${id} with its ${branches.length} branch${branches.length === 1 ? "" : "es"} ` +
+        `(${branches.map((b) => b.name).join(", ")}) and every compute, role and database in them`,
+    );
+    await api.projects.delete(id).catch((err: unknown) => {
+      if (err instanceof ApiError && err.kind === "not_found" && !isScopeRefusal(err)) return;
+      throw err;
+    });
+  });
+}
+
+/** `Project`'s own steps (see `../kit.ts`). */
+export const projectSteps: ResourceSteps = {
+  check,
+  diff,
+  changedKeys: (olds, news) => {
+    const d = diffProject(olds, news);
+    return [...d.refused, ...d.updates];
+  },
+  create,
+  read,
+  importInputs: (outs) => {
+    const inputs: Props = {};
+    for (const k of ["name", "regionId", "pgVersion", "historyRetentionSeconds"])
+      if (outs[k] !== undefined) inputs[k] = outs[k];
+    return inputs;
+  },
+  update,
+  delete: remove,
+};
