@@ -13,7 +13,7 @@ const s = (name: string, description: string, output: PropertyDef["output"] = "a
 });
 
 export const PROJECT_TYPE: ObjectTypeDef = {
-  name: "Project",
+  name: "ProjectInfo",
   description: "A project as listed by the API.",
   properties: [
     s("id", "Project id."),
@@ -134,7 +134,7 @@ export const GET_PROJECTS: LookupDef = {
     { ...arg("limit", "integer", "optional", "At most this many projects (default 100)."), default: 100 },
   ],
   result: [
-    { name: "projects", type: { arrayOf: "Project" }, output: "always", description: "The projects." },
+    { name: "projects", type: { arrayOf: "ProjectInfo" }, output: "always", description: "The projects." },
   ],
   wraps: "projects",
   examples: {

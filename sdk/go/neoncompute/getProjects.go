@@ -46,7 +46,7 @@ func (val *GetProjectsArgs) Defaults() *GetProjectsArgs {
 
 type GetProjectsResult struct {
 	// The projects.
-	Projects []Project `pulumi:"projects"`
+	Projects []ProjectInfo `pulumi:"projects"`
 }
 
 func GetProjectsOutput(ctx *pulumi.Context, args GetProjectsOutputArgs, opts ...pulumi.InvokeOption) GetProjectsResultOutput {
@@ -86,8 +86,8 @@ func (o GetProjectsResultOutput) ToGetProjectsResultOutputWithContext(ctx contex
 }
 
 // The projects.
-func (o GetProjectsResultOutput) Projects() ProjectArrayOutput {
-	return o.ApplyT(func(v GetProjectsResult) []Project { return v.Projects }).(ProjectArrayOutput)
+func (o GetProjectsResultOutput) Projects() ProjectInfoArrayOutput {
+	return o.ApplyT(func(v GetProjectsResult) []ProjectInfo { return v.Projects }).(ProjectInfoArrayOutput)
 }
 
 func init() {

@@ -498,8 +498,205 @@ func (o OperationArrayOutput) Index(i pulumi.IntInput) OperationOutput {
 	}).(OperationOutput)
 }
 
+// The settings a project gives each compute created in it that does not set its own (changed in place).
+type ProjectDefaultCompute struct {
+	// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+	Cu *float64 `pulumi:"cu"`
+	// Autoscaling upper bound in compute units (with `minCu`).
+	MaxCu *float64 `pulumi:"maxCu"`
+	// Autoscaling lower bound in compute units (with `maxCu`).
+	MinCu *float64 `pulumi:"minCu"`
+	// Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+	SuspendTimeoutSeconds *int `pulumi:"suspendTimeoutSeconds"`
+}
+
+// ProjectDefaultComputeInput is an input type that accepts ProjectDefaultComputeArgs and ProjectDefaultComputeOutput values.
+// You can construct a concrete instance of `ProjectDefaultComputeInput` via:
+//
+//	ProjectDefaultComputeArgs{...}
+type ProjectDefaultComputeInput interface {
+	pulumi.Input
+
+	ToProjectDefaultComputeOutput() ProjectDefaultComputeOutput
+	ToProjectDefaultComputeOutputWithContext(context.Context) ProjectDefaultComputeOutput
+}
+
+// The settings a project gives each compute created in it that does not set its own (changed in place).
+type ProjectDefaultComputeArgs struct {
+	// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+	Cu pulumi.Float64PtrInput `pulumi:"cu"`
+	// Autoscaling upper bound in compute units (with `minCu`).
+	MaxCu pulumi.Float64PtrInput `pulumi:"maxCu"`
+	// Autoscaling lower bound in compute units (with `maxCu`).
+	MinCu pulumi.Float64PtrInput `pulumi:"minCu"`
+	// Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+	SuspendTimeoutSeconds pulumi.IntPtrInput `pulumi:"suspendTimeoutSeconds"`
+}
+
+func (ProjectDefaultComputeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectDefaultCompute)(nil)).Elem()
+}
+
+func (i ProjectDefaultComputeArgs) ToProjectDefaultComputeOutput() ProjectDefaultComputeOutput {
+	return i.ToProjectDefaultComputeOutputWithContext(context.Background())
+}
+
+func (i ProjectDefaultComputeArgs) ToProjectDefaultComputeOutputWithContext(ctx context.Context) ProjectDefaultComputeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultComputeOutput)
+}
+
+func (i ProjectDefaultComputeArgs) ToProjectDefaultComputePtrOutput() ProjectDefaultComputePtrOutput {
+	return i.ToProjectDefaultComputePtrOutputWithContext(context.Background())
+}
+
+func (i ProjectDefaultComputeArgs) ToProjectDefaultComputePtrOutputWithContext(ctx context.Context) ProjectDefaultComputePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultComputeOutput).ToProjectDefaultComputePtrOutputWithContext(ctx)
+}
+
+// ProjectDefaultComputePtrInput is an input type that accepts ProjectDefaultComputeArgs, ProjectDefaultComputePtr and ProjectDefaultComputePtrOutput values.
+// You can construct a concrete instance of `ProjectDefaultComputePtrInput` via:
+//
+//	        ProjectDefaultComputeArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectDefaultComputePtrInput interface {
+	pulumi.Input
+
+	ToProjectDefaultComputePtrOutput() ProjectDefaultComputePtrOutput
+	ToProjectDefaultComputePtrOutputWithContext(context.Context) ProjectDefaultComputePtrOutput
+}
+
+type projectDefaultComputePtrType ProjectDefaultComputeArgs
+
+func ProjectDefaultComputePtr(v *ProjectDefaultComputeArgs) ProjectDefaultComputePtrInput {
+	return (*projectDefaultComputePtrType)(v)
+}
+
+func (*projectDefaultComputePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectDefaultCompute)(nil)).Elem()
+}
+
+func (i *projectDefaultComputePtrType) ToProjectDefaultComputePtrOutput() ProjectDefaultComputePtrOutput {
+	return i.ToProjectDefaultComputePtrOutputWithContext(context.Background())
+}
+
+func (i *projectDefaultComputePtrType) ToProjectDefaultComputePtrOutputWithContext(ctx context.Context) ProjectDefaultComputePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultComputePtrOutput)
+}
+
+// The settings a project gives each compute created in it that does not set its own (changed in place).
+type ProjectDefaultComputeOutput struct{ *pulumi.OutputState }
+
+func (ProjectDefaultComputeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectDefaultCompute)(nil)).Elem()
+}
+
+func (o ProjectDefaultComputeOutput) ToProjectDefaultComputeOutput() ProjectDefaultComputeOutput {
+	return o
+}
+
+func (o ProjectDefaultComputeOutput) ToProjectDefaultComputeOutputWithContext(ctx context.Context) ProjectDefaultComputeOutput {
+	return o
+}
+
+func (o ProjectDefaultComputeOutput) ToProjectDefaultComputePtrOutput() ProjectDefaultComputePtrOutput {
+	return o.ToProjectDefaultComputePtrOutputWithContext(context.Background())
+}
+
+func (o ProjectDefaultComputeOutput) ToProjectDefaultComputePtrOutputWithContext(ctx context.Context) ProjectDefaultComputePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectDefaultCompute) *ProjectDefaultCompute {
+		return &v
+	}).(ProjectDefaultComputePtrOutput)
+}
+
+// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+func (o ProjectDefaultComputeOutput) Cu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ProjectDefaultCompute) *float64 { return v.Cu }).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling upper bound in compute units (with `minCu`).
+func (o ProjectDefaultComputeOutput) MaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ProjectDefaultCompute) *float64 { return v.MaxCu }).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling lower bound in compute units (with `maxCu`).
+func (o ProjectDefaultComputeOutput) MinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ProjectDefaultCompute) *float64 { return v.MinCu }).(pulumi.Float64PtrOutput)
+}
+
+// Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+func (o ProjectDefaultComputeOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectDefaultCompute) *int { return v.SuspendTimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type ProjectDefaultComputePtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectDefaultComputePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectDefaultCompute)(nil)).Elem()
+}
+
+func (o ProjectDefaultComputePtrOutput) ToProjectDefaultComputePtrOutput() ProjectDefaultComputePtrOutput {
+	return o
+}
+
+func (o ProjectDefaultComputePtrOutput) ToProjectDefaultComputePtrOutputWithContext(ctx context.Context) ProjectDefaultComputePtrOutput {
+	return o
+}
+
+func (o ProjectDefaultComputePtrOutput) Elem() ProjectDefaultComputeOutput {
+	return o.ApplyT(func(v *ProjectDefaultCompute) ProjectDefaultCompute {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectDefaultCompute
+		return ret
+	}).(ProjectDefaultComputeOutput)
+}
+
+// A fixed size in compute units (sets `minCu` and `maxCu` to it).
+func (o ProjectDefaultComputePtrOutput) Cu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultCompute) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Cu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling upper bound in compute units (with `minCu`).
+func (o ProjectDefaultComputePtrOutput) MaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultCompute) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MaxCu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Autoscaling lower bound in compute units (with `maxCu`).
+func (o ProjectDefaultComputePtrOutput) MinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultCompute) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MinCu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+func (o ProjectDefaultComputePtrOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultCompute) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SuspendTimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
 // A project as listed by the API.
-type Project struct {
+type ProjectInfo struct {
 	// When the project was created (ISO 8601 UTC).
 	CreatedAt string `pulumi:"createdAt"`
 	// Project id.
@@ -523,99 +720,103 @@ type Project struct {
 }
 
 // A project as listed by the API.
-type ProjectOutput struct{ *pulumi.OutputState }
+type ProjectInfoOutput struct{ *pulumi.OutputState }
 
-func (ProjectOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Project)(nil)).Elem()
+func (ProjectInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectInfo)(nil)).Elem()
 }
 
-func (o ProjectOutput) ToProjectOutput() ProjectOutput {
+func (o ProjectInfoOutput) ToProjectInfoOutput() ProjectInfoOutput {
 	return o
 }
 
-func (o ProjectOutput) ToProjectOutputWithContext(ctx context.Context) ProjectOutput {
+func (o ProjectInfoOutput) ToProjectInfoOutputWithContext(ctx context.Context) ProjectInfoOutput {
 	return o
 }
 
 // When the project was created (ISO 8601 UTC).
-func (o ProjectOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v Project) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o ProjectInfoOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v ProjectInfo) string { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
 // Project id.
-func (o ProjectOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v Project) string { return v.Id }).(pulumi.StringOutput)
+func (o ProjectInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ProjectInfo) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // Project name.
-func (o ProjectOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v Project) string { return v.Name }).(pulumi.StringOutput)
+func (o ProjectInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ProjectInfo) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Organization that owns the project; absent for a personal project.
-func (o ProjectOutput) OrgId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Project) *string { return v.OrgId }).(pulumi.StringPtrOutput)
+func (o ProjectInfoOutput) OrgId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectInfo) *string { return v.OrgId }).(pulumi.StringPtrOutput)
 }
 
 // Postgres major version.
-func (o ProjectOutput) PgVersion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v Project) *int { return v.PgVersion }).(pulumi.IntPtrOutput)
+func (o ProjectInfoOutput) PgVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectInfo) *int { return v.PgVersion }).(pulumi.IntPtrOutput)
 }
 
 // Platform, e.g. `aws`.
-func (o ProjectOutput) PlatformId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Project) *string { return v.PlatformId }).(pulumi.StringPtrOutput)
+func (o ProjectInfoOutput) PlatformId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectInfo) *string { return v.PlatformId }).(pulumi.StringPtrOutput)
 }
 
 // Default provisioner of the project's computes.
-func (o ProjectOutput) Provisioner() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Project) *string { return v.Provisioner }).(pulumi.StringPtrOutput)
+func (o ProjectInfoOutput) Provisioner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectInfo) *string { return v.Provisioner }).(pulumi.StringPtrOutput)
 }
 
 // Proxy host name of the project's computes.
-func (o ProjectOutput) ProxyHost() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Project) *string { return v.ProxyHost }).(pulumi.StringPtrOutput)
+func (o ProjectInfoOutput) ProxyHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectInfo) *string { return v.ProxyHost }).(pulumi.StringPtrOutput)
 }
 
 // Region, e.g. `aws-us-east-2`.
-func (o ProjectOutput) RegionId() pulumi.StringOutput {
-	return o.ApplyT(func(v Project) string { return v.RegionId }).(pulumi.StringOutput)
+func (o ProjectInfoOutput) RegionId() pulumi.StringOutput {
+	return o.ApplyT(func(v ProjectInfo) string { return v.RegionId }).(pulumi.StringOutput)
 }
 
 // When the project was last changed (ISO 8601 UTC).
-func (o ProjectOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v Project) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o ProjectInfoOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v ProjectInfo) string { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
-type ProjectArrayOutput struct{ *pulumi.OutputState }
+type ProjectInfoArrayOutput struct{ *pulumi.OutputState }
 
-func (ProjectArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Project)(nil)).Elem()
+func (ProjectInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProjectInfo)(nil)).Elem()
 }
 
-func (o ProjectArrayOutput) ToProjectArrayOutput() ProjectArrayOutput {
+func (o ProjectInfoArrayOutput) ToProjectInfoArrayOutput() ProjectInfoArrayOutput {
 	return o
 }
 
-func (o ProjectArrayOutput) ToProjectArrayOutputWithContext(ctx context.Context) ProjectArrayOutput {
+func (o ProjectInfoArrayOutput) ToProjectInfoArrayOutputWithContext(ctx context.Context) ProjectInfoArrayOutput {
 	return o
 }
 
-func (o ProjectArrayOutput) Index(i pulumi.IntInput) ProjectOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Project {
-		return vs[0].([]Project)[vs[1].(int)]
-	}).(ProjectOutput)
+func (o ProjectInfoArrayOutput) Index(i pulumi.IntInput) ProjectInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProjectInfo {
+		return vs[0].([]ProjectInfo)[vs[1].(int)]
+	}).(ProjectInfoOutput)
 }
 
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputeInput)(nil)).Elem(), BranchComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputePtrInput)(nil)).Elem(), BranchComputeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputeInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputePtrInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterOutputType(BranchComputeOutput{})
 	pulumi.RegisterOutputType(BranchComputePtrOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})
 	pulumi.RegisterOutputType(ComputeInfoArrayOutput{})
 	pulumi.RegisterOutputType(OperationOutput{})
 	pulumi.RegisterOutputType(OperationArrayOutput{})
-	pulumi.RegisterOutputType(ProjectOutput{})
-	pulumi.RegisterOutputType(ProjectArrayOutput{})
+	pulumi.RegisterOutputType(ProjectDefaultComputeOutput{})
+	pulumi.RegisterOutputType(ProjectDefaultComputePtrOutput{})
+	pulumi.RegisterOutputType(ProjectInfoOutput{})
+	pulumi.RegisterOutputType(ProjectInfoArrayOutput{})
 }

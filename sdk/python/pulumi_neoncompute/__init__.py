@@ -13,6 +13,7 @@ from .get_compute import *
 from .get_computes import *
 from .get_operations import *
 from .get_projects import *
+from .project import *
 from .provider import *
 from ._inputs import *
 from . import outputs
@@ -34,7 +35,8 @@ _utilities.register(
   "classes": {
    "neoncompute:index:ApiKey": "ApiKey",
    "neoncompute:index:Branch": "Branch",
-   "neoncompute:index:Compute": "Compute"
+   "neoncompute:index:Compute": "Compute",
+   "neoncompute:index:Project": "Project"
   }
  }
 ]

@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'BranchComputeArgs',
     'BranchComputeArgsDict',
+    'ProjectDefaultComputeArgs',
+    'ProjectDefaultComputeArgsDict',
 ]
 
 class BranchComputeArgsDict(TypedDict):
@@ -105,6 +107,100 @@ class BranchComputeArgs:
     def suspend_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.
+        """
+        return pulumi.get(self, "suspend_timeout_seconds")
+
+    @suspend_timeout_seconds.setter
+    def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class ProjectDefaultComputeArgsDict(TypedDict):
+    """
+    The settings a project gives each compute created in it that does not set its own (changed in place).
+    """
+    cu: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    A fixed size in compute units (sets `minCu` and `maxCu` to it).
+    """
+    max_cu: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Autoscaling upper bound in compute units (with `minCu`).
+    """
+    min_cu: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Autoscaling lower bound in compute units (with `maxCu`).
+    """
+    suspend_timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+    """
+
+@pulumi.input_type
+class ProjectDefaultComputeArgs:
+    def __init__(__self__, *,
+                 cu: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_cu: pulumi.Input[Optional[_builtins.float]] = None,
+                 min_cu: pulumi.Input[Optional[_builtins.float]] = None,
+                 suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The settings a project gives each compute created in it that does not set its own (changed in place).
+
+        :param pulumi.Input[_builtins.float] cu: A fixed size in compute units (sets `minCu` and `maxCu` to it).
+        :param pulumi.Input[_builtins.float] max_cu: Autoscaling upper bound in compute units (with `minCu`).
+        :param pulumi.Input[_builtins.float] min_cu: Autoscaling lower bound in compute units (with `maxCu`).
+        :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+        """
+        if cu is not None:
+            pulumi.set(__self__, "cu", cu)
+        if max_cu is not None:
+            pulumi.set(__self__, "max_cu", max_cu)
+        if min_cu is not None:
+            pulumi.set(__self__, "min_cu", min_cu)
+        if suspend_timeout_seconds is not None:
+            pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def cu(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        A fixed size in compute units (sets `minCu` and `maxCu` to it).
+        """
+        return pulumi.get(self, "cu")
+
+    @cu.setter
+    def cu(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "cu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxCu")
+    def max_cu(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Autoscaling upper bound in compute units (with `minCu`).
+        """
+        return pulumi.get(self, "max_cu")
+
+    @max_cu.setter
+    def max_cu(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_cu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="minCu")
+    def min_cu(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Autoscaling lower bound in compute units (with `maxCu`).
+        """
+        return pulumi.get(self, "min_cu")
+
+    @min_cu.setter
+    def min_cu(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "min_cu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="suspendTimeoutSeconds")
+    def suspend_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
         """
         return pulumi.get(self, "suspend_timeout_seconds")
 

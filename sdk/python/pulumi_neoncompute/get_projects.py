@@ -31,7 +31,7 @@ class GetProjectsResult:
 
     @_builtins.property
     @pulumi.getter
-    def projects(self) -> Sequence['outputs.Project']:
+    def projects(self) -> Sequence['outputs.ProjectInfo']:
         """
         The projects.
         """

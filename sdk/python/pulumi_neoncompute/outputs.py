@@ -18,7 +18,8 @@ __all__ = [
     'BranchCompute',
     'ComputeInfo',
     'Operation',
-    'Project',
+    'ProjectDefaultCompute',
+    'ProjectInfo',
 ]
 
 @pulumi.output_type
@@ -465,7 +466,88 @@ class Operation(dict):
 
 
 @pulumi.output_type
-class Project(dict):
+class ProjectDefaultCompute(dict):
+    """
+    The settings a project gives each compute created in it that does not set its own (changed in place).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "maxCu":
+            suggest = "max_cu"
+        elif key == "minCu":
+            suggest = "min_cu"
+        elif key == "suspendTimeoutSeconds":
+            suggest = "suspend_timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectDefaultCompute. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectDefaultCompute.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectDefaultCompute.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 cu: Optional[_builtins.float] = None,
+                 max_cu: Optional[_builtins.float] = None,
+                 min_cu: Optional[_builtins.float] = None,
+                 suspend_timeout_seconds: Optional[_builtins.int] = None):
+        """
+        The settings a project gives each compute created in it that does not set its own (changed in place).
+
+        :param _builtins.float cu: A fixed size in compute units (sets `minCu` and `maxCu` to it).
+        :param _builtins.float max_cu: Autoscaling upper bound in compute units (with `minCu`).
+        :param _builtins.float min_cu: Autoscaling lower bound in compute units (with `maxCu`).
+        :param _builtins.int suspend_timeout_seconds: Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+        """
+        if cu is not None:
+            pulumi.set(__self__, "cu", cu)
+        if max_cu is not None:
+            pulumi.set(__self__, "max_cu", max_cu)
+        if min_cu is not None:
+            pulumi.set(__self__, "min_cu", min_cu)
+        if suspend_timeout_seconds is not None:
+            pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def cu(self) -> Optional[_builtins.float]:
+        """
+        A fixed size in compute units (sets `minCu` and `maxCu` to it).
+        """
+        return pulumi.get(self, "cu")
+
+    @_builtins.property
+    @pulumi.getter(name="maxCu")
+    def max_cu(self) -> Optional[_builtins.float]:
+        """
+        Autoscaling upper bound in compute units (with `minCu`).
+        """
+        return pulumi.get(self, "max_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="minCu")
+    def min_cu(self) -> Optional[_builtins.float]:
+        """
+        Autoscaling lower bound in compute units (with `maxCu`).
+        """
+        return pulumi.get(self, "min_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="suspendTimeoutSeconds")
+    def suspend_timeout_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), 60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.
+        """
+        return pulumi.get(self, "suspend_timeout_seconds")
+
+
+@pulumi.output_type
+class ProjectInfo(dict):
     """
     A project as listed by the API.
     """
