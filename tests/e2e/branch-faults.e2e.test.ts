@@ -52,10 +52,15 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-/** A fresh stack of `branch-faults-program`; `branchName` unset means auto-named. */
-function programStack(branchName?: string): Promise<TempStack> {
+/**
+ * A fresh stack of `branch-faults-program`; `branchName` unset means auto-named. Each test names its
+ * stack: the auto-name derives from the URN (project, stack, resource), so a branch a failed test
+ * left behind cannot be found again by a later test as its own.
+ */
+function programStack(stackName: string, branchName?: string): Promise<TempStack> {
   return createTempStack({
     programDir: path.join(__dirname, "branch-faults-program"),
+    stackName,
     config: {
       "neon-e2e-branch-faults:projectId": { value: projectId },
       ...(branchName ? { "neon-e2e-branch-faults:branchName": { value: branchName } } : {}),
@@ -126,19 +131,32 @@ async function expectDestroyLeavesNothing(temp: TempStack, before: Set<string>) 
   expect((await stackBranches(temp)).branches).toEqual([]);
 }
 
-describe.each<[string, string, FaultOptions, string | undefined]>([
+describe.each<[string, string, FaultOptions, string, string | undefined]>([
   [
     "the connection dropped after the commit",
     'named "lost-answer"',
     { dropAfterCommitRate: 1 },
+    "dropped-named",
     "lost-answer",
   ],
-  ["the connection dropped after the commit", "auto-named", { dropAfterCommitRate: 1 }, undefined],
-  ["a 502 after the commit", 'named "bad-gateway"', { errorAfterCommitRate: 1 }, "bad-gateway"],
-  ["a 502 after the commit", "auto-named", { errorAfterCommitRate: 1 }, undefined],
-])("the create's answer lost to %s, branch %s", (_what, _naming, fault, name) => {
+  [
+    "the connection dropped after the commit",
+    "auto-named",
+    { dropAfterCommitRate: 1 },
+    "dropped-auto",
+    undefined,
+  ],
+  [
+    "a 502 after the commit",
+    'named "bad-gateway"',
+    { errorAfterCommitRate: 1 },
+    "gateway-named",
+    "bad-gateway",
+  ],
+  ["a 502 after the commit", "auto-named", { errorAfterCommitRate: 1 }, "gateway-auto", undefined],
+])("the create's answer lost to %s, branch %s", (_what, _naming, fault, stackName, name) => {
   test("up succeeds with one create request: one branch with one compute, in the stack; destroy leaves none", async () => {
-    const temp = await programStack(name);
+    const temp = await programStack(stackName, name);
     try {
       const before = await branchIds();
       const requests = createRequests();
@@ -181,9 +199,16 @@ async function upKilledAfterCreateRequest(temp: TempStack): Promise<void> {
   trackProcess(args, child);
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
-  const exited = new Promise((r) => child.once("exit", r));
+  const mark = transcript.length;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
   try {
-    await hold.received();
+    // A run that ends before sending the create would leave nothing to kill: fail with its output.
+    const first = await Promise.race([hold.received().then(() => "held"), exited.then(() => "exited")]);
+    if (first === "exited") {
+      throw new Error(
+        `pulumi up exited before it sent the branch's create request:\n${transcript.slice(mark)}`,
+      );
+    }
     killAll([child.pid as number, ...descendants(child.pid as number)]);
     await exited;
   } finally {
@@ -199,7 +224,7 @@ async function afterKill(temp: TempStack): Promise<void> {
 }
 
 test("a killed run's auto-named branch is found again by its name: one branch, in the stack; destroy leaves none", async () => {
-  const temp = await programStack();
+  const temp = await programStack("killed-auto");
   try {
     const before = await branchIds();
     await upKilledAfterCreateRequest(temp);
@@ -230,7 +255,7 @@ test("a killed run's auto-named branch is found again by its name: one branch, i
 
 test("a killed run's explicitly named branch: the next up names its importId and creates nothing; following it, the stack manages that branch", async () => {
   const name = "killed-explicit";
-  const temp = await programStack(name);
+  const temp = await programStack("killed-named", name);
   try {
     const before = await branchIds();
     await upKilledAfterCreateRequest(temp);
