@@ -104,6 +104,9 @@ export function sha256(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/** An ISO 8601 UTC timestamp with milliseconds, as the API writes them. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
 /** `aws-us-east-2` → `us-east-2.aws.neon.tech` */
 export function proxyHostFor(regionId: string): string {
   const [platform, ...rest] = regionId.split("-");
