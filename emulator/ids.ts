@@ -100,6 +100,13 @@ export function newToken(): string {
   return randomBytes(48).toString("base64url").slice(0, 64);
 }
 
+const PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A fresh role password: 12 letters and digits (like the API's examples) from a cryptographic source. */
+export function newPassword(): string {
+  return [...randomBytes(12)].map((b) => PASSWORD_ALPHABET[b % PASSWORD_ALPHABET.length]).join("");
+}
+
 export function sha256(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }

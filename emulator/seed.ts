@@ -4,8 +4,9 @@
  * See emulator/README.md ("Seeded data") for what it holds and why.
  */
 import { Rng, deriveSeed } from "./rng";
-import { branchId, endpointId, iso, orgId, projectId, proxyHostFor } from "./ids";
-import type { State } from "./state";
+import { branchId, endpointId, iso, newPassword, orgId, projectId, proxyHostFor } from "./ids";
+import { DEFAULT_HISTORY_RETENTION_SECONDS, type State } from "./state";
+import { DEFAULT_DATABASE_NAME, ownerRoleName } from "./roles";
 import type { Plan } from "./sizes";
 
 /** Number of branches the main project gets besides its default branch. */
@@ -99,6 +100,9 @@ export function seedState(
     operations: {},
     sim: {},
     api_keys: {},
+    roles: {},
+    databases: {},
+    next_database_id: 1,
   };
   const taken = (id: string) => id in state.projects || id in state.branches || id in state.endpoints;
   let us = 0;
@@ -148,7 +152,13 @@ export function seedState(
       created_at: created,
       updated_at: created,
       default_branch_id: "",
+      history_retention_seconds: DEFAULT_HISTORY_RETENTION_SECONDS,
+      store_passwords: true,
+      settings: {},
     };
+    // The project's owner role and database; every later branch inherits them (same password).
+    const owner = ownerRoleName(DEFAULT_DATABASE_NAME);
+    const password = newPassword();
     const lastBranchEnd = createdMs + (branchNames.length - 1) * spacing + opMsOf("create_branch");
     branchNames.forEach((bname, i) => {
       const bid = branchId(rng, taken);
@@ -176,6 +186,19 @@ export function seedState(
         updated_at: iso(atMs + createdOpMs),
       };
       branchIds.push(bid);
+      state.roles[bid] = [
+        { branch_id: bid, name: owner, protected: false, password, created_at: at, updated_at: at },
+      ];
+      state.databases[bid] = [
+        {
+          id: state.next_database_id++,
+          branch_id: bid,
+          name: DEFAULT_DATABASE_NAME,
+          owner_name: owner,
+          created_at: at,
+          updated_at: at,
+        },
+      ];
       finishedOp(pid, bid, i === 0 ? "create_timeline" : "create_branch", atMs);
       if (i === 0) {
         // Project creation also creates the primary read_write compute of the default branch and starts

@@ -12,10 +12,12 @@ import {
   StateSchema,
   type ApiKey,
   type Branch,
+  type Database,
   type Endpoint,
   type OperationRecord,
   type Project,
   type ProjectSim,
+  type RoleRecord,
   type State,
 } from "./state";
 import type { Plan } from "./sizes";
@@ -141,6 +143,40 @@ export class Store {
 
   branchesOf(projectId: string): Branch[] {
     return Object.values(this.state.branches).filter((b) => b.project_id === projectId);
+  }
+
+  /** Removes a branch with its roles and databases (its computes are the caller's). */
+  removeBranch(b: Branch): void {
+    delete this.state.branches[b.id];
+    delete this.state.roles[b.id];
+    delete this.state.databases[b.id];
+    this.dirty = true;
+  }
+
+  /** Removes a project with every branch, compute, operation, role and database of it. */
+  removeProject(p: Project): void {
+    for (const b of this.branchesOf(p.id)) this.removeBranch(b);
+    for (const ep of [...this.endpointList(p.id)]) delete this.state.endpoints[ep.id];
+    this.endpointsByProject.delete(p.id);
+    for (const r of this.opsOf(p.id)) this.opsById.delete(r.op.id);
+    delete this.state.operations[p.id];
+    delete this.state.sim[p.id];
+    delete this.state.projects[p.id];
+    this.dirty = true;
+  }
+
+  // ---- roles, databases --------------------------------------------------
+
+  /** The roles of a branch in creation order (the stored list). */
+  rolesOf(branchId: string): RoleRecord[] {
+    return Object.prototype.hasOwnProperty.call(this.state.roles, branchId) ? this.state.roles[branchId] : [];
+  }
+
+  /** The databases of a branch in creation order (the stored list). */
+  databasesOf(branchId: string): Database[] {
+    return Object.prototype.hasOwnProperty.call(this.state.databases, branchId)
+      ? this.state.databases[branchId]
+      : [];
   }
 
   // ---- endpoints ---------------------------------------------------------

@@ -154,3 +154,35 @@ export function intQuery(value: unknown, name: string, min: number, max: number,
   }
   return Number(value);
 }
+
+/** An optional string query parameter (given once); `required` makes a missing one a 400 too. */
+export function stringQuery(value: unknown, name: string, required: true): string;
+export function stringQuery(value: unknown, name: string, required?: false): string | undefined;
+export function stringQuery(value: unknown, name: string, required = false): string | undefined {
+  if (value === undefined || value === "") {
+    if (required) throw badRequest(`Missing query parameter ${name}: it is required`);
+    return undefined;
+  }
+  if (typeof value !== "string")
+    throw badRequest(`Invalid query parameter ${name}: give it once, as a string`);
+  return value;
+}
+
+/** An optional identifier query parameter (`^[a-z0-9-]{1,60}$`). */
+export function idQuery(value: unknown, name: string): string | undefined {
+  const s = stringQuery(value, name);
+  if (s !== undefined && !/^[a-z0-9-]{1,60}$/.test(s)) {
+    throw badRequest(`Invalid query parameter ${name}=${s}: must match ^[a-z0-9-]{1,60}$`);
+  }
+  return s;
+}
+
+/** An optional boolean query parameter: `true` or `false`. */
+export function boolQuery(value: unknown, name: string, dflt: boolean): boolean {
+  const s = stringQuery(value, name);
+  if (s === undefined) return dflt;
+  if (s !== "true" && s !== "false") {
+    throw badRequest(`Invalid query parameter ${name}=${s}: must be true or false`);
+  }
+  return s === "true";
+}

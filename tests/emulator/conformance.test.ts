@@ -28,6 +28,11 @@ const ROUTES = [
   "POST /projects/{project_id}/branches/{branch_id}/restore",
   "DELETE /projects/{project_id}/branches/{branch_id}",
   "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+  "GET /projects/{project_id}/branches/{branch_id}/roles",
+  "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+  "GET /projects/{project_id}/branches/{branch_id}/databases",
+  "GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  "GET /projects/{project_id}/connection_uri",
   "GET /projects/{project_id}/endpoints",
   "POST /projects/{project_id}/endpoints",
   "GET /projects/{project_id}/endpoints/{endpoint_id}",
@@ -67,6 +72,29 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.get("/projects/{project_id}/branches/{branch_id}/endpoints", {
       params: { ...p, branch_id: br.body.branch.id },
     });
+    // Roles and databases of the new branch (copied from its parent), and a connection URI.
+    const b0 = { ...p, branch_id: br.body.branch.id };
+    await c.get("/projects/{project_id}/branches/{branch_id}/roles", { params: b0 });
+    await c.get("/projects/{project_id}/branches/{branch_id}/roles/{role_name}", {
+      params: { ...b0, role_name: "neondb_owner" },
+    });
+    await c.get("/projects/{project_id}/branches/{branch_id}/roles/{role_name}", {
+      params: { ...b0, role_name: "nobody" },
+    }); // 404
+    await c.get("/projects/{project_id}/branches/{branch_id}/databases", { params: b0 });
+    await c.get("/projects/{project_id}/branches/{branch_id}/databases/{database_name}", {
+      params: { ...b0, database_name: "neondb" },
+    });
+    await c.get("/projects/{project_id}/connection_uri", {
+      params: p,
+      query: {
+        branch_id: br.body.branch.id,
+        database_name: "neondb",
+        role_name: "neondb_owner",
+        pooled: "true",
+      },
+    });
+    await c.get("/projects/{project_id}/connection_uri", { params: p, query: { role_name: "neondb_owner" } }); // 400
     // Every status of an operation and state of a compute passes through the schema.
     const created = await c.post(EP, {
       params: p,
