@@ -227,6 +227,8 @@ export class Store {
   }
 
   addOperation(r: OperationRecord): void {
+    // The engine's bookkeeping first: created later, it would count this operation as settled.
+    this.sim(r.op.project_id);
     this.opsOf(r.op.project_id).push(r);
     this.opsById.set(r.op.id, r);
     this.dirty = true;
