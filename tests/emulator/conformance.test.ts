@@ -20,7 +20,10 @@ const ROUTES = [
   "GET /users/me/organizations",
   "GET /organizations/{org_id}",
   "GET /projects",
+  "POST /projects",
   "GET /projects/{project_id}",
+  "PATCH /projects/{project_id}",
+  "DELETE /projects/{project_id}",
   "GET /projects/{project_id}/branches",
   "POST /projects/{project_id}/branches",
   "GET /projects/{project_id}/branches/{branch_id}",
@@ -157,6 +160,33 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.del("/projects/{project_id}/branches/{branch_id}", {
       params: { ...p, branch_id: br.body.branch.id },
     });
+
+    // A project's whole life: create (every field), update, delete; and the refusals.
+    const np = await c.post("/projects", {
+      body: {
+        project: {
+          name: "conformance",
+          org_id: s.orgId,
+          branch: { name: "trunk", role_name: "sally", database_name: "app" },
+          default_endpoint_settings: { autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2 },
+          settings: { allowed_ips: { ips: ["10.0.0.1"] } },
+          history_retention_seconds: 3600,
+        },
+      },
+    });
+    expect(np.status).toBe(201);
+    const pp = { project_id: np.body.project.id };
+    await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: "x" } } }); // 423
+    await settle(c, pp.project_id);
+    await c.patch("/projects/{project_id}", {
+      params: pp,
+      body: { project: { name: "renamed", history_retention_seconds: 7200 } },
+    });
+    await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: 5 } } }); // 400
+    await settle(c, pp.project_id);
+    await c.post("/projects", { body: { project: { pg_version: 12 } } }); // 400
+    expect((await c.del("/projects/{project_id}", { params: pp })).status).toBe(200);
+    await c.del("/projects/{project_id}", { params: pp }); // 404
 
     const pk = await c.post("/api_keys", { body: { key_name: "k" } });
     await c.get("/api_keys");
