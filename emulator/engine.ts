@@ -239,7 +239,8 @@ function applyEffect(store: Store, rec: OperationRecord, endMs: number): void {
       delete ep.pending_state;
       ep.updated_at = at;
     }
-  } else if (op.action === "create_branch" && op.branch_id) {
+  } else if ((op.action === "create_branch" || op.action === "create_timeline") && op.branch_id) {
+    // create_branch readies a new branch; create_timeline, a new project's default branch.
     const br = store.branch(op.project_id, op.branch_id);
     if (br) {
       br.current_state = ok ? "ready" : br.current_state;

@@ -100,9 +100,19 @@ export function newToken(): string {
   return randomBytes(48).toString("base64url").slice(0, 64);
 }
 
+const PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A fresh role password: 12 letters and digits (like the API's examples) from a cryptographic source. */
+export function newPassword(): string {
+  return [...randomBytes(12)].map((b) => PASSWORD_ALPHABET[b % PASSWORD_ALPHABET.length]).join("");
+}
+
 export function sha256(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
+
+/** An ISO 8601 UTC timestamp with milliseconds, as the API writes them. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** `aws-us-east-2` → `us-east-2.aws.neon.tech` */
 export function proxyHostFor(regionId: string): string {

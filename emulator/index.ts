@@ -13,6 +13,7 @@ import { endpointRoutes } from "./routes/endpoints";
 import { keyRoutes } from "./routes/keys";
 import { operationRoutes } from "./routes/operations";
 import { projectRoutes } from "./routes/projects";
+import { roleRoutes } from "./routes/roles";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 
 export type { FaultOptions } from "./faults";
@@ -155,6 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       endpointRoutes(r);
       operationRoutes(r);
       keyRoutes(r);
+      roleRoutes(r);
     },
   );
   const host = options.host ?? "127.0.0.1";

@@ -6,16 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import {
-  ApiFault,
-  Codes,
-  PROJECT_BUSY_MESSAGE,
-  badRequest,
-  branchNotReady,
-  notFound,
-  outOfScope,
-  transitive,
-} from "./errors";
+import { ApiFault, Codes, badRequest } from "./errors";
 import {
   FaultOptionsSchema,
   parseFaultHeader,
@@ -23,38 +14,19 @@ import {
   statusFault,
   type AnswerHold,
   type FaultOptions,
-  type RequestFault,
 } from "./faults";
-import {
-  createOperations,
-  hasPending,
-  materialize,
-  seededDurations,
-  type EngineConfig,
-  type OpSpec,
-} from "./engine";
+import { materialize, seededDurations, type EngineConfig } from "./engine";
 import { Store, iso } from "./store";
 import { newToken } from "./ids";
-import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
+import type { ApiKey } from "./state";
 import type { Plan } from "./sizes";
-import { parseBody } from "./validation";
 import type { RateLimiter } from "./ratelimit";
 import { omitDeprecated } from "./deprecated";
-import type { z } from "zod";
+import { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
+
+export { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
 
 export const API_PREFIX = "/api/v2";
-
-/** Who is calling: the key and, for personal keys, its user. */
-export interface Principal {
-  key: ApiKey;
-  user?: User;
-}
-
-/** What a handler returns: a status (default 200) and a JSON body (none for 204). */
-export interface Reply {
-  status?: number;
-  body?: unknown;
-}
 
 export interface ServerSettings {
   seed: number;
@@ -68,107 +40,6 @@ export interface ServerSettings {
   omitDeprecatedFields: boolean;
   /** Rate limits when enabled (`rateLimit` option). */
   rateLimiter?: RateLimiter;
-}
-
-/** Per-request context handed to route handlers. */
-export class Ctx {
-  constructor(
-    readonly emu: Emulator,
-    readonly req: FastifyRequest,
-    readonly principal: Principal,
-    readonly fault: RequestFault | undefined,
-  ) {}
-
-  get store(): Store {
-    return this.emu.store;
-  }
-
-  now(): number {
-    return this.emu.store.now();
-  }
-
-  params(): Record<string, string> {
-    return this.req.params as Record<string, string>;
-  }
-
-  query(): Record<string, unknown> {
-    return this.req.query as Record<string, unknown>;
-  }
-
-  body<T>(schema: z.ZodType<T>, what: string): T {
-    return parseBody(schema, this.req.body, what);
-  }
-
-  canSee(project: Project): boolean {
-    const { key, user } = this.principal;
-    if (key.kind === "project") return key.project_id === project.id;
-    if (key.kind === "organization") return project.org_id === key.org_id;
-    if (!user) return false;
-    if (project.org_id)
-      return this.store.state.orgs[project.org_id]?.members.some((m) => m.user_id === user.id) ?? false;
-    return project.owner_id === user.id;
-  }
-
-  /** A project this key may see, brought up to date; 404 otherwise. */
-  project(id: string, what: string): Project {
-    const { key } = this.principal;
-    // The service refuses a project-scoped key outside its project before it looks the project up,
-    // with a 404 whose `code` is empty and whose message names the project asked for (not "not found").
-    if (key.kind === "project" && key.project_id !== id) throw outOfScope(id);
-    const p = this.store.project(id);
-    if (!p || !this.canSee(p)) {
-      throw notFound(
-        `Failed to ${what}: project ${id} not found. It does not exist or this API key cannot access it`,
-      );
-    }
-    materialize(this.store, this.emu.settings.engine, p.id, this.now());
-    return p;
-  }
-
-  /**
-   * Refuses a state-changing request while an operation of the project is not terminal: 423 with the
-   * service's own message (which names neither the request nor the operation).
-   */
-  lock(project: Project): void {
-    if (!hasPending(this.store, project.id)) return;
-    throw new ApiFault(423, Codes.locked, PROJECT_BUSY_MESSAGE);
-  }
-
-  /** Refuses work on a compute whose own operation is not terminal yet (`pending_state` set): 423. */
-  transition(ep: Endpoint, verb: string): void {
-    if (ep.pending_state !== undefined) throw transitive(verb);
-  }
-
-  /** Refuses work against a branch whose creation has not finished: 422 "branch not ready yet". */
-  ready(branch: Branch): void {
-    if (branch.current_state !== "ready") throw branchNotReady();
-  }
-
-  /** Creates this request's operations and returns them as the API shows them right after creation. */
-  operations(projectId: string, specs: OpSpec[]): Operation[] {
-    if (specs.length === 0) return [];
-    const now = this.now();
-    const recs = createOperations(
-      this.store,
-      this.emu.settings.engine,
-      projectId,
-      specs,
-      this.fault?.op,
-      now,
-    );
-    materialize(this.store, this.emu.settings.engine, projectId, now);
-    return recs.map((r) => r.op);
-  }
-}
-
-export type Handler = (ctx: Ctx) => Reply;
-
-/** Registers API routes; each route module receives one. */
-export interface Router {
-  get(path: string, h: Handler): void;
-  post(path: string, h: Handler): void;
-  patch(path: string, h: Handler): void;
-  delete(path: string, h: Handler): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

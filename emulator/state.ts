@@ -33,6 +33,7 @@ export const OperationActionSchema = z.enum([
   "create_branch",
   "create_timeline",
   "delete_timeline",
+  "apply_storage_config",
 ]);
 export type OperationAction = z.infer<typeof OperationActionSchema>;
 
@@ -60,6 +61,57 @@ export const OrgSchema = z.object({
 });
 export type Org = z.infer<typeof OrgSchema>;
 
+/** Settings for new computes of a project (`DefaultEndpointSettings`). */
+export const DefaultEndpointSettingsSchema = z.object({
+  pg_settings: z.record(z.string(), z.string()).optional(),
+  pgbouncer_settings: z.record(z.string(), z.string()).optional(),
+  autoscaling_limit_min_cu: z.number().optional(),
+  autoscaling_limit_max_cu: z.number().optional(),
+  suspend_timeout_seconds: z.number().int().optional(),
+});
+export type DefaultEndpointSettings = z.infer<typeof DefaultEndpointSettingsSchema>;
+
+const count = z.number().int("must be an integer").nonnegative("must be at least 0");
+
+/** A project's settings (`ProjectSettingsData`); stored as given. */
+export const ProjectSettingsSchema = z.object({
+  quota: z
+    .object({
+      active_time_seconds: count.optional(),
+      compute_time_seconds: count.optional(),
+      written_data_bytes: count.optional(),
+      data_transfer_bytes: count.optional(),
+      logical_size_bytes: count.optional(),
+    })
+    .strict()
+    .optional(),
+  allowed_ips: z
+    .object({ ips: z.array(z.string()).optional(), protected_branches_only: z.boolean().optional() })
+    .strict()
+    .optional(),
+  enable_logical_replication: z.boolean().optional(),
+  maintenance_window: z
+    .object({
+      weekdays: z.array(z.number().int().min(1, "must be 1 (Monday) to 7").max(7, "must be 1 to 7 (Sunday)")),
+      start_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (UTC)"),
+      end_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (UTC)"),
+    })
+    .strict()
+    .optional(),
+  block_public_connections: z.boolean().optional(),
+  block_vpc_connections: z.boolean().optional(),
+  audit_log_level: z.enum(["base", "extended", "full"]).optional(),
+  hipaa: z.boolean().optional(),
+  preload_libraries: z
+    .object({ use_defaults: z.boolean().optional(), enabled_libraries: z.array(z.string()).optional() })
+    .strict()
+    .optional(),
+});
+export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
+
+/** The default restore window of a project (`history_retention_seconds`): one day. */
+export const DEFAULT_HISTORY_RETENTION_SECONDS = 86_400;
+
 export const ProjectSchema = z.object({
   id,
   name: z.string(),
@@ -74,6 +126,11 @@ export const ProjectSchema = z.object({
   created_at: iso,
   updated_at: iso,
   default_branch_id: id,
+  // Defaults: state files written before projects could be created or updated lack these fields.
+  history_retention_seconds: z.number().int().default(DEFAULT_HISTORY_RETENTION_SECONDS),
+  store_passwords: z.boolean().default(true),
+  settings: ProjectSettingsSchema.default({}),
+  default_endpoint_settings: DefaultEndpointSettingsSchema.optional(),
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
@@ -139,6 +196,32 @@ export const EndpointSchema = z.object({
   compute_release_version: z.string().optional(),
 });
 export type Endpoint = z.infer<typeof EndpointSchema>;
+
+/**
+ * A Postgres role of a branch: the API's `Role` plus the password, which the emulator keeps (connection
+ * URIs carry it; it is shown in create answers only, never in the role's GET or list).
+ */
+export const RoleRecordSchema = z.object({
+  branch_id: id,
+  name: z.string(),
+  /** Roles the service manages itself; user roles are never protected. */
+  protected: z.boolean(),
+  password: z.string(),
+  created_at: iso,
+  updated_at: iso,
+});
+export type RoleRecord = z.infer<typeof RoleRecordSchema>;
+
+/** A database of a branch, in its API shape (`Database`). */
+export const DatabaseSchema = z.object({
+  id: z.number().int(),
+  branch_id: id,
+  name: z.string(),
+  owner_name: z.string(),
+  created_at: iso,
+  updated_at: iso,
+});
+export type Database = z.infer<typeof DatabaseSchema>;
 
 /** The API-visible part of an operation. */
 export const OperationSchema = z.object({
@@ -232,6 +315,13 @@ export const StateSchema = z.object({
   operations: z.record(z.string(), z.array(OperationRecordSchema)),
   sim: z.record(z.string(), ProjectSimSchema),
   api_keys: z.record(z.string(), ApiKeySchema),
+  // Defaults: state files of version 2 written before roles and databases were kept load with none.
+  /** Per branch id, in creation order. */
+  roles: z.record(z.string(), z.array(RoleRecordSchema)).default({}),
+  /** Per branch id, in creation order. */
+  databases: z.record(z.string(), z.array(DatabaseSchema)).default({}),
+  /** Next `Database.id` (integers, unique per emulator). */
+  next_database_id: z.number().int().default(1),
 });
 export type State = z.infer<typeof StateSchema>;
 export type SeedInfo = State["seed_info"];

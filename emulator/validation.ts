@@ -2,7 +2,7 @@
  * Request-body and query validation with zod. Every refusal is a 400 whose
  * message names the field and what is allowed.
  */
-import { EndpointSettingsSchema } from "./state";
+import { EndpointSettingsSchema, ProjectSettingsSchema } from "./state";
 import { z } from "zod";
 import { badRequest, type ApiFault } from "./errors";
 
@@ -103,6 +103,86 @@ export const BranchRestoreBody = z
   })
   .strict();
 
+/** Postgres identifiers (role and database names) are at most 63 bytes. */
+const pgName = z
+  .string()
+  .min(1, "must not be empty")
+  .refine((n) => Buffer.byteLength(n) <= 63, "must be at most 63 bytes (a Postgres identifier)");
+const projectName = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
+const historyRetention = z
+  .number()
+  .int("must be an integer")
+  .min(0, "must be 0 to 2592000 (30 days)")
+  .max(2_592_000, "must be 0 to 2592000 (30 days)");
+
+export const DefaultEndpointSettingsBody = z
+  .object({
+    pg_settings: z.record(z.string(), z.string()).optional(),
+    pgbouncer_settings: z.record(z.string(), z.string()).optional(),
+    autoscaling_limit_min_cu: computeUnit.optional(),
+    autoscaling_limit_max_cu: computeUnit.optional(),
+    suspend_timeout_seconds: suspendTimeout.optional(),
+  })
+  .strict();
+
+const projectSettings = ProjectSettingsSchema.strict();
+
+export const ProjectCreateBody = z
+  .object({
+    project: z
+      .object({
+        settings: projectSettings.optional(),
+        name: projectName.optional(),
+        branch: z
+          .object({
+            name: z
+              .string()
+              .min(1, "must not be empty")
+              .max(256, "must be at most 256 characters")
+              .optional(),
+            role_name: pgName.optional(),
+            database_name: pgName.optional(),
+            annotations: z
+              .record(z.string(), z.string())
+              .refine((a) => Object.keys(a).length <= 50, "must have at most 50 properties")
+              .optional(),
+          })
+          .strict()
+          .optional(),
+        /** Deprecated in favour of default_endpoint_settings (still accepted). */
+        autoscaling_limit_min_cu: computeUnit.optional(),
+        autoscaling_limit_max_cu: computeUnit.optional(),
+        provisioner: provisioner.optional(),
+        region_id: z.string().optional(),
+        default_endpoint_settings: DefaultEndpointSettingsBody.optional(),
+        pg_version: z
+          .number()
+          .int("must be an integer")
+          .min(14, "must be 14 to 18")
+          .max(18, "must be 14 to 18")
+          .optional(),
+        store_passwords: z.boolean().optional(),
+        history_retention_seconds: historyRetention.optional(),
+        org_id: idPattern.optional(),
+      })
+      .strict(),
+  })
+  .strict();
+export type ProjectCreate = z.infer<typeof ProjectCreateBody>["project"];
+
+export const ProjectUpdateBody = z
+  .object({
+    project: z
+      .object({
+        settings: projectSettings.optional(),
+        name: projectName.optional(),
+        default_endpoint_settings: DefaultEndpointSettingsBody.optional(),
+        history_retention_seconds: historyRetention.optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
 export const ApiKeyCreateBody = z
   .object({ key_name: z.string().min(1, "must not be empty").max(64, "must be at most 64 characters") })
   .strict();
@@ -153,4 +233,36 @@ export function intQuery(value: unknown, name: string, min: number, max: number,
     );
   }
   return Number(value);
+}
+
+/** An optional string query parameter (given once); `required` makes a missing one a 400 too. */
+export function stringQuery(value: unknown, name: string, required: true): string;
+export function stringQuery(value: unknown, name: string, required?: false): string | undefined;
+export function stringQuery(value: unknown, name: string, required = false): string | undefined {
+  if (value === undefined || value === "") {
+    if (required) throw badRequest(`Missing query parameter ${name}: it is required`);
+    return undefined;
+  }
+  if (typeof value !== "string")
+    throw badRequest(`Invalid query parameter ${name}: give it once, as a string`);
+  return value;
+}
+
+/** An optional identifier query parameter (`^[a-z0-9-]{1,60}$`). */
+export function idQuery(value: unknown, name: string): string | undefined {
+  const s = stringQuery(value, name);
+  if (s !== undefined && !/^[a-z0-9-]{1,60}$/.test(s)) {
+    throw badRequest(`Invalid query parameter ${name}=${s}: must match ^[a-z0-9-]{1,60}$`);
+  }
+  return s;
+}
+
+/** An optional boolean query parameter: `true` or `false`. */
+export function boolQuery(value: unknown, name: string, dflt: boolean): boolean {
+  const s = stringQuery(value, name);
+  if (s === undefined) return dflt;
+  if (s !== "true" && s !== "false") {
+    throw badRequest(`Invalid query parameter ${name}=${s}: must be true or false`);
+  }
+  return s === "true";
 }

@@ -20,7 +20,7 @@ export function projectListItem(store: Store, p: Project): Record<string, unknow
     proxy_host: p.proxy_host,
     branch_logical_size_limit: free ? 512 : 0,
     branch_logical_size_limit_bytes: free ? 536_870_912 : 0,
-    store_passwords: true,
+    store_passwords: p.store_passwords,
     // In the product spec's project list (not in the OpenAPI ProjectListItem); admin locks are not emulated.
     locked: false,
     active_time: 0,
@@ -31,6 +31,9 @@ export function projectListItem(store: Store, p: Project): Record<string, unknow
     owner_id: p.owner_id,
     ...(p.org_id ? { org_id: p.org_id, org_name: store.state.orgs[p.org_id].name } : {}),
     ...(lastActive ? { compute_last_active_at: lastActive } : {}),
+    history_retention_seconds: p.history_retention_seconds,
+    settings: p.settings,
+    ...(p.default_endpoint_settings ? { default_endpoint_settings: p.default_endpoint_settings } : {}),
   };
 }
 
@@ -48,7 +51,6 @@ export function projectDetails(store: Store, p: Project, nowMs: number): Record<
   } = projectListItem(store, p);
   return {
     ...item,
-    history_retention_seconds: plan === "free" ? 21_600 : 604_800,
     consumption_period_start: periodStart.toISOString(),
     consumption_period_end: periodEnd.toISOString(),
     active_time_seconds: 0,

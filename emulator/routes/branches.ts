@@ -8,6 +8,7 @@ import type { Branch, Endpoint } from "../state";
 import { branchAnnotation } from "../views";
 import { BranchCreateBody, BranchRestoreBody, BranchUpdateBody } from "../validation";
 import { buildEndpoint } from "./endpoints";
+import { connectionDetails, inheritRolesAndDatabases, roleWithPassword } from "../roles";
 
 export function branchRoutes(r: Router): void {
   r.get("/projects/:project_id/branches", (ctx) => {
@@ -90,7 +91,19 @@ export function branchRoutes(r: Router): void {
       specs.push({ action: "start_compute", branch_id: id, endpoint_id: ep.id });
     }
     const operations = ctx.operations(p.id, specs);
-    return { status: 201, body: { branch, endpoints, operations, roles: [], databases: [] } };
+    // The parent's roles and databases, by name; a protected parent's children get new passwords.
+    const parent = store.branch(p.id, parentId)!;
+    const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, ctx.now(), parent.protected);
+    // A connection URI when there is exactly one way to connect: one role, one database, a read_write compute.
+    const rw = endpoints.find((e) => e.type === "read_write");
+    const uris =
+      rw && roles.length === 1 && databases.length === 1
+        ? { connection_uris: [connectionDetails(rw, roles[0], databases[0])] }
+        : {};
+    return {
+      status: 201,
+      body: { branch, endpoints, operations, roles: roles.map(roleWithPassword), databases, ...uris },
+    };
   });
 
   r.patch("/projects/:project_id/branches/:branch_id", (ctx) => {
@@ -201,8 +214,7 @@ export function branchRoutes(r: Router): void {
       store.removeEndpoint(ep);
     }
     specs.push({ action: "delete_timeline", branch_id: b.id });
-    delete store.state.branches[b.id];
-    store.dirty = true;
+    store.removeBranch(b);
     b.updated_at = iso(ctx.now());
     return { body: { branch: b, operations: ctx.operations(p.id, specs) } };
   });

@@ -160,7 +160,12 @@ describe("organization and project-scoped keys", () => {
     const key = r.body.key as string;
     const routes: [string, string][] = [
       ["GET", "/projects/{project_id}"],
+      ["PATCH", "/projects/{project_id}"],
+      ["DELETE", "/projects/{project_id}"],
       ["GET", "/projects/{project_id}/branches"],
+      ["GET", "/projects/{project_id}/branches/{branch_id}/roles"],
+      ["GET", "/projects/{project_id}/branches/{branch_id}/databases"],
+      ["GET", "/projects/{project_id}/connection_uri"],
       ["POST", "/projects/{project_id}/branches"],
       ["GET", "/projects/{project_id}/branches/{branch_id}"],
       ["DELETE", "/projects/{project_id}/branches/{branch_id}"],

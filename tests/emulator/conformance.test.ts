@@ -20,7 +20,10 @@ const ROUTES = [
   "GET /users/me/organizations",
   "GET /organizations/{org_id}",
   "GET /projects",
+  "POST /projects",
   "GET /projects/{project_id}",
+  "PATCH /projects/{project_id}",
+  "DELETE /projects/{project_id}",
   "GET /projects/{project_id}/branches",
   "POST /projects/{project_id}/branches",
   "GET /projects/{project_id}/branches/{branch_id}",
@@ -28,6 +31,11 @@ const ROUTES = [
   "POST /projects/{project_id}/branches/{branch_id}/restore",
   "DELETE /projects/{project_id}/branches/{branch_id}",
   "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+  "GET /projects/{project_id}/branches/{branch_id}/roles",
+  "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+  "GET /projects/{project_id}/branches/{branch_id}/databases",
+  "GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  "GET /projects/{project_id}/connection_uri",
   "GET /projects/{project_id}/endpoints",
   "POST /projects/{project_id}/endpoints",
   "GET /projects/{project_id}/endpoints/{endpoint_id}",
@@ -67,6 +75,29 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.get("/projects/{project_id}/branches/{branch_id}/endpoints", {
       params: { ...p, branch_id: br.body.branch.id },
     });
+    // Roles and databases of the new branch (copied from its parent), and a connection URI.
+    const b0 = { ...p, branch_id: br.body.branch.id };
+    await c.get("/projects/{project_id}/branches/{branch_id}/roles", { params: b0 });
+    await c.get("/projects/{project_id}/branches/{branch_id}/roles/{role_name}", {
+      params: { ...b0, role_name: "neondb_owner" },
+    });
+    await c.get("/projects/{project_id}/branches/{branch_id}/roles/{role_name}", {
+      params: { ...b0, role_name: "nobody" },
+    }); // 404
+    await c.get("/projects/{project_id}/branches/{branch_id}/databases", { params: b0 });
+    await c.get("/projects/{project_id}/branches/{branch_id}/databases/{database_name}", {
+      params: { ...b0, database_name: "neondb" },
+    });
+    await c.get("/projects/{project_id}/connection_uri", {
+      params: p,
+      query: {
+        branch_id: br.body.branch.id,
+        database_name: "neondb",
+        role_name: "neondb_owner",
+        pooled: "true",
+      },
+    });
+    await c.get("/projects/{project_id}/connection_uri", { params: p, query: { role_name: "neondb_owner" } }); // 400
     // Every status of an operation and state of a compute passes through the schema.
     const created = await c.post(EP, {
       params: p,
@@ -129,6 +160,33 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.del("/projects/{project_id}/branches/{branch_id}", {
       params: { ...p, branch_id: br.body.branch.id },
     });
+
+    // A project's whole life: create (every field), update, delete; and the refusals.
+    const np = await c.post("/projects", {
+      body: {
+        project: {
+          name: "conformance",
+          org_id: s.orgId,
+          branch: { name: "trunk", role_name: "sally", database_name: "app" },
+          default_endpoint_settings: { autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2 },
+          settings: { allowed_ips: { ips: ["10.0.0.1"] } },
+          history_retention_seconds: 3600,
+        },
+      },
+    });
+    expect(np.status).toBe(201);
+    const pp = { project_id: np.body.project.id };
+    await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: "x" } } }); // 423
+    await settle(c, pp.project_id);
+    await c.patch("/projects/{project_id}", {
+      params: pp,
+      body: { project: { name: "renamed", history_retention_seconds: 7200 } },
+    });
+    await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: 5 } } }); // 400
+    await settle(c, pp.project_id);
+    await c.post("/projects", { body: { project: { pg_version: 12 } } }); // 400
+    expect((await c.del("/projects/{project_id}", { params: pp })).status).toBe(200);
+    await c.del("/projects/{project_id}", { params: pp }); // 404
 
     const pk = await c.post("/api_keys", { body: { key_name: "k" } });
     await c.get("/api_keys");

@@ -32,8 +32,12 @@ async function samples(c: Client): Promise<Record<string, Record<string, unknown
     params: p,
     body: { branch: { name: `b-${Date.now()}` } },
   });
+  const project = await c.post("/projects", { body: { project: { name: `p-${Date.now()}` } } });
   c.emu.clock.advance(1000);
   return {
+    "Project (create)": project.body.project,
+    "Endpoint (project create)": project.body.endpoints[0],
+    "Branch (project create)": project.body.branch,
     Endpoint: (await c.get(EP1, { params: { ...p, endpoint_id: s.primaryEndpointId } })).body.endpoint,
     "Endpoint (list)": (await c.get(EP, { params: p })).body.endpoints[0],
     "Endpoint (create)": created.body.endpoint,

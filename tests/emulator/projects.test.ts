@@ -219,7 +219,10 @@ describe("branches", () => {
       ["start_compute", "scheduling"],
       ["start_compute", "scheduling"],
     ]);
-    expect(r.body).toMatchObject({ roles: [], databases: [] });
+    // The parent's role and database, and the connection URI of the new read_write compute.
+    expect(r.body.roles.map((x: { name: string }) => x.name)).toEqual(["neondb_owner"]);
+    expect(r.body.databases.map((x: { name: string }) => x.name)).toEqual(["neondb"]);
+    expect(r.body.connection_uris[0].connection_parameters.host).toBe(r.body.endpoints[0].host);
     await settle(c, project);
     const b = (await c.get(BR1, { params: { project_id: project, branch_id: r.body.branch.id } })).body
       .branch;

@@ -97,6 +97,24 @@ describe("materialize", () => {
     expect(hasPending(store, p)).toBe(false);
   });
 
+  it("runs the first operations of a project that had none (a new project)", () => {
+    const store = Store.seeded(1, "launch");
+    const t = store.now();
+    const [a, b] = createOperations(
+      store,
+      cfg,
+      "new-project-1",
+      [{ action: "create_timeline" }, { action: "start_compute" }],
+      "none",
+      t,
+    );
+    materialize(store, cfg, "new-project-1", t);
+    expect([a.op.status, b.op.status]).toEqual(["running", "scheduling"]);
+    expect(hasPending(store, "new-project-1")).toBe(true);
+    materialize(store, cfg, "new-project-1", t + 200);
+    expect([a.op.status, b.op.status]).toEqual(["finished", "finished"]);
+  });
+
   it("suspends an active compute once its timeout has passed (0 = 300 s, -1 = never)", () => {
     expect(suspendAfterMs({ suspend_timeout_seconds: 0 } as Endpoint)).toBe(300_000);
     expect(suspendAfterMs({ suspend_timeout_seconds: 60 } as Endpoint)).toBe(60_000);
