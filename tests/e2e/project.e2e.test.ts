@@ -39,8 +39,8 @@ async function outputs(temp: TempStack): Promise<Record<string, unknown>> {
 
 /** `pulumi stack export` as a user runs it, and every state file of the backend. */
 function exportAndState(temp: TempStack): string {
-  const bin = temp.env.PATH.split(path.delimiter)[0];
-  const exported = execFileSync(path.join(bin, "pulumi"), ["stack", "export", "--stack", "dev"], {
+  const bin = temp.env.PATH.split(path.delimiter).find((d) => fs.existsSync(path.join(d, "pulumi")));
+  const exported = execFileSync(path.join(bin ?? "", "pulumi"), ["stack", "export", "--stack", "dev"], {
     cwd: temp.workDir,
     env: { ...process.env, ...temp.env },
     encoding: "utf8",
