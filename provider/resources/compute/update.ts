@@ -7,7 +7,7 @@ import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../
 import type { ResourceLogger } from "../engine-log";
 import { InitError } from "../kit";
 import { clause, type Runtime } from "../runtime";
-import { diffCompute } from "./diff";
+import { diffCompute, PROJECT_SUSPEND_DEFAULT_KEY } from "./diff";
 import { withProjectDefault } from "./project-default";
 import { knownComputes, type KnownComputes } from "./known";
 import { describe, parseId, patchApplied, settledEndpoint, toOutputs, updateBody } from "./mapping";
@@ -117,7 +117,7 @@ async function startUnstarted(
       // A restart asked for in this update did not happen: keep the old trigger so it is asked again.
       current
         ? toOutputs({ ...news, restartTrigger: olds.restartTrigger, adopted: olds.adopted }, current)
-        : olds,
+        : Object.fromEntries(Object.entries(olds).filter(([k]) => k !== PROJECT_SUSPEND_DEFAULT_KEY)),
       [reason],
     );
   }

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Operation, type Project, type ProjectUpdateBody } from "../../api";
-import { isSucceeded } from "../../operations";
+import { isTerminal } from "../../operations";
 import { InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
@@ -69,7 +69,8 @@ async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dy
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProject(olds, news);
-  if (d.refused.length > 0 && rt.isPlanning(news)) throw refusal(id, olds, news, d.refused);
+  const known = d.refused.filter((k) => news[k] !== UNKNOWN);
+  if (known.length > 0 && rt.isPlanning(news)) throw refusal(id, olds, news, known);
   return {
     changes: d.changes,
     replaces: [],
@@ -131,8 +132,15 @@ async function projectsNamed(api: NeonClient, name: string, orgId: string | unde
 /** Unfinished operations of a project (a killed run's, when its create is finished by this one). */
 async function pendingOps(api: NeonClient, projectId: string): Promise<Operation[]> {
   const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => !isSucceeded(o.status));
+  return page.operations.filter((o) => !isTerminal(o.status));
 }
+
+/**
+ * How young a project carrying this resource's auto-name must be for create to take it over as a
+ * killed run's: an older one (another stack with the same URN, or the project a forced replacement
+ * would delete) is refused with its importId instead.
+ */
+export const TAKEOVER_WINDOW_MS = 60 * 60 * 1000;
 
 /** Projects a create of this instance took over: a delete in the same run must leave them. */
 function claimedByCreate(rt: Runtime): Set<string> {
@@ -163,6 +171,7 @@ async function createOrReconcile(
   i: ProjectInputs,
   name: string,
   log: ResourceLogger,
+  resent = false,
 ): Promise<Started> {
   try {
     const r = await api.projects.create(createBody(i, name));
@@ -182,11 +191,15 @@ async function createOrReconcile(
       },
     };
   } catch (err) {
-    if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw err;
+    // An answer that did not arrive, or arrived in a shape not understood: the project may exist.
+    const unknownOutcome =
+      err instanceof ApiError && (err.mayHaveReachedServer || err.kind === "invalid_response");
+    if (!unknownOutcome) throw err;
     const found = await projectsNamed(api, name, i.orgId);
     if (found.length === 0) {
+      if (resent) throw err;
       log.info("the answer to the create request was lost and nothing was created; sending it again");
-      return createOrReconcile(api, i, name, log);
+      return createOrReconcile(api, i, name, log, true);
     }
     if (found.length > 1) throw refuseStranger(name, found);
     log.info(
@@ -205,7 +218,9 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   const name = i.name ?? (urn ? autoName(urn) : undefined);
   if (!name) throw new Error("Failed to create a project: it has no name and no URN to derive one from");
   const before = await projectsNamed(api, name, i.orgId);
-  if (before.length > 0 && (i.name !== undefined || before.length > 1)) throw refuseStranger(name, before);
+  const young = (p: Project) => Date.now() - Date.parse(p.created_at) < TAKEOVER_WINDOW_MS;
+  if (before.length > 0 && (i.name !== undefined || before.length > 1 || !young(before[0])))
+    throw refuseStranger(name, before);
   let started: Started;
   if (before.length === 1) {
     log.info(
@@ -314,19 +329,31 @@ async function update(
   const log = rt.logger(news);
   const p = await rt.serialized(id, async () => {
     if (Object.keys(body).length === 0) return api.projects.get(id);
+    if (body.default_endpoint_settings) {
+      // Settings the program does not declare (set elsewhere) stay: the service replaces the object.
+      const current = (await api.projects.get(id)).default_endpoint_settings ?? {};
+      body.default_endpoint_settings = { ...current, ...body.default_endpoint_settings };
+    }
     const r = await api.projects.update(id, body);
     await rt.waitFor(id, r.operations, log);
     return r.project;
   });
-  const parts: ProjectParts = {
-    defaultBranchId: String(olds.defaultBranchId),
-    ...(Object.fromEntries(
-      ["defaultBranchName", "primaryComputeId", "host", "databaseName", "roleName", "connectionUri"].map(
-        (k) => [k, olds[k]],
-      ),
-    ) as Partial<ProjectParts>),
-  };
-  return { outs: toOutputs({ ...news, defaultBranchName: olds.defaultBranchName }, p, parts) };
+  // An interrupted create left its parts out: read them now; otherwise carry them.
+  const carried = [
+    "defaultBranchName",
+    "primaryComputeId",
+    "host",
+    "databaseName",
+    "roleName",
+    "connectionUri",
+  ];
+  const parts: ProjectParts = olds.defaultBranchId
+    ? ({
+        defaultBranchId: String(olds.defaultBranchId),
+        ...Object.fromEntries(carried.map((k) => [k, olds[k]])),
+      } as ProjectParts)
+    : await readParts(api, p, olds);
+  return { outs: toOutputs(news, p, parts) };
 }
 
 async function remove(rt: Runtime, id: string, props: Props): Promise<void> {

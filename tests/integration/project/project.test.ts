@@ -101,6 +101,16 @@ describe("create", () => {
     expect(c.outs.connectionUri).toMatch(/^postgresql:\/\/neondb_owner:/);
   });
 
+  it("an old project carrying the auto-name is not taken over (another stack's, or one a replacement would delete)", async () => {
+    // The seeded project was created more than an hour before now.
+    const name = autoName(urn("old"));
+    await api.projects.update(emulator.seed.projectId, { name });
+    const inputs = await checked("old", { orgId: emulator.seed.orgId });
+    const before = mutations();
+    await expect(impl.create(inputs)).rejects.toThrow(new RegExp(`importId: "${emulator.seed.projectId}"`));
+    expect(mutations()).toBe(before);
+  });
+
   it("a lost answer is reconciled by the name: one project", async () => {
     const inputs = await checked("lost", { name: "lost-answer", orgId: emulator.seed.orgId });
     // Every answer to a change is lost (the change is made); reads answer as usual.
