@@ -55,3 +55,4 @@ export const transitive = (verb: string) =>
 
 /** The real service's 422 for work against a branch whose creation has not finished (verbatim). */
 export const branchNotReady = () => new ApiFault(422, Codes.unprocessable, "branch not ready yet");
+export const unprocessable = (message: string) => new ApiFault(422, Codes.unprocessable, message);

@@ -1,5 +1,5 @@
 /** Branches: list, get, create (optionally with computes), update, restore (reset to a parent), delete. */
-import { badRequest, conflict, notFound } from "../errors";
+import { badRequest, conflict, notFound, unprocessable } from "../errors";
 import { branchId } from "../ids";
 import { iso } from "../store";
 import type { OpSpec } from "../engine";
@@ -37,6 +37,13 @@ export function branchRoutes(r: Router): void {
     const parentId = body.branch?.parent_id ?? p.default_branch_id;
     if (!store.branch(p.id, parentId))
       throw notFound(`Failed to ${what}: parent branch ${parentId} not found in project ${p.id}`);
+    // Neon's plans cap the branches of a project (Free: 10; paid plans up to 5,000).
+    const limit = store.plan(p) === "free" ? 10 : 5000;
+    if (store.branchesOf(p.id).length >= limit) {
+      throw unprocessable(
+        `Failed to ${what}: project ${p.id} already has ${limit} branches, the most its plan allows; delete a branch or upgrade the plan`,
+      );
+    }
     const id = branchId(store.rngIds, (x) => x in store.state.branches);
     const name = body.branch?.name ?? id;
     if (store.branchesOf(p.id).some((b) => b.name === name)) {

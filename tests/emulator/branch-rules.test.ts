@@ -77,3 +77,20 @@ test("restore to the parent's head keeps the id and runs operations; protected b
   await api.waitForOperations(projectId, gone?.operations ?? []);
   expect(await api.branches.delete(projectId, b.id)).toBeUndefined();
 });
+
+test("a project on the Free plan holds at most 10 branches: the 11th create answers 422", async () => {
+  const free = emulator.seed.freeProjectId;
+  const have = (await api.branches.list(free)).length;
+  for (let i = have; i < 10; i++) {
+    const r = await api.branches.create(free, { branch: { name: `limit-${i}` } });
+    await api.waitForOperations(free, r.operations);
+  }
+  expect(await api.branches.list(free)).toHaveLength(10);
+  const err = await api.branches.create(free, { branch: { name: "one-too-many" } }).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  expect([(err as ApiError).status, (err as ApiError).apiMessage]).toEqual([
+    422,
+    expect.stringMatching(/already has 10 branches, the most its plan allows/),
+  ]);
+  expect(await api.branches.list(free)).toHaveLength(10);
+});
