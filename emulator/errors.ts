@@ -18,6 +18,7 @@ export const Codes = {
   forbidden: "FORBIDDEN",
   notFound: "NOT_FOUND",
   conflict: "CONFLICT",
+  preconditionFailed: "PRECONDITION_FAILED",
   unprocessable: "UNPROCESSABLE_ENTITY",
   locked: "LOCKED",
   tooMany: "TOO_MANY_REQUESTS",
@@ -56,3 +57,6 @@ export const transitive = (verb: string) =>
 /** The real service's 422 for work against a branch whose creation has not finished (verbatim). */
 export const branchNotReady = () => new ApiFault(422, Codes.unprocessable, "branch not ready yet");
 export const unprocessable = (message: string) => new ApiFault(422, Codes.unprocessable, message);
+
+/** 412: what the request needs is switched off (`reveal_password` of a project that does not store passwords). */
+export const preconditionFailed = (message: string) => new ApiFault(412, Codes.preconditionFailed, message);

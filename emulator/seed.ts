@@ -187,7 +187,15 @@ export function seedState(
       };
       branchIds.push(bid);
       state.roles[bid] = [
-        { branch_id: bid, name: owner, protected: false, password, created_at: at, updated_at: at },
+        {
+          branch_id: bid,
+          name: owner,
+          protected: false,
+          password,
+          no_login: false,
+          created_at: at,
+          updated_at: at,
+        },
       ];
       state.databases[bid] = [
         {

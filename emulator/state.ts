@@ -199,14 +199,26 @@ export type Endpoint = z.infer<typeof EndpointSchema>;
 
 /**
  * A Postgres role of a branch: the API's `Role` plus the password, which the emulator keeps (connection
- * URIs carry it; it is shown in create answers only, never in the role's GET or list).
+ * URIs carry it; it is shown in create and reset answers and by `reveal_password`, never in the role's
+ * GET or list).
  */
 export const RoleRecordSchema = z.object({
   branch_id: id,
   name: z.string(),
   /** Roles the service manages itself; user roles are never protected. */
   protected: z.boolean(),
-  password: z.string(),
+  /** None for a role created with `no_login`. */
+  password: z.string().optional(),
+  // Defaults: state files written before roles could be created lack the fields below.
+  /** Created with `no_login: true`: it cannot log in (`authentication_method` `no_login`). */
+  no_login: z.boolean().default(false),
+  /**
+   * After `reset_password`: the password it replaced, which keeps working until every operation of
+   * the reset is terminal (the service: "the old password remains valid until last operation finishes").
+   */
+  password_rotation: z
+    .object({ previous_password: z.string(), operation_ids: z.array(z.string()) })
+    .optional(),
   created_at: iso,
   updated_at: iso,
 });

@@ -108,6 +108,30 @@ const pgName = z
   .string()
   .min(1, "must not be empty")
   .refine((n) => Buffer.byteLength(n) <= 63, "must be at most 63 bytes (a Postgres identifier)");
+
+export const RoleCreateBody = z
+  .object({ role: z.object({ name: pgName, no_login: z.boolean().optional() }).strict() })
+  .strict();
+
+export const DatabaseCreateBody = z
+  .object({ database: z.object({ name: pgName, owner_name: pgName }).strict() })
+  .strict();
+
+export const DatabaseUpdateBody = z
+  .object({
+    database: z.object({ name: pgName.optional(), owner_name: pgName.optional() }).strict(),
+  })
+  .strict();
+
+/** `POST /_emulator/login`: a client connecting as a role with a password. */
+export const LoginBody = z
+  .object({
+    project_id: z.string().min(1, "must not be empty"),
+    branch_id: z.string().min(1, "must not be empty"),
+    role_name: z.string().min(1, "must not be empty"),
+    password: z.string(),
+  })
+  .strict();
 const projectName = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
 const historyRetention = z
   .number()

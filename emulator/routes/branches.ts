@@ -101,10 +101,11 @@ export function branchRoutes(r: Router): void {
     // The parent's roles and databases, by name; a protected parent's children get new passwords.
     const parent = store.branch(p.id, parentId)!;
     const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, ctx.now(), parent.protected);
-    // A connection URI when there is exactly one way to connect: one role, one database, a read_write compute.
+    // A connection URI when there is exactly one way to connect: one role (that may log in), one
+    // database, a read_write compute.
     const rw = endpoints.find((e) => e.type === "read_write");
     const uris =
-      rw && roles.length === 1 && databases.length === 1
+      rw && roles.length === 1 && !roles[0].no_login && databases.length === 1
         ? { connection_uris: [connectionDetails(rw, roles[0], databases[0])] }
         : {};
     return {

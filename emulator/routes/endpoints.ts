@@ -96,6 +96,35 @@ export function buildEndpoint(
   };
 }
 
+/**
+ * The operations of a configuration change on a compute, and its pending state: `apply_config`; an
+ * idle (or disabled) compute is briefly woken for it and suspended again (the API's own example), so
+ * `suspend_compute` follows. `restart`: a size or branch change restarts an active compute inside
+ * `apply_config`.
+ */
+export function applyConfig(ep: Endpoint, restart = false): OpSpec[] {
+  const base = { branch_id: ep.branch_id, endpoint_id: ep.id };
+  const specs: OpSpec[] = [{ action: "apply_config", ...base, restart }];
+  if (ep.current_state !== "active" || ep.disabled) {
+    specs.push({ action: "suspend_compute", ...base });
+    ep.pending_state = "idle";
+  } else {
+    ep.pending_state = "active";
+  }
+  return specs;
+}
+
+/**
+ * A change to a branch's roles or databases: a configuration change on every compute of the branch
+ * (the service drops their connections and wakes an idle one briefly). None without a compute.
+ */
+export function applyConfigToBranch(ctx: Ctx, projectId: string, branchId: string): OpSpec[] {
+  return ctx.store
+    .endpointList(projectId)
+    .filter((e) => e.branch_id === branchId)
+    .flatMap((e) => applyConfig(e));
+}
+
 function endpointOr404(ctx: Ctx, project: Project, id: string, what: string): Endpoint {
   const ep = ctx.store.endpoint(project.id, id);
   if (!ep) throw notFound(`Failed to ${what}: endpoint ${id} not found in project ${project.id}`);
@@ -213,16 +242,7 @@ export function endpointRoutes(r: Router): void {
     );
     Object.assign(ep, next);
     ep.updated_at = iso(ctx.now());
-    const base = { branch_id: ep.branch_id, endpoint_id: ep.id };
-    const specs: OpSpec[] = [{ action: "apply_config", ...base, restart }];
-    if (ep.current_state !== "active" || ep.disabled) {
-      // An idle compute is briefly woken for the update and suspended again (the API's own example).
-      specs.push({ action: "suspend_compute", ...base });
-      ep.pending_state = "idle";
-    } else {
-      ep.pending_state = "active";
-    }
-    return { body: { endpoint: ep, operations: ctx.operations(p.id, specs) } };
+    return { body: { endpoint: ep, operations: ctx.operations(p.id, applyConfig(ep, restart)) } };
   });
 
   r.delete("/projects/:project_id/endpoints/:endpoint_id", (ctx) => {

@@ -79,6 +79,7 @@ describe("POST /projects", () => {
         branch_id: branch.id,
         name: "neondb_owner",
         protected: false,
+        authentication_method: "password",
         password: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
         created_at: project.created_at,
         updated_at: project.created_at,

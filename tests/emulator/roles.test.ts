@@ -55,6 +55,7 @@ describe("seeded roles and databases", () => {
           branch_id: b,
           name: "neondb_owner",
           protected: false,
+          authentication_method: "password",
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },
@@ -271,7 +272,7 @@ describe("state files", () => {
     const p = { project_id: a.seed.projectId };
     const uri = (await ca.get(URI, { params: p, query: owner })).body.uri;
     await stop(a);
-    // A second role on main (the emulator has no route for creating roles yet).
+    // A second role on main, written into the file (roles-write.test.ts creates them through the API).
     const state = JSON.parse(readFileSync(path, "utf8"));
     const main = a.seed.defaultBranchId;
     state.roles[main].push({ ...state.roles[main][0], name: "alice", password: "alicePass123" });
