@@ -1,18 +1,75 @@
 /**
- * Roles and databases of a branch (read-only here: list, get) and the connection URI of a role and
- * database on a compute. Roles are shown without their passwords.
+ * Roles and databases of a branch: list, get, create, delete (and rename or re-own a database); a role's
+ * password (reveal, reset); and the connection URI of a role and database on a compute. Roles are shown
+ * without their passwords except in the answers of create, reset and `reveal_password`. Every change runs
+ * a configuration change on each compute of the branch (see {@link applyConfigToBranch}).
  */
-import { notFound } from "../errors";
+import { badRequest, conflict, notFound, preconditionFailed, unprocessable } from "../errors";
 import type { Ctx, Router } from "../server";
-import type { Branch, Project } from "../state";
-import { connectionUri, poolerHost, roleView } from "../roles";
-import { boolQuery, idQuery, stringQuery } from "../validation";
-import { readWriteOf } from "./endpoints";
+import type { Branch, Database, Project, RoleRecord } from "../state";
+import { iso } from "../store";
+import { connectionUri, newDatabase, newRole, poolerHost, roleView, roleWithPassword } from "../roles";
+import { newPassword } from "../ids";
+import {
+  DatabaseCreateBody,
+  DatabaseUpdateBody,
+  RoleCreateBody,
+  boolQuery,
+  idQuery,
+  stringQuery,
+} from "../validation";
+import { applyConfigToBranch, readWriteOf } from "./endpoints";
 
 function branchOr404(ctx: Ctx, p: Project, id: string, what: string): Branch {
   const b = ctx.store.branch(p.id, id);
   if (!b) throw notFound(`Failed to ${what}: branch ${id} not found in project ${p.id}`);
   return b;
+}
+
+function roleOr404(ctx: Ctx, b: Branch, name: string, what: string): RoleRecord {
+  const role = ctx.store.rolesOf(b.id).find((x) => x.name === name);
+  if (!role) throw notFound(`Failed to ${what}: role "${name}" not found on branch ${b.id}`);
+  return role;
+}
+
+function databaseOr404(ctx: Ctx, b: Branch, name: string, what: string): Database {
+  const db = ctx.store.databasesOf(b.id).find((x) => x.name === name);
+  if (!db) throw notFound(`Failed to ${what}: database "${name}" not found on branch ${b.id}`);
+  return db;
+}
+
+/** A database's owner named in a body must be a role of the branch: 404 naming it, like other body ids. */
+function ownerOr404(ctx: Ctx, b: Branch, name: string, what: string): void {
+  if (!ctx.store.rolesOf(b.id).some((x) => x.name === name)) {
+    throw notFound(
+      `Failed to ${what}: owner role "${name}" not found on branch ${b.id}; create the role first`,
+    );
+  }
+}
+
+/** System roles (`protected`) are the service's own: they cannot be deleted or have their password read or reset. */
+function notProtected(role: RoleRecord, what: string): void {
+  if (role.protected) {
+    throw badRequest(`Failed to ${what}: role "${role.name}" is a protected system role`);
+  }
+}
+
+/** A `no_login` role has no password to reveal or reset. */
+function mayLogIn(role: RoleRecord, what: string): void {
+  if (role.no_login) {
+    throw unprocessable(
+      `Failed to ${what}: role "${role.name}" was created with no_login and has no password`,
+    );
+  }
+}
+
+/**
+ * The checks every change to a branch's roles or databases passes before it is applied, in the
+ * emulator's order: the branch must be ready (422), then the project unlocked (423).
+ */
+function mayChange(ctx: Ctx, p: Project, b: Branch): void {
+  ctx.ready(b);
+  ctx.lock(p);
 }
 
 export function roleRoutes(r: Router): void {
@@ -27,9 +84,91 @@ export function roleRoutes(r: Router): void {
     const what = "get role";
     const { project_id, branch_id, role_name } = ctx.params();
     const b = branchOr404(ctx, ctx.project(project_id, what), branch_id, what);
+    return { body: { role: roleView(roleOr404(ctx, b, role_name, what)) } };
+  });
+
+  r.post("/projects/:project_id/branches/:branch_id/roles", (ctx) => {
+    const what = "create role";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
+    const { name, no_login } = ctx.body(RoleCreateBody, what).role;
+    mayChange(ctx, p, b);
+    if (ctx.store.rolesOf(b.id).some((x) => x.name === name))
+      throw conflict(`Failed to ${what}: role "${name}" already exists on branch ${b.id}`);
+    const role = newRole(b.id, name, iso(ctx.now()), no_login === true);
+    ctx.store.state.roles[b.id] = [...ctx.store.rolesOf(b.id), role];
+    ctx.store.dirty = true;
+    const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));
+    return { status: 201, body: { role: roleWithPassword(role), operations } };
+  });
+
+  r.delete("/projects/:project_id/branches/:branch_id/roles/:role_name", (ctx) => {
+    const what = "delete role";
+    const { project_id, branch_id, role_name } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
     const role = ctx.store.rolesOf(b.id).find((x) => x.name === role_name);
-    if (!role) throw notFound(`Failed to ${what}: role "${role_name}" not found on branch ${b.id}`);
-    return { body: { role: roleView(role) } };
+    // The API answers 204 for a role that does not exist or was already deleted.
+    if (!role) return { status: 204 };
+    notProtected(role, what);
+    mayChange(ctx, p, b);
+    const owned = ctx.store.databasesOf(b.id).filter((d) => d.owner_name === role.name);
+    if (owned.length > 0) {
+      throw conflict(
+        `Failed to ${what}: role "${role.name}" owns the database${owned.length > 1 ? "s" : ""} ${owned
+          .map((d) => `"${d.name}"`)
+          .join(
+            ", ",
+          )} on branch ${b.id}; delete ${owned.length > 1 ? "them" : "it"} or change ${owned.length > 1 ? "their owner" : "its owner"} first`,
+      );
+    }
+    ctx.store.state.roles[b.id] = ctx.store.rolesOf(b.id).filter((x) => x !== role);
+    ctx.store.dirty = true;
+    const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));
+    return { body: { role: roleView(role), operations } };
+  });
+
+  r.get("/projects/:project_id/branches/:branch_id/roles/:role_name/reveal_password", (ctx) => {
+    const what = "reveal role password";
+    const { project_id, branch_id, role_name } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
+    const role = roleOr404(ctx, b, role_name, what);
+    if (!p.store_passwords) {
+      throw preconditionFailed(
+        `Failed to ${what}: storing passwords is disabled for project ${p.id}; reset the password to get a new one`,
+      );
+    }
+    notProtected(role, what);
+    mayLogIn(role, what);
+    return { body: { password: role.password } };
+  });
+
+  r.post("/projects/:project_id/branches/:branch_id/roles/:role_name/reset_password", (ctx) => {
+    const what = "reset role password";
+    const { project_id, branch_id, role_name } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
+    const role = roleOr404(ctx, b, role_name, what);
+    notProtected(role, what);
+    mayLogIn(role, what);
+    mayChange(ctx, p, b);
+    const previous = role.password!;
+    role.password = newPassword();
+    role.updated_at = iso(ctx.now());
+    const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));
+    // The old password keeps working until the reset's last operation is over (none: not at all).
+    if (operations.length > 0) {
+      role.password_rotation = {
+        previous_password: previous,
+        operation_ids: operations.map((o) => o.id),
+      };
+    } else {
+      delete role.password_rotation;
+    }
+    ctx.store.dirty = true;
+    return { body: { role: roleWithPassword(role), operations } };
   });
 
   r.get("/projects/:project_id/branches/:branch_id/databases", (ctx) => {
@@ -43,9 +182,67 @@ export function roleRoutes(r: Router): void {
     const what = "get database";
     const { project_id, branch_id, database_name } = ctx.params();
     const b = branchOr404(ctx, ctx.project(project_id, what), branch_id, what);
+    return { body: { database: databaseOr404(ctx, b, database_name, what) } };
+  });
+
+  r.post("/projects/:project_id/branches/:branch_id/databases", (ctx) => {
+    const what = "create database";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
+    const { name, owner_name } = ctx.body(DatabaseCreateBody, what).database;
+    ownerOr404(ctx, b, owner_name, what);
+    mayChange(ctx, p, b);
+    if (ctx.store.databasesOf(b.id).some((x) => x.name === name))
+      throw conflict(`Failed to ${what}: database "${name}" already exists on branch ${b.id}`);
+    const db = newDatabase(ctx.store, b.id, name, owner_name, iso(ctx.now()));
+    ctx.store.state.databases[b.id] = [...ctx.store.databasesOf(b.id), db];
+    const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));
+    return { status: 201, body: { database: db, operations } };
+  });
+
+  r.patch("/projects/:project_id/branches/:branch_id/databases/:database_name", (ctx) => {
+    const what = "update database";
+    const { project_id, branch_id, database_name } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
+    const db = databaseOr404(ctx, b, database_name, what);
+    const u = ctx.body(DatabaseUpdateBody, what).database;
+    if (u.owner_name !== undefined) ownerOr404(ctx, b, u.owner_name, what);
+    mayChange(ctx, p, b);
+    if (
+      u.name !== undefined &&
+      u.name !== db.name &&
+      ctx.store.databasesOf(b.id).some((x) => x.name === u.name)
+    ) {
+      throw conflict(`Failed to ${what}: database "${u.name}" already exists on branch ${b.id}`);
+    }
+    const name = u.name ?? db.name;
+    const owner = u.owner_name ?? db.owner_name;
+    // As for computes, a PATCH that changes nothing returns no operations.
+    if (name === db.name && owner === db.owner_name) return { body: { database: db, operations: [] } };
+    // A rename keeps the database (its id and data).
+    db.name = name;
+    db.owner_name = owner;
+    db.updated_at = iso(ctx.now());
+    ctx.store.dirty = true;
+    const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));
+    return { body: { database: db, operations } };
+  });
+
+  r.delete("/projects/:project_id/branches/:branch_id/databases/:database_name", (ctx) => {
+    const what = "delete database";
+    const { project_id, branch_id, database_name } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const b = branchOr404(ctx, p, branch_id, what);
     const db = ctx.store.databasesOf(b.id).find((x) => x.name === database_name);
-    if (!db) throw notFound(`Failed to ${what}: database "${database_name}" not found on branch ${b.id}`);
-    return { body: { database: db } };
+    // The API answers 204 for a database that does not exist or was already deleted.
+    if (!db) return { status: 204 };
+    mayChange(ctx, p, b);
+    ctx.store.state.databases[b.id] = ctx.store.databasesOf(b.id).filter((x) => x !== db);
+    ctx.store.dirty = true;
+    const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));
+    return { body: { database: db, operations } };
   });
 
   r.get("/projects/:project_id/connection_uri", (ctx) => {
@@ -68,10 +265,13 @@ export function roleRoutes(r: Router): void {
           : `Failed to ${what}: endpoint ${endpointId} not found on branch ${b.id} in project ${p.id}`,
       );
     }
-    const role = ctx.store.rolesOf(b.id).find((x) => x.name === roleName);
-    if (!role) throw notFound(`Failed to ${what}: role "${roleName}" not found on branch ${b.id}`);
-    if (!ctx.store.databasesOf(b.id).some((x) => x.name === databaseName))
-      throw notFound(`Failed to ${what}: database "${databaseName}" not found on branch ${b.id}`);
+    const role = roleOr404(ctx, b, roleName, what);
+    databaseOr404(ctx, b, databaseName, what);
+    if (role.no_login) {
+      throw unprocessable(
+        `Failed to ${what}: role "${role.name}" was created with no_login and cannot connect`,
+      );
+    }
     return { body: { uri: connectionUri(pooled ? poolerHost(ep) : ep.host, role, databaseName) } };
   });
 }

@@ -35,6 +35,13 @@ const ROUTES = [
   "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
   "GET /projects/{project_id}/branches/{branch_id}/databases",
   "GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  "POST /projects/{project_id}/branches/{branch_id}/roles",
+  "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+  "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+  "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+  "POST /projects/{project_id}/branches/{branch_id}/databases",
+  "PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  "DELETE /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
   "GET /projects/{project_id}/connection_uri",
   "GET /projects/{project_id}/endpoints",
   "POST /projects/{project_id}/endpoints",
@@ -98,6 +105,57 @@ describe("every route conforms to the OpenAPI schema", () => {
       },
     });
     await c.get("/projects/{project_id}/connection_uri", { params: p, query: { role_name: "neondb_owner" } }); // 400
+    // Creating, revealing, resetting and deleting roles and databases (each with the branch's compute).
+    const ROLE1 = "/projects/{project_id}/branches/{branch_id}/roles/{role_name}";
+    const DB1 = "/projects/{project_id}/branches/{branch_id}/databases/{database_name}";
+    await settle(c, s.projectId);
+    const alice = { ...b0, role_name: "alice" };
+    expect(
+      (
+        await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
+          params: b0,
+          body: { role: { name: "alice" } },
+        })
+      ).status,
+    ).toBe(201);
+    await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
+      params: b0,
+      body: { role: { name: "reader", no_login: true } },
+    }); // 423 (alice's operations run)
+    await settle(c, s.projectId);
+    await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
+      params: b0,
+      body: { role: { name: "reader", no_login: true } },
+    });
+    await settle(c, s.projectId);
+    await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
+      params: b0,
+      body: { role: { name: "alice" } },
+    }); // 409
+    await c.get(`${ROLE1}/reveal_password`, { params: alice });
+    await c.get(`${ROLE1}/reveal_password`, { params: { ...b0, role_name: "nobody" } }); // 404
+    await c.post(`${ROLE1}/reset_password`, { params: alice });
+    await settle(c, s.projectId);
+    await c.post("/projects/{project_id}/branches/{branch_id}/databases", {
+      params: b0,
+      body: { database: { name: "app", owner_name: "alice" } },
+    });
+    await settle(c, s.projectId);
+    await c.post("/projects/{project_id}/branches/{branch_id}/databases", {
+      params: b0,
+      body: { database: { name: "x", owner_name: "ghost" } },
+    }); // 404
+    await c.patch(DB1, {
+      params: { ...b0, database_name: "app" },
+      body: { database: { name: "app2", owner_name: "neondb_owner" } },
+    });
+    await settle(c, s.projectId);
+    await c.del(DB1, { params: { ...b0, database_name: "app2" } });
+    await c.del(DB1, { params: { ...b0, database_name: "app2" } }); // 204
+    await settle(c, s.projectId);
+    await c.del(ROLE1, { params: alice });
+    await c.del(ROLE1, { params: alice }); // 204
+    await settle(c, s.projectId);
     // Every status of an operation and state of a compute passes through the schema.
     const created = await c.post(EP, {
       params: p,
@@ -171,11 +229,19 @@ describe("every route conforms to the OpenAPI schema", () => {
           default_endpoint_settings: { autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2 },
           settings: { allowed_ips: { ips: ["10.0.0.1"] } },
           history_retention_seconds: 3600,
+          store_passwords: false,
         },
       },
     });
     expect(np.status).toBe(201);
     const pp = { project_id: np.body.project.id };
+    const reveal = await c.get(
+      "/projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+      {
+        params: { ...pp, branch_id: np.body.branch.id, role_name: "sally" },
+      },
+    );
+    expect(reveal.status).toBe(412);
     await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: "x" } } }); // 423
     await settle(c, pp.project_id);
     await c.patch("/projects/{project_id}", {

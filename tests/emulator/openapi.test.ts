@@ -79,6 +79,52 @@ describe("OpenAPI conformance validator", () => {
     ).toMatch(/>= 0.25/);
   });
 
+  it("RoleOperations takes a role with its password and authentication_method; RolePasswordResponse only a password", () => {
+    const route = [
+      "POST",
+      "/projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+      200,
+    ] as const;
+    const role = {
+      branch_id: "br-1",
+      name: "alice",
+      protected: false,
+      authentication_method: "password",
+      password: "Onf1AjayKwe0",
+      created_at: op.created_at,
+      updated_at: op.created_at,
+    };
+    expect(conformanceErrors(...route, { role, operations: [op] })).toBeUndefined();
+    expect(conformanceErrors(...route, { role: { ...role, no_login: true }, operations: [] })).toMatch(
+      /additional properties/,
+    );
+    expect(conformanceErrors(...route, { role })).toMatch(/operations/);
+    const reveal = [
+      "GET",
+      "/projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+    ] as const;
+    expect(conformanceErrors(...reveal, 200, { password: "x" })).toBeUndefined();
+    expect(conformanceErrors(...reveal, 200, { password: "x", role })).toMatch(/additional properties/);
+    expect(conformanceErrors(...reveal, 412, { code: "PRECONDITION_FAILED", message: "m" })).toBeUndefined();
+    const db = [
+      "PATCH",
+      "/projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+      200,
+    ] as const;
+    const database = {
+      id: 1,
+      branch_id: "br-1",
+      name: "app",
+      owner_name: "alice",
+      created_at: op.created_at,
+      updated_at: op.created_at,
+    };
+    expect(conformanceErrors(...db, { database, operations: [] })).toBeUndefined();
+    expect(conformanceErrors(...db, { database: { ...database, id: "1" }, operations: [] })).toMatch(
+      /integer/,
+    );
+  });
+
   it("handles nullable: last_used_at may be null, but not a number", () => {
     const route = ["GET", "/api_keys", 200] as const;
     const item = {
