@@ -22,6 +22,8 @@ import type { ApiKey } from "./state";
 import type { Plan } from "./sizes";
 import type { RateLimiter } from "./ratelimit";
 import { omitDeprecated } from "./deprecated";
+import { tryLogin } from "./roles";
+import { LoginBody, parseBody } from "./validation";
 import { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
 
 export { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
@@ -40,6 +42,12 @@ export interface ServerSettings {
   omitDeprecatedFields: boolean;
   /** Rate limits when enabled (`rateLimit` option). */
   rateLimiter?: RateLimiter;
+}
+
+/** The answer of `POST /_emulator/login`. */
+export interface LoginResult {
+  ok: boolean;
+  reason?: string;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -271,6 +279,12 @@ export class Emulator {
       this.advance(ms);
       return { now: iso(this.store.now()) };
     });
+    // A client connecting as a role with a password (stands for a Postgres login; never logs it).
+    app.post("/_emulator/login", async (req) => {
+      guard(req);
+      const body = parseBody(LoginBody, req.body, "log in");
+      return this.login(body.project_id, body.branch_id, body.role_name, body.password);
+    });
     app.post("/_emulator/api_keys", async (req) => {
       guard(req);
       const role = (req.body as { role?: unknown } | undefined)?.role ?? "admin";
@@ -280,6 +294,26 @@ export class Emulator {
       const { key, token } = this.createPersonalKey(role);
       return { id: key.id, key: token, user_id: key.created_by, role };
     });
+  }
+
+  /**
+   * Whether a client connecting to a branch as a role with a password gets in: the role exists, may log
+   * in, and the password is its current one or the one a reset replaced while the reset's operations
+   * run (on the emulator clock). `reason` says why not; it never contains a password.
+   */
+  login(projectId: string, branchId: string, roleName: string, password: string): LoginResult {
+    const p = this.store.project(projectId);
+    if (!p) return { ok: false, reason: `project ${projectId} not found` };
+    materialize(this.store, this.settings.engine, p.id, this.store.now());
+    try {
+      const b = this.store.branch(p.id, branchId);
+      if (!b) return { ok: false, reason: `branch ${branchId} not found in project ${p.id}` };
+      const role = this.store.rolesOf(b.id).find((x) => x.name === roleName);
+      if (!role) return { ok: false, reason: `role "${roleName}" does not exist` };
+      return tryLogin(this.store, p.id, role, password);
+    } finally {
+      this.store.saveIfDirty();
+    }
   }
 
   /** A new personal key of the seeded admin or (non-admin) member user. */
