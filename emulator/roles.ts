@@ -121,7 +121,16 @@ export function tryLogin(
 ): { ok: boolean; reason?: string } {
   if (r.no_login || r.password === undefined)
     return { ok: false, reason: `role "${r.name}" is not permitted to log in` };
-  if (same(password, r.password)) return { ok: true };
+  if (same(password, r.password)) {
+    // The spec: a reset's new password is ready to use when its last operation finishes.
+    if (r.password_rotation && previousPasswordValid(store, projectId, r)) {
+      return {
+        ok: false,
+        reason: `password authentication failed for user "${r.name}" (a password reset is still being applied; the previous password works until it finishes)`,
+      };
+    }
+    return { ok: true };
+  }
   if (r.password_rotation && same(password, r.password_rotation.previous_password)) {
     if (previousPasswordValid(store, projectId, r)) return { ok: true };
     return {

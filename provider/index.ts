@@ -8,6 +8,8 @@ export * from "./resources/compute/resource";
 export * from "./resources/apikey/resource";
 export * from "./resources/project/resource";
 export * from "./resources/branch/resource";
+export * from "./resources/role/resource";
+export * from "./resources/database/resource";
 export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";
 export {
   getProjects,
@@ -18,6 +20,10 @@ export {
   getComputeOutput,
   getComputes,
   getComputesOutput,
+  getConnectionUri,
+  getConnectionUriOutput,
+  type GetConnectionUriArgs,
+  type ConnectionUri,
   type GetProjectsArgs,
   type GetOperationsArgs,
   type GetComputeArgs,

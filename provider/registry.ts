@@ -9,12 +9,14 @@ import { LOOKUPS, OBJECT_TYPES as LOOKUP_TYPES } from "./lookups/definitions";
 import { apiKey } from "./resources/apikey/kind";
 import { branch } from "./resources/branch/kind";
 import { compute } from "./resources/compute/kind";
+import { database } from "./resources/database/kind";
 import { project } from "./resources/project/kind";
+import { role } from "./resources/role/kind";
 import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind } from "./resources/kit";
 
 /** The resources, in schema and docs order. */
-export const RESOURCES: readonly ResourceKind[] = [compute, apiKey, project, branch];
+export const RESOURCES: readonly ResourceKind[] = [compute, apiKey, project, branch, role, database];
 
 export { LOOKUPS };
 

@@ -49,6 +49,7 @@ import {
   type ProjectUpdateBody,
   type Role,
 } from "./projects";
+import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./roles";
 import { paginate } from "./pager";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -137,6 +138,8 @@ export interface NeonClient {
     /** `undefined` when the API answers 204 (the branch does not exist or is already deleted). */
     delete(projectId: string, branchId: string): Promise<BranchOperations | undefined>;
   };
+  roles: RoleCalls;
+  databases: DatabaseCalls;
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
@@ -407,6 +410,8 @@ export function buildClient(http: HttpClient): NeonClient {
     operations,
     projects,
     branches,
+    roles: roleCalls(call, http),
+    databases: databaseCalls(call, http),
     users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),

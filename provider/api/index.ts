@@ -14,6 +14,7 @@ export {
 } from "./client";
 export * from "./schemas";
 export * from "./projects";
+export * from "./roles";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

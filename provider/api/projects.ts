@@ -21,6 +21,8 @@ export const RoleSchema = z.object({
   branch_id: z.string(),
   name: z.string(),
   protected: z.boolean().optional(),
+  /** `password`, `oauth` or `no_login`. */
+  authentication_method: z.string().optional(),
   created_at: z.string().optional(),
 });
 /** A role of a branch. */

@@ -233,5 +233,61 @@ export const GET_COMPUTES: LookupDef = {
   },
 };
 
+export const GET_CONNECTION_URI: LookupDef = {
+  name: "getConnectionUri",
+  description:
+    "The connection string of a role and database on a compute, as a secret: it carries the role's " +
+    "password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist.",
+  args: [
+    arg("projectId", "string", "required", "The project."),
+    arg("branchId", "string", "optional", "The branch (default: the project's default branch)."),
+    arg(
+      "computeId",
+      "string",
+      "optional",
+      "The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute).",
+    ),
+    arg("databaseName", "string", "required", "The database."),
+    arg("roleName", "string", "required", "The role to connect as."),
+    {
+      ...arg("pooled", "boolean", "optional", "Connect through the connection pooler (`-pooler` host)."),
+      default: false,
+    },
+  ],
+  result: [
+    {
+      name: "uri",
+      type: "string",
+      output: "always",
+      secret: true,
+      description: "`postgresql://<role>:<password>@<host>/<database>?sslmode=require` (a secret).",
+    },
+  ],
+  examples: {
+    yaml: [
+      "variables:",
+      "  conn:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getConnectionUri",
+      "      arguments: { projectId: shiny-wind-123456, branchId: br-cool-sky-12345678, databaseName: app, roleName: app }",
+      "      return: uri",
+    ].join("\n"),
+    typescript: [
+      "const conn = getConnectionUriOutput({",
+      "  projectId: branch.projectId,",
+      "  branchId: branch.id,",
+      "  databaseName: db.name,",
+      "  roleName: role.name,",
+      "}); // a secret Output<{ uri }>",
+    ].join("\n"),
+  },
+};
+
 /** Every lookup of the package. */
-export const LOOKUPS: readonly LookupDef[] = [GET_PROJECTS, GET_OPERATIONS, GET_COMPUTE, GET_COMPUTES];
+export const LOOKUPS: readonly LookupDef[] = [
+  GET_PROJECTS,
+  GET_OPERATIONS,
+  GET_COMPUTE,
+  GET_COMPUTES,
+  GET_CONNECTION_URI,
+];

@@ -109,6 +109,44 @@ export async function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]>
   return endpoints.map(computeInfo);
 }
 
+/** Arguments of {@link getConnectionUri}. */
+export interface GetConnectionUriArgs {
+  /** The project. */
+  projectId: string;
+  /** The branch (default: the project's default branch). */
+  branchId?: string;
+  /** The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute). */
+  computeId?: string;
+  /** The database. */
+  databaseName: string;
+  /** The role to connect as. */
+  roleName: string;
+  /** Connect through the connection pooler (`-pooler` host). Default false. */
+  pooled?: boolean;
+}
+
+/** The result of {@link getConnectionUri}. */
+export interface ConnectionUri {
+  /** `postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password. */
+  uri: string;
+}
+
+/**
+ * The connection string of a role and database on a compute. It carries the role's password: prefer
+ * {@link getConnectionUriOutput}, whose result is a secret; a program that uses this one must wrap
+ * the value in `pulumi.secret` before exporting it.
+ */
+export async function getConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
+  const uri = await lookupClient().projects.connectionUri(args.projectId, {
+    branchId: args.branchId,
+    endpointId: args.computeId,
+    databaseName: args.databaseName,
+    roleName: args.roleName,
+    pooled: args.pooled,
+  });
+  return { uri };
+}
+
 /** Arguments of a lookup's `…Output` variant: each argument may be a `pulumi.Input`. */
 export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
@@ -130,6 +168,11 @@ export function getComputeOutput(args: OutputArgs<GetComputeArgs>): pulumi.Outpu
 /** {@link getComputes} for `pulumi.Input` arguments. */
 export function getComputesOutput(args: OutputArgs<GetComputesArgs>): pulumi.Output<ComputeInfo[]> {
   return outputOf(args, getComputes);
+}
+
+/** {@link getConnectionUri} for `pulumi.Input` arguments; the result is a secret. */
+export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): pulumi.Output<ConnectionUri> {
+  return pulumi.secret(outputOf(args, getConnectionUri));
 }
 
 function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {

@@ -79,7 +79,14 @@ async function invoke(rt: Runtime, token: string, args: Props): Promise<provider
     );
   }
   const result = await lookups.withLookupClient(rt.client(), () => fn(plain(args)));
-  return { outputs: def.wraps ? { [def.wraps]: result } : (result as Props) };
+  const outs = def.wraps ? { [def.wraps]: result } : (result as Props);
+  // A secret field (a connection string) leaves the plugin marked secret.
+  return {
+    outputs: conceal(
+      outs,
+      def.result.filter((p) => p.secret).map((p) => p.name),
+    ),
+  };
 }
 
 /** The plugin's provider object; `configure` hands it the runtime of this plugin process's settings. */

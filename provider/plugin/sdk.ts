@@ -11,13 +11,23 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PACKAGE } from "../resources/classes";
 import type { ComputeInfo, OperationInfo, ProjectInfo } from "../lookups/types";
-import type { GetComputeArgs, GetComputesArgs, GetOperationsArgs, GetProjectsArgs } from "../lookups";
+import type {
+  ConnectionUri,
+  GetComputeArgs,
+  GetComputesArgs,
+  GetConnectionUriArgs,
+  GetOperationsArgs,
+  GetProjectsArgs,
+  OutputArgs,
+} from "../lookups";
 
 // One line per resource of the registry (TypeScript names cannot come from data).
 export * from "../resources/compute/plugin";
 export * from "../resources/apikey/plugin";
 export * from "../resources/project/plugin";
 export * from "../resources/branch/plugin";
+export * from "../resources/role/plugin";
+export * from "../resources/database/plugin";
 
 /** Arguments of an explicit {@link Provider}: one Neon account. */
 export interface ProviderArgs {
@@ -73,4 +83,25 @@ export async function getComputes(
   opts?: pulumi.InvokeOptions,
 ): Promise<ComputeInfo[]> {
   return (await invoke<{ computes: ComputeInfo[] }>("getComputes", args, opts)).computes;
+}
+
+/**
+ * The connection string of a role and database (the plugin's `getConnectionUri`). It carries the
+ * role's password: prefer {@link getConnectionUriOutput}, whose result is a secret.
+ */
+export function getConnectionUri(
+  args: GetConnectionUriArgs,
+  opts?: pulumi.InvokeOptions,
+): Promise<ConnectionUri> {
+  return invoke<ConnectionUri>("getConnectionUri", args, opts);
+}
+
+/** {@link getConnectionUri} for `pulumi.Input` arguments; the result is a secret. */
+export function getConnectionUriOutput(
+  args: OutputArgs<GetConnectionUriArgs>,
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<ConnectionUri> {
+  return pulumi.secret(
+    pulumi.runtime.invokeOutput<ConnectionUri>(`${PACKAGE}:index:getConnectionUri`, args, opts),
+  );
 }

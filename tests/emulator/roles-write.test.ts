@@ -420,7 +420,8 @@ describe("POST …/roles/{role_name}/reset_password", () => {
               .body.operation.status,
         ),
       );
-    // Both passwords log in while the operations run: apply_config, then suspend_compute.
+    // While the operations run (apply_config, then suspend_compute) the old password logs in and the
+    // new one is not in effect yet.
     for (const [step, expected] of [
       [0, ["running", "scheduling"]],
       [OP_MS - 1, ["running", "scheduling"]],
@@ -430,7 +431,10 @@ describe("POST …/roles/{role_name}/reset_password", () => {
       await advance(step);
       expect(await statuses()).toEqual(expected);
       expect(await loginAs(main, "neondb_owner", old)).toEqual({ ok: true });
-      expect(await loginAs(main, "neondb_owner", fresh)).toEqual({ ok: true });
+      expect(await loginAs(main, "neondb_owner", fresh)).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/a password reset is still being applied/),
+      });
     }
     // The last one finishes: the old password stops working.
     await advance(1);
@@ -793,7 +797,7 @@ describe("state files", () => {
     const b = await start({ statePath: path, apiKey: "boot", opMs: 60_000 });
     const bBase = b.url.replace(/\/api\/v2$/, "");
     const tryLogin = async (password: string) => (await login({ ...p, password }, bBase)).body.ok;
-    expect([await tryLogin(old), await tryLogin(fresh)]).toEqual([true, true]);
+    expect([await tryLogin(old), await tryLogin(fresh)]).toEqual([true, false]);
     b.clock.advance(120_001);
     expect([await tryLogin(old), await tryLogin(fresh)]).toEqual([false, true]);
     // Once over, the old password is no longer kept in the file.

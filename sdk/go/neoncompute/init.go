@@ -27,8 +27,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Branch{}
 	case "neoncompute:index:Compute":
 		r = &Compute{}
+	case "neoncompute:index:Database":
+		r = &Database{}
 	case "neoncompute:index:Project":
 		r = &Project{}
+	case "neoncompute:index:Role":
+		r = &Role{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -9,12 +9,15 @@ import typing
 from .api_key import *
 from .branch import *
 from .compute import *
+from .database import *
 from .get_compute import *
 from .get_computes import *
+from .get_connection_uri import *
 from .get_operations import *
 from .get_projects import *
 from .project import *
 from .provider import *
+from .role import *
 from ._inputs import *
 from . import outputs
 
@@ -36,7 +39,9 @@ _utilities.register(
    "neoncompute:index:ApiKey": "ApiKey",
    "neoncompute:index:Branch": "Branch",
    "neoncompute:index:Compute": "Compute",
-   "neoncompute:index:Project": "Project"
+   "neoncompute:index:Database": "Database",
+   "neoncompute:index:Project": "Project",
+   "neoncompute:index:Role": "Role"
   }
  }
 ]

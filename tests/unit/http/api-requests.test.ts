@@ -20,6 +20,7 @@ const P = "p/1";
 const E = "ep 1";
 const B = "br?1";
 const OP = "op#1";
+const N = "r/1"; // a role or database name with a character that must be encoded
 const ORG = "org/1";
 
 interface Expected {
@@ -286,6 +287,109 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       url: "/projects/p%2F1/branches/br%3F1",
       route: "DELETE /projects/{project_id}/branches/{branch_id}",
       failed: "Failed to delete branch br?1 of project p/1",
+    },
+  ],
+  [
+    "roles.list",
+    (api) => api.roles.list(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/roles",
+      route: "GET /projects/{project_id}/branches/{branch_id}/roles",
+      failed: "Failed to list the roles of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "roles.get",
+    (api) => api.roles.get(P, B, N),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/roles/r%2F1",
+      route: "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+      failed: 'Failed to read role "r/1" of branch br?1 in project p/1',
+    },
+  ],
+  [
+    "roles.create",
+    (api) => api.roles.create(P, B, { name: N, no_login: true }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/roles",
+      route: "POST /projects/{project_id}/branches/{branch_id}/roles",
+      failed: 'Failed to create role "r/1" of branch br?1 in project p/1',
+      body: { role: { name: N, no_login: true } },
+    },
+  ],
+  [
+    "roles.revealPassword",
+    (api) => api.roles.revealPassword(P, B, N),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/roles/r%2F1/reveal_password",
+      route: "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+      failed: 'Failed to read the password of role "r/1" of branch br?1 in project p/1',
+    },
+  ],
+  [
+    "roles.resetPassword",
+    (api) => api.roles.resetPassword(P, B, N),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/roles/r%2F1/reset_password",
+      route: "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+      failed: 'Failed to reset the password of role "r/1" of branch br?1 in project p/1',
+    },
+  ],
+  [
+    "roles.delete",
+    (api) => api.roles.delete(P, B, N),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1/roles/r%2F1",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+      failed: 'Failed to delete role "r/1" of branch br?1 in project p/1',
+    },
+  ],
+  [
+    "databases.list",
+    (api) => api.databases.list(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/databases",
+      route: "GET /projects/{project_id}/branches/{branch_id}/databases",
+      failed: "Failed to list the databases of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "databases.create",
+    (api) => api.databases.create(P, B, { name: N, owner_name: "o" }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/databases",
+      route: "POST /projects/{project_id}/branches/{branch_id}/databases",
+      failed: 'Failed to create database "r/1" of branch br?1 in project p/1',
+      body: { database: { name: N, owner_name: "o" } },
+    },
+  ],
+  [
+    "databases.update",
+    (api) => api.databases.update(P, B, N, { name: "d2" }),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1/databases/r%2F1",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+      failed: 'Failed to update database "r/1" of branch br?1 in project p/1',
+      body: { database: { name: "d2" } },
+    },
+  ],
+  [
+    "databases.delete",
+    (api) => api.databases.delete(P, B, N),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1/databases/r%2F1",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+      failed: 'Failed to delete database "r/1" of branch br?1 in project p/1',
     },
   ],
   [

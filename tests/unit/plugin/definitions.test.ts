@@ -247,6 +247,8 @@ describe("the plugin schema", () => {
       "neoncompute:index:ApiKey",
       "neoncompute:index:Project",
       "neoncompute:index:Branch",
+      "neoncompute:index:Role",
+      "neoncompute:index:Database",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });
@@ -262,6 +264,8 @@ describe("the plugin schema", () => {
     expect(compute.aliases).toEqual([{ type: "pulumi-nodejs:dynamic/neon:Compute" }]);
     const key = schema.resources["neoncompute:index:ApiKey"];
     expect(key.properties.token.secret).toBe(true);
+    expect(schema.resources["neoncompute:index:Role"].properties.password.secret).toBe(true);
+    expect(schema.functions["neoncompute:index:getConnectionUri"].outputs.properties.uri.secret).toBe(true);
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(Object.keys(schema.config.variables)).toEqual([
       "apiKey",

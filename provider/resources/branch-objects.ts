@@ -1,0 +1,104 @@
+/**
+ * What `Role` and `Database` share: both are objects of a branch, addressed by their name, that a
+ * killed run or a lost answer may have created and the service may have made itself (a project's
+ * owner role and database, the ones a child branch inherits).
+ */
+import { z } from "zod";
+import { ApiError, type NeonClient, type Operation } from "../api";
+import type { CheckFailure } from "./check";
+import { isSucceeded } from "../operations";
+
+/** Where an object of a branch is. */
+export interface BranchObjectRef {
+  projectId: string;
+  branchId: string;
+  name: string;
+}
+
+/** `<projectId>/<branchId>/<name>`: the importId of a role or database. */
+export const importIdOf = (r: BranchObjectRef): string => `${r.projectId}/${r.branchId}/${r.name}`;
+
+/** The unfinished operations of a branch (those a lost answer started, among others). */
+export async function pendingBranchOps(
+  api: NeonClient,
+  projectId: string,
+  branchId: string,
+): Promise<Operation[]> {
+  const page = await api.operations.listPage(projectId, { limit: 100 });
+  return page.operations.filter((o) => o.branch_id === branchId && !isSucceeded(o.status));
+}
+
+/** True for a 404 (the object, or its branch, is not there). */
+export const isNotFound = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.kind === "not_found";
+
+/**
+ * The error for a name a stack did not create (it existed before this create was sent): it names
+ * the exact importId and the `adopt` flag, and says nothing was changed.
+ */
+export function refuseTaken(noun: "role" | "database", ref: BranchObjectRef): Error {
+  return new Error(
+    `Failed to create ${noun} "${ref.name}" on branch ${ref.branchId}: the branch already has a ${noun} of ` +
+      `that name (the service made it, the branch inherited it from its parent, or another stack or an ` +
+      `interrupted run created it), and this stack did not create it. To manage it, set adopt: true (destroy ` +
+      `leaves it in place) or importId: "${importIdOf(ref)}" (destroy deletes it) on this resource and run ` +
+      `\`pulumi up\` again; otherwise choose another name. Nothing was changed.`,
+  );
+}
+
+/** The longest role (and database) name Postgres takes, in bytes. */
+export const MAX_NAME_BYTES = 63;
+
+/**
+ * The rules an importId shares across Role and Database: it names the declared project, branch and
+ * name, and excludes `adopt`.
+ */
+export function importIdFailures(v: {
+  projectId?: unknown;
+  branchId?: unknown;
+  name?: unknown;
+  importId?: unknown;
+  adopt?: unknown;
+}): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (v.adopt === true && v.importId !== undefined) {
+    failures.push({
+      property: "adopt",
+      reason:
+        "adopt and importId both take over an existing object; keep one (adopt leaves it in place on destroy)",
+    });
+  }
+  if (typeof v.importId === "string") {
+    const [p, b, ...rest] = v.importId.split("/");
+    const declared = { projectId: p, branchId: b, name: rest.join("/") };
+    for (const [k, actual] of Object.entries(declared)) {
+      const given = (v as Record<string, unknown>)[k];
+      if (typeof given === "string" && given !== actual) {
+        failures.push({
+          property: "importId",
+          reason: `importId names ${k} ${JSON.stringify(actual)} but ${k} is ${JSON.stringify(given)}; make them the same`,
+        });
+      }
+    }
+  }
+  return failures;
+}
+
+/** A project or branch id rule: 1–60 lower-case letters, digits and dashes. */
+export const apiId = (what: string) =>
+  z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}$/, { error: `must be ${what}` });
+
+/** A Postgres object name: 1–63 bytes (UTF-8). */
+export const pgName = (what: string) =>
+  z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .refine((s) => Buffer.byteLength(s, "utf8") <= MAX_NAME_BYTES, {
+      error: `must be at most ${MAX_NAME_BYTES} bytes (Postgres truncates longer ${what} names)`,
+    });
+
+/** `"<projectId>/<branchId>/<name>"` as an importId rule, with an example naming what it imports. */
+export const threePartImportId = (what: string, example: string) =>
+  z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}\/br-[a-z0-9-]{1,60}\/.+$/, {
+    error: `must name an existing ${what} as "<projectId>/<branchId>/<${what}Name>", e.g. "${example}"`,
+  });

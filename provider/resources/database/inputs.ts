@@ -1,0 +1,33 @@
+/**
+ * Inputs of the `Database` resource and `check`: validation at `pulumi preview`. Pure.
+ */
+import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { apiId as id, importIdFailures, pgName, threePartImportId } from "../branch-objects";
+import { DATABASE_DEFINITION } from "./definition";
+
+/** Inputs after `check`. */
+export interface DatabaseInputs {
+  projectId: string;
+  branchId: string;
+  name: string;
+  ownerName: string;
+  adopt?: boolean;
+  importId?: string;
+}
+
+const inputsSchema = inputSchema(DATABASE_DEFINITION, {
+  projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
+  branchId: id('a branch id such as "br-small-sun-123456"'),
+  name: pgName("database"),
+  ownerName: pgName("role"),
+  importId: threePartImportId("database", "shiny-wind-123456/br-cool-sky-123456/app"),
+});
+
+/** Validates raw inputs. Values not known yet are neither judged nor altered. */
+export function checkInputs(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  const checked = checkAgainst(DATABASE_DEFINITION, inputsSchema, news);
+  return { inputs: { ...news }, failures: [...checked.failures, ...importIdFailures(checked.value)] };
+}

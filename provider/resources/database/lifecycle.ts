@@ -1,0 +1,351 @@
+/**
+ * The lifecycle of `Database`: check, diff, create (refusing a name the stack did not create,
+ * reconciling a lost answer or a 409 that follows it), read (by the database's id, so an outside
+ * rename shows as a rename), update (rename and owner change in place: the id and data stay) and
+ * delete (waits; a database already gone is deleted).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
+import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { clause, type Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
+import { isNotFound, pendingBranchOps, refuseTaken, type BranchObjectRef } from "../branch-objects";
+import { DATABASE_DEFINITION } from "./definition";
+import { checkInputs, type DatabaseInputs } from "./inputs";
+import { describeDatabase, toOutputs } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+const REPLACES = ["projectId", "branchId"];
+const UPDATES = ["name", "ownerName"];
+
+const changed = (key: string, olds: Props, news: Props): boolean =>
+  news[key] === UNKNOWN || JSON.stringify(olds[key] ?? null) !== JSON.stringify(news[key] ?? null);
+
+export function diffDatabase(olds: Props, news: Props) {
+  const replaces = REPLACES.filter((k) => changed(k, olds, news));
+  const updates = UPDATES.filter((k) => changed(k, olds, news));
+  return { replaces, updates, changes: replaces.length + updates.length > 0 };
+}
+
+const refOf = (p: Props): BranchObjectRef => ({
+  projectId: String(p.projectId),
+  branchId: String(p.branchId),
+  name: String(p.name),
+});
+
+async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+}
+
+async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffDatabase(olds, news);
+  if (rt.isPlanning(news) && d.replaces.length > 0) {
+    rt.logger(news).warn(
+      `${d.replaces.join(" and ")} changed: database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)} ` +
+        "will be deleted with its data, and a new, empty database created" +
+        (olds.adopted === true ? " (the adopted database itself is left in place)" : ""),
+    );
+  }
+  return {
+    changes: d.changes,
+    replaces: d.replaces,
+    stables: d.replaces.length === 0 ? ["projectId", "branchId", "databaseId", "createdAt"] : [],
+    // A replacement on another branch may keep the name: the old database goes first.
+    deleteBeforeReplace: true,
+  };
+}
+
+// --- create ------------------------------------------------------------------------------
+
+async function listed(api: NeonClient, projectId: string, branchId: string): Promise<Database[]> {
+  return api.databases.list(projectId, branchId);
+}
+
+/** An error for a create the service refused because the owner is not a role of the branch. */
+async function explainOwner(
+  api: NeonClient,
+  ref: BranchObjectRef,
+  owner: string,
+  err: ApiError,
+): Promise<Error> {
+  if (err.kind !== "not_found" && err.kind !== "invalid") return err;
+  const roles = await api.roles.list(ref.projectId, ref.branchId).catch(() => undefined);
+  if (!roles || roles.some((r) => r.name === owner)) return err;
+  return err.withRemedy(
+    `ownerName "${owner}" is not a role of branch ${ref.branchId} (its roles: ${roles.map((r) => r.name).join(", ") || "none"}). ` +
+      "Create the role first: declare a Role and set ownerName: role.name, which also orders the two.",
+  );
+}
+
+async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const i = inputs as unknown as DatabaseInputs;
+  if (i.importId || i.adopt) return takeOver(rt, inputs, i);
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const ref = refOf(inputs);
+  let made: Database | undefined;
+  try {
+    await rt.serialized(ref.projectId, async () => {
+      if ((await listed(api, ref.projectId, ref.branchId)).some((d) => d.name === ref.name)) {
+        throw refuseTaken("database", ref);
+      }
+      const r = await createOrReconcile(api, i, ref, log);
+      made = r.database;
+      log.progress(
+        `created ${describeDatabase(made)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
+      );
+      await rt.waitFor(ref.projectId, r.operations, log);
+    });
+  } catch (err) {
+    if (!made) throw err;
+    const reason = clause(err);
+    throw new InitError(
+      `Failed to finish creating ${describeDatabase(made)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+      String(made.id),
+      toOutputs(inputs, ref.projectId, made),
+      [reason],
+    );
+  }
+  const db = made as Database;
+  return { id: String(db.id), outs: toOutputs(inputs, ref.projectId, db) };
+}
+
+/**
+ * Sends the create. The name was free before it was sent, so after a lost answer a database of that
+ * name is this one — also when the resent create answers 409 "already exists".
+ */
+async function createOrReconcile(
+  api: NeonClient,
+  i: DatabaseInputs,
+  ref: BranchObjectRef,
+  log: ResourceLogger,
+): Promise<DatabaseOperations> {
+  const send = () =>
+    api.databases.create(ref.projectId, ref.branchId, { name: i.name, owner_name: i.ownerName });
+  const find = async () => (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === i.name);
+  let found: Database | undefined;
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (!err.mayHaveReachedServer) {
+      if (err.kind === "conflict") throw refuseTaken("database", ref);
+      throw await explainOwner(api, ref, i.ownerName, err);
+    }
+    found = await find();
+    if (!found) {
+      log.info("the answer to the create request was lost and nothing was created; sending it again");
+      try {
+        return await send();
+      } catch (again) {
+        if (!(again instanceof ApiError && again.kind === "conflict")) throw again;
+        found = await find();
+        if (!found) throw again;
+      }
+    }
+  }
+  log.info(`the answer to the create request was lost; found ${describeDatabase(found)}, which it created`);
+  return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
+}
+
+/** `adopt` (applies the declared owner; destroy leaves it) or `importId` (must match as it is). */
+async function takeOver(rt: Runtime, inputs: Props, i: DatabaseInputs): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const ref: BranchObjectRef = i.importId
+    ? (([projectId, branchId, ...rest]) => ({ projectId, branchId, name: rest.join("/") }))(
+        i.importId.split("/"),
+      )
+    : refOf(inputs);
+  const db = (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
+  if (!db) {
+    throw new Error(
+      `Failed to take over database "${ref.name}" of branch ${ref.branchId} (${i.adopt ? "adopt" : "importId"}): it does not exist. ` +
+        (i.adopt ? "Remove adopt to create it." : "Check importId, or remove it to create a new database."),
+    );
+  }
+  if (i.importId && (db.name !== i.name || db.owner_name !== i.ownerName)) {
+    throw new Error(
+      `Failed to import ${describeDatabase(db)}: the declared inputs differ from the database (ownerName: declared ` +
+        `${JSON.stringify(i.ownerName)}, actual ${JSON.stringify(db.owner_name)}). Import changes nothing: make the ` +
+        "program match the database, import, then change it in a later update.",
+    );
+  }
+  let current = db;
+  if (i.adopt && db.owner_name !== i.ownerName) {
+    current = await applyChanges(rt, ref.projectId, db, { ownerName: i.ownerName }, log);
+  }
+  log.info(
+    i.adopt
+      ? `adopted ${describeDatabase(current)}; destroy will leave it in place`
+      : `imported ${describeDatabase(current)}; deleting this resource will delete the database`,
+  );
+  return {
+    id: String(current.id),
+    outs: toOutputs(inputs, ref.projectId, current, i.adopt ? { adopted: true } : {}),
+  };
+}
+
+// --- read / update ------------------------------------------------------------------------
+
+/** Where `read` looks: the state's project and branch, or an import id's. */
+function locate(id: string, props?: Props): { projectId: string; branchId: string; key: string } | undefined {
+  if (props?.projectId && props.branchId) {
+    return { projectId: String(props.projectId), branchId: String(props.branchId), key: id };
+  }
+  const [projectId, branchId, ...rest] = id.split("/");
+  return projectId && branchId && rest.length > 0 ? { projectId, branchId, key: rest.join("/") } : undefined;
+}
+
+async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const api = rt.client();
+  const where = locate(id, props);
+  if (!where)
+    throw new Error(`Failed to read database ${id}: give it as "<projectId>/<branchId>/<databaseName>"`);
+  let all: Database[];
+  try {
+    all = await listed(api, where.projectId, where.branchId);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await confirmGone(api, where.projectId, `database ${id} of branch ${where.branchId}`, "refresh", err);
+    return {};
+  }
+  // By id (a rename made outside the stack shows as a rename); an import names it by name.
+  const db =
+    all.find((d) => String(d.id) === where.key) ??
+    (props ? undefined : all.find((d) => d.name === where.key));
+  if (!db) return {};
+  const old = props ?? {};
+  const outs = toOutputs(old, where.projectId, db);
+  return {
+    id: String(db.id),
+    props: outs,
+    inputs: refreshInputs(DATABASE_DEFINITION, old, outs, ["projectId", "branchId", "name", "ownerName"]),
+  };
+}
+
+/** Renames the database or changes its owner and waits; a lost answer is checked before a resend. */
+async function applyChanges(
+  rt: Runtime,
+  projectId: string,
+  db: Database,
+  change: { name?: string; ownerName?: string },
+  log: ResourceLogger,
+): Promise<Database> {
+  const api = rt.client();
+  const body = {
+    ...(change.name !== undefined && change.name !== db.name ? { name: change.name } : {}),
+    ...(change.ownerName !== undefined && change.ownerName !== db.owner_name
+      ? { owner_name: change.ownerName }
+      : {}),
+  };
+  if (Object.keys(body).length === 0) return db;
+  const ref = { projectId, branchId: db.branch_id, name: db.name };
+  return rt.serialized(projectId, async () => {
+    let r: DatabaseOperations;
+    try {
+      r = await api.databases.update(projectId, db.branch_id, db.name, body);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.kind === "conflict") {
+        throw err.withRemedy(
+          `Branch ${db.branch_id} already has a database named "${change.name}"; choose another name.`,
+        );
+      }
+      if (!err.mayHaveReachedServer)
+        throw await explainOwner(api, ref, change.ownerName ?? db.owner_name, err);
+      const now = (await listed(api, projectId, db.branch_id)).find((d) => d.id === db.id);
+      const done =
+        now && (body.name ?? db.name) === now.name && (body.owner_name ?? db.owner_name) === now.owner_name;
+      if (!now || !done) throw err;
+      log.info(`the answer to the update was lost; ${describeDatabase(now)} shows the change`);
+      r = { database: now, operations: await pendingBranchOps(api, projectId, db.branch_id) };
+    }
+    log.progress(
+      `updating ${describeDatabase(db)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
+    );
+    await rt.waitFor(projectId, r.operations, log);
+    return r.database;
+  });
+}
+
+/** The database by its id in the state, wherever its name now is; `undefined` when gone. */
+async function current(api: NeonClient, id: string, props: Props): Promise<Database | undefined> {
+  return (await listed(api, String(props.projectId), String(props.branchId))).find(
+    (d) => String(d.id) === id,
+  );
+}
+
+async function update(
+  rt: Runtime,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const api = rt.client();
+  const db = await current(api, id, olds);
+  if (!db) {
+    throw new Error(
+      `Failed to update database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)}: it no longer exists. ` +
+        "Run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again.",
+    );
+  }
+  const n = news as unknown as DatabaseInputs;
+  const after = await applyChanges(
+    rt,
+    String(olds.projectId),
+    db,
+    { name: n.name, ownerName: n.ownerName },
+    rt.logger(news),
+  );
+  return {
+    outs: toOutputs(news, String(olds.projectId), after, olds.adopted === true ? { adopted: true } : {}),
+  };
+}
+
+// --- delete --------------------------------------------------------------------------------
+
+async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+  const api = rt.client();
+  const projectId = String(props.projectId);
+  const what = `database "${String(props.name)}" (id ${id}) of branch ${String(props.branchId)}`;
+  await rt.serialized(projectId, async () => {
+    let db: Database | undefined;
+    try {
+      db = await current(api, id, props);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await confirmGone(api, projectId, what, "delete", err);
+      return;
+    }
+    if (!db) return; // the branch is there and the database is not: already deleted
+    const r = await api.databases.delete(projectId, db.branch_id, db.name).catch(async (err: unknown) => {
+      if (!isNotFound(err)) throw err;
+      await confirmGone(api, projectId, what, "delete", err);
+      return undefined;
+    });
+    if (r) await rt.waitFor(projectId, r.operations, rt.logger(props));
+  });
+}
+
+/** `Database`'s own steps (see `../kit.ts`). */
+export const databaseSteps: ResourceSteps = {
+  check,
+  diff,
+  changedKeys: (olds, news) => {
+    const d = diffDatabase(olds, news);
+    return [...d.replaces, ...d.updates];
+  },
+  create,
+  read,
+  importInputs: (outs) => ({
+    projectId: outs.projectId,
+    branchId: outs.branchId,
+    name: outs.name,
+    ownerName: outs.ownerName,
+  }),
+  update,
+  delete: remove,
+};

@@ -1,0 +1,32 @@
+/**
+ * `Database`'s mapping to and from the API: its resource id (the database's id, which a rename
+ * keeps), where it is, and its outputs.
+ */
+import type { Database } from "../../api";
+import { givenInputNames } from "../kit";
+import { DATABASE_DEFINITION } from "./definition";
+
+type Props = Record<string, unknown>;
+
+/** `database "app" (id 123) of branch br-…`. */
+export const describeDatabase = (d: { name: string; branch_id: string; id?: number }): string =>
+  `database "${d.name}"${d.id !== undefined ? ` (id ${d.id})` : ""} of branch ${d.branch_id}`;
+
+/** The outputs: the inputs as given (for the next diff) and the database as it is. */
+export function toOutputs(inputs: Props, projectId: string, db: Database, extra: Props = {}): Props {
+  const outs: Props = {
+    ...inputs,
+    ...extra,
+    projectId,
+    branchId: db.branch_id,
+    name: db.name,
+    ownerName: db.owner_name,
+    databaseId: db.id,
+    createdAt: db.created_at,
+    __inputNames: Array.isArray(inputs.__inputNames)
+      ? inputs.__inputNames
+      : givenInputNames(DATABASE_DEFINITION, inputs),
+  };
+  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
+  return outs;
+}

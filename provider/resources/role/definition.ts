@@ -1,0 +1,146 @@
+/**
+ * The definition of `Role`: every input and output with its type, docs and what a change does.
+ * The plugin schema and `docs/api/Role.md` are generated from it, the key lists and input checks
+ * derived from it, and the class's args/outputs types held equal to it at compile time.
+ * Dependency-free.
+ */
+import type { ResourceDef } from "../definition";
+
+export const ROLE_DEFINITION = {
+  name: "Role",
+  description:
+    "A Postgres role of a branch, with its password as a secret output. Changing `passwordRotationTrigger` " +
+    "resets the password through the service and reports the new one only when the reset has finished (the " +
+    "old one works until then). Creating a role drops the open connections to the branch's computes. The " +
+    "roles the service made (a project's owner role, the roles a branch inherits) are managed with `adopt` " +
+    "or `importId`.",
+  importId: {
+    format: "<projectId>/<branchId>/<roleName>",
+    example: "shiny-wind-123456/br-cool-sky-12345678/app",
+  },
+  aliases: ["pulumi-nodejs:dynamic/neon:Role"],
+  properties: [
+    {
+      name: "projectId",
+      type: "string",
+      input: "required",
+      output: "always",
+      change: "replace",
+      description: "The project. Changing it replaces the role (the old one is deleted first).",
+    },
+    {
+      name: "branchId",
+      type: "string",
+      input: "required",
+      output: "always",
+      change: "replace",
+      description:
+        "The branch that holds the role. Changing it replaces the role (the old one is deleted first).",
+    },
+    {
+      name: "name",
+      type: "string",
+      input: "required",
+      output: "always",
+      change: "replace",
+      description:
+        "The role's name, 1–63 bytes, unique in the branch. Changing it replaces the role; a role that owns a " +
+        "database is not replaced (the preview fails and says how to move its databases first).",
+    },
+    {
+      name: "noLogin",
+      type: "boolean",
+      input: "optional",
+      output: "optional",
+      change: "replace",
+      description: "A role that cannot log in (no password). Changing it replaces the role.",
+    },
+    {
+      name: "passwordRotationTrigger",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      description:
+        "Any string; a change resets the role's password through the service, waits until the reset has " +
+        "finished and then reports the new `password`. The old password works until then.",
+    },
+    {
+      name: "adopt",
+      type: "boolean",
+      input: "optional",
+      output: "optional",
+      change: "create-only",
+      description:
+        "Manage the role of this name that already exists on the branch (the project's owner role, or one the " +
+        "branch inherited from its parent) instead of creating it; destroy leaves it in place.",
+    },
+    {
+      name: "importId",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "create-only",
+      description:
+        'Adopt an existing role instead of creating one: `"<projectId>/<branchId>/<roleName>"`. Deleting the ' +
+        "resource deletes the role (use `adopt` to leave it in place).",
+    },
+    {
+      name: "password",
+      type: "string",
+      output: "optional",
+      secret: true,
+      description:
+        "The role's password: stored encrypted in the state, shown as `[secret]`. Absent for a `noLogin` role, " +
+        "and for an adopted or imported role of a project that does not store passwords (rotate it to get one).",
+    },
+    {
+      name: "protected",
+      type: "boolean",
+      output: "always",
+      description: "Whether the service manages the role itself (such roles cannot be deleted).",
+    },
+    {
+      name: "createdAt",
+      type: "string",
+      output: "optional",
+      description: "When the role was created (ISO 8601 UTC).",
+    },
+    {
+      name: "adopted",
+      type: "boolean",
+      output: "optional",
+      description: "`true` for a role taken over with `adopt` (destroy leaves it in place).",
+    },
+  ],
+  notes: [
+    "A replacement (another `projectId`, `branchId`, `name` or `noLogin`) deletes the old role first: role names are unique in a branch.",
+    "The service refuses to delete a role that owns a database: delete the database (or give it another `ownerName`) first. Declaring the database with `ownerName: role.name` orders this for you.",
+  ],
+  examples: {
+    title: "A role and its password",
+    yaml: [
+      "resources:",
+      "  app:",
+      "    type: neoncompute:index:Role",
+      "    properties:",
+      "      projectId: shiny-wind-123456",
+      "      branchId: br-cool-sky-12345678",
+      "      name: app",
+      '      passwordRotationTrigger: "2026-11"',
+      "outputs:",
+      "  password: ${app.password}",
+    ].join("\n"),
+    typescript: [
+      'import { Role } from "@neon-labs-unofficial/pulumi-neon-compute";',
+      "",
+      'const app = new Role("app", {',
+      '  projectId: "shiny-wind-123456",',
+      '  branchId: "br-cool-sky-12345678",',
+      '  name: "app",',
+      '  passwordRotationTrigger: "2026-11", // change it to rotate the password',
+      "});",
+      "export const password = app.password; // a secret output",
+    ].join("\n"),
+  },
+} as const satisfies ResourceDef;

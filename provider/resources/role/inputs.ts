@@ -1,0 +1,35 @@
+/**
+ * Inputs of the `Role` resource and `check`: validation at `pulumi preview`. Pure.
+ */
+import { z } from "zod";
+import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { apiId as id, importIdFailures, pgName, threePartImportId } from "../branch-objects";
+import { ROLE_DEFINITION } from "./definition";
+
+/** Inputs after `check`. */
+export interface RoleInputs {
+  projectId: string;
+  branchId: string;
+  name: string;
+  noLogin?: boolean;
+  passwordRotationTrigger?: string;
+  adopt?: boolean;
+  importId?: string;
+}
+
+const inputsSchema = inputSchema(ROLE_DEFINITION, {
+  projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
+  branchId: id('a branch id such as "br-small-sun-123456"'),
+  name: pgName("role"),
+  passwordRotationTrigger: z.string({ error: "must be a string; change it to rotate the password" }),
+  importId: threePartImportId("role", "shiny-wind-123456/br-cool-sky-123456/app"),
+});
+
+/** Validates raw inputs. Values not known yet are neither judged nor altered. */
+export function checkInputs(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  const checked = checkAgainst(ROLE_DEFINITION, inputsSchema, news);
+  return { inputs: { ...news }, failures: [...checked.failures, ...importIdFailures(checked.value)] };
+}

@@ -1,0 +1,374 @@
+/**
+ * The lifecycle of `Role`: check, diff, create (refusing a name the stack did not create, reconciling
+ * a lost answer), read, update (a password rotation that reports the new password only when the
+ * reset has finished) and delete (refusing a role that owns a database before anything is sent).
+ * The password goes only into the outputs: never into a log line or a message.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
+import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { clause, type Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
+import { isNotFound, pendingBranchOps, refuseTaken } from "../branch-objects";
+import { ROLE_DEFINITION } from "./definition";
+import { checkInputs, type RoleInputs } from "./inputs";
+import { describeRole, parseRoleId, roleId, toOutputs, type RoleRef } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+const REPLACES = ["projectId", "branchId", "name", "noLogin"];
+
+function changed(key: string, olds: Props, news: Props): boolean {
+  const next = news[key];
+  if (next === UNKNOWN) return true;
+  if (key === "noLogin") return (next ?? false) !== (olds.noLogin ?? false);
+  if (key === "passwordRotationTrigger") return next !== undefined && next !== olds.passwordRotationTrigger;
+  return JSON.stringify(olds[key] ?? null) !== JSON.stringify(next ?? null);
+}
+
+export function diffRole(olds: Props, news: Props) {
+  const replaces = REPLACES.filter((k) => changed(k, olds, news));
+  const updates = changed("passwordRotationTrigger", olds, news) ? ["passwordRotationTrigger"] : [];
+  return { replaces, updates, changes: replaces.length + updates.length > 0 };
+}
+
+const refOf = (p: Props): RoleRef => ({
+  projectId: String(p.projectId),
+  branchId: String(p.branchId),
+  name: String(p.name),
+});
+
+async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  if (failures.length > 0) return { inputs: news, failures };
+  const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
+  if (isNew && news.adopt !== true && news.importId === undefined) {
+    const branch = typeof news.branchId === "string" && news.branchId !== UNKNOWN ? ` ${news.branchId}` : "";
+    rt.logger(news).warn(
+      `creating role "${String(news.name)}" drops the open connections to the computes of branch${branch} ` +
+        "(clients reconnect); an idle compute is woken briefly",
+    );
+  }
+  return { inputs };
+}
+
+async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffRole(olds, news);
+  if (rt.isPlanning(news)) {
+    const log = rt.logger(news);
+    const ref = refOf(olds);
+    if (d.replaces.length > 0) {
+      if (olds.adopted !== true) await refuseIfOwner(rt.client(), ref, "replace");
+      log.warn(
+        `${d.replaces.join(" and ")} changed: ${describeRole(ref)} will be deleted and a new role created; ` +
+          "it gets a new password, and connections that use the old one fail",
+      );
+    } else if (d.updates.length > 0) {
+      log.warn(
+        `passwordRotationTrigger changed: ${describeRole(ref)} gets a new password; the old one works until ` +
+          "the reset has finished, then stops (update what connects with it from the password output)",
+      );
+    }
+  }
+  return {
+    changes: d.changes,
+    replaces: d.replaces,
+    stables:
+      d.replaces.length === 0 ? ["projectId", "branchId", "name", "noLogin", "protected", "createdAt"] : [],
+    // Role names are unique in a branch: the old role goes before its replacement comes.
+    deleteBeforeReplace: true,
+  };
+}
+
+// --- create ------------------------------------------------------------------------------
+
+async function findRole(api: NeonClient, ref: RoleRef): Promise<Role | undefined> {
+  try {
+    return await api.roles.get(ref.projectId, ref.branchId, ref.name);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The role's password from the service, or `undefined` when the project does not store passwords
+ * (412), which `explain` then says in a warning with what to do.
+ */
+async function revealed(
+  api: NeonClient,
+  ref: RoleRef,
+  explain: ResourceLogger | undefined,
+): Promise<string | undefined> {
+  try {
+    return await api.roles.revealPassword(ref.projectId, ref.branchId, ref.name);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 412)) throw err;
+    explain?.warn(
+      `project ${ref.projectId} does not store role passwords, so the password of ${describeRole(ref)} cannot ` +
+        "be read (the service answered 412); the resource has no password output until it is rotated: set or " +
+        "change passwordRotationTrigger, and the new password becomes the password output",
+    );
+    return undefined;
+  }
+}
+
+async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const i = inputs as unknown as RoleInputs;
+  if (i.importId || i.adopt) return takeOver(rt, inputs, i);
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const ref = refOf(inputs);
+  let made: { role: Role; password?: string } | undefined;
+  try {
+    await rt.serialized(ref.projectId, async () => {
+      if (await findRole(api, ref)) throw refuseTaken("role", ref);
+      const r = await createOrReconcile(api, i, ref, log);
+      made = { role: r.role, password: r.role.password };
+      log.progress(
+        `created ${describeRole(ref)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
+      );
+      await rt.waitFor(ref.projectId, r.operations, log);
+    });
+  } catch (err) {
+    if (!made) throw err;
+    const reason = clause(err);
+    throw new InitError(
+      `Failed to finish creating ${describeRole(ref)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+      roleId(ref),
+      toOutputs(inputs, ref, made.role, made.password),
+      [reason],
+    );
+  }
+  const m = made as { role: Role; password?: string };
+  return { id: roleId(ref), outs: toOutputs(inputs, ref, m.role, m.password) };
+}
+
+/**
+ * Sends the create. A lost answer is reconciled by the name (the role did not exist before this
+ * create, so a role of that name now is this one): its password is read back, or — when the project
+ * does not store passwords — reset, since nothing uses this new role yet.
+ */
+async function createOrReconcile(
+  api: NeonClient,
+  i: RoleInputs,
+  ref: RoleRef,
+  log: ResourceLogger,
+): Promise<RoleOperations> {
+  const send = () =>
+    api.roles.create(ref.projectId, ref.branchId, {
+      name: ref.name,
+      ...(i.noLogin ? { no_login: true } : {}),
+    });
+  let found: Role | undefined;
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (!err.mayHaveReachedServer) {
+      // A 409 here: someone else created the name between the check and the create.
+      if (err.kind === "conflict" && (await findRole(api, ref))) throw refuseTaken("role", ref);
+      throw err;
+    }
+    found = await findRole(api, ref);
+    if (!found) {
+      log.info("the answer to the create request was lost and nothing was created; sending it again");
+      try {
+        return await send();
+      } catch (again) {
+        if (!(again instanceof ApiError && again.kind === "conflict")) throw again;
+        found = await findRole(api, ref);
+        if (!found) throw again;
+      }
+    }
+  }
+  log.info(`the answer to the create request was lost; found ${describeRole(ref)}, which it created`);
+  const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
+  if (i.noLogin) return { role: found, operations };
+  const password = await revealed(api, ref, undefined);
+  if (password !== undefined) return { role: { ...found, password }, operations };
+  // Not stored: a reset is the only way to learn it, and harmless for a role nothing uses yet.
+  const reset = await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
+  return { role: reset.role, operations: [...operations, ...reset.operations] };
+}
+
+/** `adopt` or `importId`: takes over an existing role; its declared `noLogin` must match it. */
+async function takeOver(rt: Runtime, inputs: Props, i: RoleInputs): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const ref = i.importId ? (parseRoleId(i.importId) as RoleRef) : refOf(inputs);
+  const how = i.adopt ? "adopt" : "importId";
+  const role = await findRole(api, ref);
+  if (!role) {
+    throw new Error(
+      `Failed to take over ${describeRole(ref)} (${how}): it does not exist (or the API key cannot see it). ` +
+        (i.adopt ? "Remove adopt to create it." : "Check importId, or remove it to create a new role."),
+    );
+  }
+  const noLogin = role.authentication_method === "no_login";
+  if (i.noLogin !== undefined && i.noLogin !== noLogin) {
+    throw new Error(
+      `Failed to take over ${describeRole(ref)}: noLogin is declared ${i.noLogin} but the role ${noLogin ? "cannot" : "can"} log in. ` +
+        "Taking over changes nothing: make the program match the role.",
+    );
+  }
+  const password = noLogin ? undefined : await revealed(api, ref, log);
+  log.info(
+    i.adopt
+      ? `adopted ${describeRole(ref)}; destroy will leave it in place`
+      : `imported ${describeRole(ref)}; deleting this resource will delete the role`,
+  );
+  return {
+    id: roleId(ref),
+    outs: toOutputs(
+      { ...inputs, ...(noLogin ? { noLogin } : {}) },
+      ref,
+      role,
+      password,
+      i.adopt ? { adopted: true } : {},
+    ),
+  };
+}
+
+// --- read / update ------------------------------------------------------------------------
+
+async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const api = rt.client();
+  const ref = props?.projectId ? refOf(props) : parseRoleId(id);
+  if (!ref) {
+    throw new Error(`Failed to read role ${id}: give it as "<projectId>/<branchId>/<roleName>"`);
+  }
+  let role: Role;
+  try {
+    role = await api.roles.get(ref.projectId, ref.branchId, ref.name);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await confirmGone(api, ref.projectId, describeRole(ref), "refresh", err);
+    return {};
+  }
+  const old = props ?? {};
+  const noLogin = role.authentication_method === "no_login" || old.noLogin === true;
+  // A rotation made outside the stack shows here; without stored passwords the last known one stays.
+  const password = noLogin
+    ? undefined
+    : ((await revealed(api, ref, props ? undefined : rt.logger(old))) ??
+      (old.password as string | undefined));
+  const base = props ? old : { noLogin: noLogin || undefined };
+  const outs = toOutputs(base, ref, role, password);
+  return {
+    id: roleId(ref),
+    props: outs,
+    inputs: refreshInputs(ROLE_DEFINITION, old, outs, ["projectId", "branchId", "name"]),
+  };
+}
+
+async function update(
+  rt: Runtime,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const api = rt.client();
+  const ref = refOf(olds);
+  const extra = olds.adopted === true ? { adopted: true } : {};
+  if (!diffRole(olds, news).updates.includes("passwordRotationTrigger")) {
+    const role = await api.roles.get(ref.projectId, ref.branchId, ref.name);
+    return { outs: toOutputs(news, ref, role, olds.password as string | undefined, extra) };
+  }
+  const log = rt.logger(news);
+  let reset: RoleOperations | undefined;
+  try {
+    await rt.serialized(ref.projectId, async () => {
+      reset = await resetOrReconcile(api, ref, log);
+      log.progress(
+        `reset the password of ${describeRole(ref)}; waiting for ${reset.operations.map((o) => o.action).join(", ") || "nothing"} (the old password works until then)`,
+      );
+      await rt.waitFor(ref.projectId, reset.operations, log);
+    });
+  } catch (err) {
+    if (!reset) throw err;
+    const reason = clause(err);
+    throw new InitError(
+      `Failed to finish the password reset of ${describeRole(ref)}: ${reason}. The new password is kept in the stack (the old one works until the reset finishes); run \`pulumi up\` again.`,
+      id,
+      toOutputs(news, ref, reset.role, reset.role.password, extra),
+      [reason],
+    );
+  }
+  const r = reset as RoleOperations;
+  return { outs: toOutputs(news, ref, r.role, r.role.password, extra) };
+}
+
+/** Resets the password; a lost answer is read back (`reveal_password`), or reset once more if not stored. */
+async function resetOrReconcile(api: NeonClient, ref: RoleRef, log: ResourceLogger): Promise<RoleOperations> {
+  try {
+    return await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.mayHaveReachedServer)) throw err;
+    const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
+    const password = await revealed(api, ref, undefined);
+    const role = await api.roles.get(ref.projectId, ref.branchId, ref.name);
+    if (password !== undefined) {
+      log.info("the answer to the password reset was lost; read the role's current password back");
+      return { role: { ...role, password }, operations };
+    }
+    log.info("the answer to the password reset was lost and passwords are not stored; resetting it again");
+    const again = await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
+    return { role: again.role, operations: [...operations, ...again.operations] };
+  }
+}
+
+// --- delete --------------------------------------------------------------------------------
+
+/** Refuses, before any change is sent, to delete a role that owns a database (the service would refuse). */
+async function refuseIfOwner(api: NeonClient, ref: RoleRef, verb: "delete" | "replace"): Promise<void> {
+  let owned: string[];
+  try {
+    owned = (await api.databases.list(ref.projectId, ref.branchId))
+      .filter((d) => d.owner_name === ref.name)
+      .map((d) => `"${d.name}"`);
+  } catch (err) {
+    if (isNotFound(err)) return;
+    throw err;
+  }
+  if (owned.length === 0) return;
+  throw new Error(
+    `Failed to ${verb} ${describeRole(ref)}: it owns database${owned.length > 1 ? "s" : ""} ${owned.join(", ")}, and ` +
+      "the service does not delete a role that owns a database. First give " +
+      `${owned.length > 1 ? "them" : "it"} another owner (ownerName of the Database resource) or delete ` +
+      `${owned.length > 1 ? "them" : "it"}, run \`pulumi up\`, then ${verb} the role. Nothing was changed.`,
+  );
+}
+
+async function remove(rt: Runtime, _id: string, props: Props): Promise<void> {
+  const api = rt.client();
+  const ref = refOf(props);
+  await rt.serialized(ref.projectId, async () => {
+    await refuseIfOwner(api, ref, "delete");
+    const r = await api.roles.delete(ref.projectId, ref.branchId, ref.name).catch(async (err: unknown) => {
+      if (!isNotFound(err)) throw err;
+      await confirmGone(api, ref.projectId, describeRole(ref), "delete", err);
+      return undefined;
+    });
+    if (r) await rt.waitFor(ref.projectId, r.operations, rt.logger(props));
+  });
+}
+
+/** `Role`'s own steps (see `../kit.ts`). */
+export const roleSteps: ResourceSteps = {
+  check,
+  diff,
+  changedKeys: (olds, news) => {
+    const d = diffRole(olds, news);
+    return [...d.replaces, ...d.updates];
+  },
+  create,
+  read,
+  importInputs: (outs) => {
+    const inputs: Props = { projectId: outs.projectId, branchId: outs.branchId, name: outs.name };
+    if (outs.noLogin === true) inputs.noLogin = true;
+    return inputs;
+  },
+  update,
+  delete: remove,
+};

@@ -1,0 +1,55 @@
+/**
+ * `Role`'s mapping to and from the API: its resource id (`<projectId>/<branchId>/<name>`, also its
+ * importId) and its outputs. The password goes only into the outputs, which the classes mark secret.
+ */
+import type { Role } from "../../api";
+import { givenInputNames } from "../kit";
+import { ROLE_DEFINITION } from "./definition";
+
+type Props = Record<string, unknown>;
+
+/** Where a role is: its project, branch and name. */
+export interface RoleRef {
+  projectId: string;
+  branchId: string;
+  name: string;
+}
+
+/** The resource id (and importId) of a role: `<projectId>/<branchId>/<name>`. */
+export const roleId = (r: RoleRef): string => `${r.projectId}/${r.branchId}/${r.name}`;
+
+/** Reads an id or importId; the name may itself contain `/`. */
+export function parseRoleId(id: string): RoleRef | undefined {
+  const [projectId, branchId, ...rest] = id.split("/");
+  const name = rest.join("/");
+  return projectId && branchId && name ? { projectId, branchId, name } : undefined;
+}
+
+/** `role "app" of branch br-…`. */
+export const describeRole = (r: { name: string; branchId: string }): string =>
+  `role "${r.name}" of branch ${r.branchId}`;
+
+/** The outputs: the inputs as given (for the next diff), the role as it is, and its password when known. */
+export function toOutputs(
+  inputs: Props,
+  ref: RoleRef,
+  role: Role,
+  password: string | undefined,
+  extra: Props = {},
+): Props {
+  const outs: Props = {
+    ...inputs,
+    ...extra,
+    projectId: ref.projectId,
+    branchId: role.branch_id,
+    name: role.name,
+    password,
+    protected: role.protected ?? false,
+    createdAt: role.created_at,
+    __inputNames: Array.isArray(inputs.__inputNames)
+      ? inputs.__inputNames
+      : givenInputNames(ROLE_DEFINITION, inputs),
+  };
+  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
+  return outs;
+}

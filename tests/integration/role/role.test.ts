@@ -1,0 +1,331 @@
+/**
+ * `Role`, `Database` and `getConnectionUri` against the emulator over real HTTP, their steps called
+ * as the engine calls them: a role's password as an output that logs in; a rotation that reports the
+ * new password only when the reset has finished (the old one working until then); a project without
+ * stored passwords explained, not a raw 412; names the stack did not create refused with their
+ * importId; the service's own role and database adopted and left in place; a database renamed in
+ * place keeping its id; a role that owns a database refused before anything is sent.
+ */
+import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { createNeonClient, type NeonClient } from "../../../provider/api";
+import { getConnectionUri, withLookupClient } from "../../../provider/lookups";
+import { boundResource, urnOf } from "../../support/provider";
+
+jest.setTimeout(60_000);
+
+type Props = Record<string, unknown>;
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let projectId: string;
+let branchId: string;
+let logs: string[] = [];
+let roles: ReturnType<typeof boundResource>;
+let databases: ReturnType<typeof boundResource>;
+
+const settings = () => ({ apiKey: emulator.apiKey, apiUrl: emulator.url });
+
+async function checked(
+  impl: ReturnType<typeof boundResource>,
+  type: string,
+  name: string,
+  inputs: Props,
+  olds: Props = {},
+): Promise<Props> {
+  const r = await impl.check(olds, {
+    projectId,
+    branchId,
+    __provider: "shim",
+    __urn: urnOf(type, name),
+    ...inputs,
+  });
+  expect(r.failures ?? []).toEqual([]);
+  return r.inputs;
+}
+
+async function createRole(name: string, inputs: Props) {
+  const c = await roles.create(await checked(roles, "Role", name, inputs));
+  return { id: c.id, outs: c.outs as Props };
+}
+
+async function createDatabase(name: string, inputs: Props) {
+  const c = await databases.create(await checked(databases, "Database", name, inputs));
+  return { id: c.id, outs: c.outs as Props };
+}
+
+const mutations = () =>
+  Object.entries(emulator.requestsByRoute())
+    .filter(([k]) => !k.startsWith("GET "))
+    .reduce((n, [, v]) => n + v, 0);
+
+/** A client connecting with `password` (the emulator's stand-in for a Postgres login). */
+async function login(role: string, password: unknown, on = { projectId, branchId }): Promise<boolean> {
+  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ project_id: on.projectId, branch_id: on.branchId, role_name: role, password }),
+  });
+  return ((await res.json()) as { ok: boolean }).ok;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 40, seed: 29 });
+  projectId = emulator.seed.projectId;
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+beforeEach(async () => {
+  emulator.reset();
+  emulator.setFaults({});
+  logs = [];
+  roles = boundResource("Role", settings(), (l) => logs.push(l));
+  databases = boundResource("Database", settings(), (l) => logs.push(l));
+  // A branch of its own with an active compute, as a preview environment has.
+  const b = await api.branches.create(projectId, {
+    branch: { name: "env" },
+    endpoints: [{ type: "read_write" }],
+  });
+  branchId = b.branch.id;
+  await api.waitForOperations(projectId, b.operations);
+});
+
+afterAll(async () => {
+  await emulator.stop();
+});
+
+describe("Role", () => {
+  it("creates a role whose password output logs in, and says at preview that connections are dropped", async () => {
+    const before = emulator.requestsByRoute()["POST /projects/:project_id/branches/:branch_id/roles"] ?? 0;
+    const c = await createRole("app", { name: "app" });
+    expect(logs.join("\n")).toMatch(
+      /creating role "app" drops the open connections to the computes of branch/,
+    );
+    expect(emulator.requestsByRoute()["POST /projects/:project_id/branches/:branch_id/roles"]).toBe(
+      before + 1,
+    );
+    expect(c.id).toBe(`${projectId}/${branchId}/app`);
+    expect(typeof c.outs.password).toBe("string");
+    expect(await login("app", c.outs.password)).toBe(true);
+    expect(c.outs).toMatchObject({ name: "app", branchId, projectId, protected: false });
+    // The password is nowhere but the outputs.
+    expect(logs.join("\n")).not.toContain(String(c.outs.password));
+  });
+
+  it("rotates: the new password is reported only when the reset has finished; the old one worked until then", async () => {
+    const c = await createRole("rot", { name: "rot", passwordRotationTrigger: "1" });
+    const old = c.outs.password as string;
+    const news = await checked(roles, "Role", "rot", { name: "rot", passwordRotationTrigger: "2" }, c.outs);
+    const d = await roles.diff(c.id, c.outs, news);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(logs.join("\n")).toMatch(/gets a new password; the old one works until the reset has finished/);
+    const updating = roles.update(c.id, c.outs, news);
+    // While the update runs, the old password still logs in.
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await login("rot", old)).toBe(true);
+    const outs = (await updating).outs as Props;
+    expect(outs.password).not.toBe(old);
+    // Reported after the reset's operations: the new one works at once, the old one no longer.
+    expect(await login("rot", outs.password)).toBe(true);
+    expect(await login("rot", old)).toBe(false);
+    expect(
+      emulator.requestsByRoute()[
+        "POST /projects/:project_id/branches/:branch_id/roles/:role_name/reset_password"
+      ],
+    ).toBe(1);
+    const again = await checked(roles, "Role", "rot", { name: "rot", passwordRotationTrigger: "2" }, outs);
+    expect((await roles.diff(c.id, outs, again)).changes).toBe(false);
+  });
+
+  it("a name the stack did not create fails naming its importId, changing nothing", async () => {
+    const inputs = await checked(roles, "Role", "owner", { name: "neondb_owner" });
+    const before = mutations();
+    await expect(roles.create(inputs)).rejects.toThrow(
+      new RegExp(`adopt: true .*importId: "${projectId}/${branchId}/neondb_owner"`),
+    );
+    expect(mutations()).toBe(before);
+  });
+
+  it("a lost create answer is reconciled: one role, its password read back", async () => {
+    const inputs = await checked(roles, "Role", "lost", { name: "lost" });
+    emulator.setFaults({ dropAfterCommitRate: 1 });
+    const c = await roles.create(inputs);
+    emulator.setFaults({});
+    expect(logs.join("\n")).toMatch(/the answer to the create request was lost; found role "lost"/);
+    expect((await api.roles.list(projectId, branchId)).filter((r) => r.name === "lost")).toHaveLength(1);
+    expect(await login("lost", (c.outs as Props).password)).toBe(true);
+  });
+
+  it("adopts the branch's inherited owner role with its password, and destroy leaves it", async () => {
+    const c = await createRole("owner", { name: "neondb_owner", adopt: true });
+    expect(c.outs.adopted).toBe(true);
+    expect(await login("neondb_owner", c.outs.password)).toBe(true);
+    const before = mutations();
+    await roles.delete(c.id, c.outs);
+    expect(mutations()).toBe(before);
+    expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).toContain("neondb_owner");
+  });
+
+  it("a project that does not store passwords: a message saying so and what to do, then a rotation gives one", async () => {
+    const res = await fetch(`${emulator.url}/projects`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ project: { name: "nostore", store_passwords: false } }),
+    });
+    const made = (await res.json()) as {
+      project: { id: string };
+      branch: { id: string };
+      operations: never[];
+    };
+    await api.waitForOperations(made.project.id, made.operations);
+    const on = { projectId: made.project.id, branchId: made.branch.id };
+    const inputs = {
+      ...on,
+      name: "neondb_owner",
+      adopt: true,
+      __urn: urnOf("Role", "ns"),
+      __provider: "shim",
+    };
+    const r = await roles.check({}, inputs);
+    const c = await roles.create(r.inputs);
+    const outs = c.outs as Props;
+    expect(outs.password).toBeUndefined();
+    expect(logs.join("\n")).toMatch(
+      /does not store role passwords.*set or change passwordRotationTrigger, and the new password becomes the password output/,
+    );
+    const news = (await roles.check(outs, { ...inputs, passwordRotationTrigger: "1" })).inputs;
+    const u = (await roles.update(c.id, outs, news)).outs as Props;
+    expect(await login("neondb_owner", u.password, on)).toBe(true);
+  });
+
+  it("a replacement or delete of a role that owns a database is refused before anything is sent", async () => {
+    const c = await createRole("own", { name: "own" });
+    await createDatabase("owned", { name: "owned", ownerName: "own" });
+    const news = await checked(roles, "Role", "own", { name: "own2" }, c.outs);
+    const before = mutations();
+    await expect(roles.diff(c.id, c.outs, news)).rejects.toThrow(
+      /Failed to replace role "own" .*owns database "owned".*another owner \(ownerName of the Database resource\)/,
+    );
+    await expect(roles.delete(c.id, c.outs)).rejects.toThrow(
+      /Failed to delete role "own" .*Nothing was changed/,
+    );
+    expect(mutations()).toBe(before);
+  });
+
+  it("delete waits; a role already gone is deleted; refresh shows a rotation made outside", async () => {
+    const c = await createRole("gone", { name: "gone" });
+    const reset = await api.roles.resetPassword(projectId, branchId, "gone");
+    await api.waitForOperations(projectId, reset.operations);
+    const r = await roles.read(c.id, c.outs);
+    expect((r.props as Props).password).toBe(reset.role.password);
+    expect(r.inputs).toMatchObject({ projectId, branchId, name: "gone" });
+    expect(Object.keys(r.inputs ?? {}).filter((k) => !k.startsWith("__"))).toEqual([
+      "projectId",
+      "branchId",
+      "name",
+    ]);
+    await roles.delete(c.id, c.outs);
+    expect((await api.roles.list(projectId, branchId)).map((x) => x.name)).not.toContain("gone");
+    await roles.delete(c.id, c.outs);
+    expect(await roles.read(c.id, c.outs)).toEqual({});
+  });
+});
+
+describe("Database", () => {
+  it("creates a database owned by a role; a rename and an owner change keep its id", async () => {
+    await createRole("a", { name: "a" });
+    await createRole("b", { name: "b" });
+    const c = await createDatabase("db", { name: "app", ownerName: "a" });
+    const id = c.outs.databaseId;
+    expect(c.id).toBe(String(id));
+    const news = await checked(databases, "Database", "db", { name: "app2", ownerName: "b" }, c.outs);
+    expect(await databases.diff(c.id, c.outs, news)).toMatchObject({ changes: true, replaces: [] });
+    const u = (await databases.update(c.id, c.outs, news)).outs as Props;
+    expect(u).toMatchObject({ name: "app2", ownerName: "b", databaseId: id });
+    const listed = (await api.databases.list(projectId, branchId)).find((d) => d.id === id);
+    expect(listed).toMatchObject({ name: "app2", owner_name: "b" });
+    expect(
+      emulator.requestsByRoute()[
+        "DELETE /projects/:project_id/branches/:branch_id/databases/:database_name"
+      ] ?? 0,
+    ).toBe(0);
+  });
+
+  it("a rename made outside the stack shows as a rename at refresh (found by id)", async () => {
+    await createRole("o", { name: "o" });
+    const c = await createDatabase("ren", { name: "ren", ownerName: "o" });
+    const r = await api.databases.update(projectId, branchId, "ren", { name: "renamed" });
+    await api.waitForOperations(projectId, r.operations);
+    const read = await databases.read(c.id, c.outs);
+    expect(read.id).toBe(c.id);
+    expect(read.inputs).toMatchObject({ name: "renamed", ownerName: "o" });
+  });
+
+  it("a name the stack did not create fails naming its importId; a lost answer is reconciled", async () => {
+    const taken = await checked(databases, "Database", "t", { name: "neondb", ownerName: "neondb_owner" });
+    const before = mutations();
+    await expect(databases.create(taken)).rejects.toThrow(
+      new RegExp(`importId: "${projectId}/${branchId}/neondb"`),
+    );
+    expect(mutations()).toBe(before);
+    const inputs = await checked(databases, "Database", "l", { name: "lostdb", ownerName: "neondb_owner" });
+    emulator.setFaults({ dropAfterCommitRate: 1 });
+    const c = await databases.create(inputs);
+    emulator.setFaults({});
+    expect(logs.join("\n")).toMatch(/the answer to the create request was lost; found database "lostdb"/);
+    expect((await api.databases.list(projectId, branchId)).filter((d) => d.name === "lostdb")).toHaveLength(
+      1,
+    );
+    expect(c.id).toBe(String((c.outs as Props).databaseId));
+  });
+
+  it("an owner that is not a role of the branch fails naming the remedy", async () => {
+    const inputs = await checked(databases, "Database", "x", { name: "x", ownerName: "nobody" });
+    await expect(databases.create(inputs)).rejects.toThrow(
+      /ownerName "nobody" is not a role of branch .*declare a Role/,
+    );
+  });
+
+  it("adopts the inherited database, applying the declared owner; destroy leaves it; delete of its own waits", async () => {
+    await createRole("new-owner", { name: "new-owner" });
+    const c = await createDatabase("neondb", { name: "neondb", ownerName: "new-owner", adopt: true });
+    expect(c.outs).toMatchObject({ adopted: true, ownerName: "new-owner" });
+    const before = mutations();
+    await databases.delete(c.id, c.outs);
+    expect(mutations()).toBe(before);
+    const own = await createDatabase("own", { name: "mine", ownerName: "new-owner" });
+    await databases.delete(own.id, own.outs);
+    const ops = (await api.operations.listPage(projectId, { limit: 100 })).operations;
+    expect(ops.filter((o) => o.branch_id === branchId).every((o) => o.status === "finished")).toBe(true);
+    expect((await api.databases.list(projectId, branchId)).map((d) => d.name)).not.toContain("mine");
+    await databases.delete(own.id, own.outs); // already gone: nothing to do
+  });
+
+  it("an import whose declared owner differs fails and changes nothing", async () => {
+    const inputs = await checked(databases, "Database", "imp", {
+      name: "neondb",
+      ownerName: "someone",
+      importId: `${projectId}/${branchId}/neondb`,
+    });
+    await expect(databases.create(inputs)).rejects.toThrow(/declared "someone", actual "neondb_owner"/);
+  });
+});
+
+describe("getConnectionUri", () => {
+  it("gives the uri of a role and database on the branch's compute, with the role's password", async () => {
+    const role = await createRole("conn", { name: "conn" });
+    await createDatabase("conndb", { name: "conndb", ownerName: "conn" });
+    const { uri } = await withLookupClient(api, () =>
+      getConnectionUri({ projectId, branchId, databaseName: "conndb", roleName: "conn" }),
+    );
+    const u = new URL(uri);
+    expect([u.username, decodeURIComponent(u.password), u.pathname]).toEqual([
+      "conn",
+      role.outs.password,
+      "/conndb",
+    ]);
+    const pooled = await withLookupClient(api, () =>
+      getConnectionUri({ projectId, branchId, databaseName: "conndb", roleName: "conn", pooled: true }),
+    );
+    expect(new URL(pooled.uri).hostname).toMatch(/-pooler\./);
+  });
+});
