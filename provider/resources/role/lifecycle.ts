@@ -44,8 +44,9 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
   if (isNew && news.adopt !== true && news.importId === undefined) {
     const branch = typeof news.branchId === "string" && news.branchId !== UNKNOWN ? ` ${news.branchId}` : "";
+    const name = typeof news.name === "string" && news.name !== UNKNOWN ? ` "${news.name}"` : "";
     rt.logger(news).warn(
-      `creating role "${String(news.name)}" drops the open connections to the computes of branch${branch} ` +
+      `creating role${name} drops the open connections to the computes of branch${branch} ` +
         "(clients reconnect); an idle compute is woken briefly",
     );
   }
