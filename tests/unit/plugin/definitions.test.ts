@@ -265,7 +265,10 @@ describe("the plugin schema", () => {
     const key = schema.resources["neoncompute:index:ApiKey"];
     expect(key.properties.token.secret).toBe(true);
     expect(schema.resources["neoncompute:index:Role"].properties.password.secret).toBe(true);
-    expect(schema.functions["neoncompute:index:getConnectionUri"].outputs.properties.uri.secret).toBe(true);
+    const fn = schema.functions["neoncompute:index:getConnectionUri"] as {
+      outputs: { properties: Record<string, { secret?: boolean }> };
+    };
+    expect(fn.outputs.properties.uri.secret).toBe(true);
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(Object.keys(schema.config.variables)).toEqual([
       "apiKey",
