@@ -1,0 +1,38 @@
+import * as pulumi from "@pulumi/pulumi";
+import { Branch, Database, Role, getConnectionUriOutput } from "@neon-labs-unofficial/pulumi-neon-compute";
+
+// One stack per pull request, named after it: `pulumi stack init pr-42`.
+const stack = pulumi.getStack();
+const config = new pulumi.Config();
+const projectId = config.require("projectId");
+
+// A safety net should the close step never run: the service deletes the branch then. Whole days, so
+// that every push of the same day previews no change; the date moves forward as pushes come.
+const days = config.getNumber("expiresInDays") ?? 3;
+const expiresAt = new Date(Math.floor(Date.now() / 86_400_000 + days) * 86_400_000).toISOString();
+
+// The branch of the pull request, from the project's default branch, with its compute created in the
+// same request (scale to zero after 5 idle minutes). Named `<stack>-<hash>` by the provider, so that a
+// run killed mid-create is found again by the next one instead of leaving a second branch.
+const branch = new Branch(stack, {
+  projectId,
+  expiresAt,
+  compute: { minCu: 0.25, maxCu: 1, suspendTimeoutSeconds: 300 },
+});
+
+// The application's role and its database on that branch.
+const role = new Role("app", { projectId, branchId: branch.id, name: "app" });
+const database = new Database("app", { projectId, branchId: branch.id, name: "app", ownerName: role.name });
+
+export const branchId = branch.id;
+export const branchName = branch.name;
+export const host = branch.host;
+export const databaseName = database.name;
+export const roleName = role.name;
+// A secret: `pulumi stack output connectionUri --show-secrets` hands it to the application's deploy.
+export const connectionUri = getConnectionUriOutput({
+  projectId,
+  branchId: branch.id,
+  databaseName: database.name,
+  roleName: role.name,
+}).uri;
