@@ -1,0 +1,267 @@
+/**
+ * End to end (issue 18): a branch with its compute → a `Role` → a `Database` it owns → the
+ * `getConnectionUri` lookup, under the real CLI against the emulator, through both faces: the
+ * TypeScript example `examples/connect` (dynamic resources) and a YAML program (the provider plugin).
+ * A password rotation: the old password logs in before it, and once `up` returns only the new one
+ * does (checked as a client would, through `POST /_emulator/login`), with every id kept. A database
+ * rename: an update at preview, not a replace, and the database keeps its id. The passwords and the
+ * connection URIs are secret outputs and appear nowhere else: not in `pulumi stack export`, not in any
+ * state file of the backend, not in any line a command printed. Destroy removes the branch, the role
+ * and the database, and `pulumi stack rm` then succeeds without `--force`.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { createNeonClient, type NeonClient } from "../../provider/api";
+import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
+import { useStepBudgets } from "../support/budgets";
+import { cli, persisted, pluginPath } from "./plugin-helpers";
+
+useStepBudgets();
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 60, seed: 43 });
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+});
+
+/** A client connecting to the branch as the role with `password` (the emulator's stand-in for Postgres). */
+async function login(
+  branchId: string,
+  role: string,
+  password: string,
+): Promise<{ ok: boolean; reason?: string }> {
+  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      project_id: emulator.seed.projectId,
+      branch_id: branchId,
+      role_name: role,
+      password,
+    }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { ok: boolean; reason?: string };
+}
+
+const changed = (summary: Record<string, number | undefined>) =>
+  Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
+
+const mutations = (route: string) => emulator.requestsByRoute()[route] ?? 0;
+const DELETE_ROLE = "DELETE /projects/:project_id/branches/:branch_id/roles/:role_name";
+const DELETE_DATABASE = "DELETE /projects/:project_id/branches/:branch_id/databases/:database_name";
+
+interface Outs {
+  branchId: string;
+  roleName: string;
+  databaseName: string;
+  databaseId: number;
+  password: string;
+  connectionUri: string;
+}
+
+/**
+ * The whole story on one stack: create, rotate (to the trigger `nextRotation`), rename, scan for
+ * secrets, destroy, `stack rm`. `transcript` gets every line every command printed.
+ */
+async function connectChain(temp: TempStack, branchName: string, nextRotation: string): Promise<void> {
+  const { projectId } = emulator.seed;
+  let transcript = "";
+  const capture = (s: string) => {
+    transcript += s;
+  };
+  const run = async (args: string[]) => {
+    const out = await cli(temp, args);
+    transcript += out;
+    return out;
+  };
+  const outputs = async (): Promise<Outs> => {
+    const all = await temp.stack.outputs();
+    // The password and the connection string are secret outputs; the ids and names are not.
+    expect([all.password?.secret, all.connectionUri?.secret]).toEqual([true, true]);
+    expect([all.branchId?.secret, all.databaseId?.secret]).toEqual([false, false]);
+    return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v.value])) as unknown as Outs;
+  };
+  /** The ids the stack keeps for the branch, the role and the database (by resource name). */
+  const stackIds = async (): Promise<Record<string, string>> => {
+    const { deployment } = await temp.stack.exportStack();
+    const resources = (deployment.resources ?? []) as { urn: string; type: string; id?: string }[];
+    const ids = resources
+      .filter((r) => /(Branch|Role|Database)$/.test(r.type))
+      .map((r) => [r.urn.split("::").pop() as string, String(r.id)]);
+    expect(ids.map(([name]) => name).sort()).toEqual(["app", "appdb", "env"]);
+    return Object.fromEntries(ids);
+  };
+  const databases = async (branchId: string) =>
+    (await api.databases.list(projectId, branchId)).map((d) => ({
+      id: d.id,
+      name: d.name,
+      owner: d.owner_name,
+    }));
+
+  // --- create: branch with its compute → role → database → connection string ---------------
+  const up = await temp.stack.up({ onOutput: capture, onError: capture });
+  expect(changed(up.summary.resourceChanges ?? {})).toEqual({ create: 4 }); // with the stack
+  const first = await outputs();
+  expect([first.roleName, first.databaseName]).toEqual(["app", "app"]);
+  const branch = await api.branches.get(projectId, first.branchId);
+  expect([branch.name, branch.current_state]).toEqual([branchName, "ready"]);
+  expect((await api.endpoints.listByBranch(projectId, branch.id)).map((e) => e.type)).toEqual(["read_write"]);
+  expect((await api.roles.get(projectId, branch.id, "app")).name).toBe("app");
+  expect(await databases(branch.id)).toContainEqual({ id: first.databaseId, name: "app", owner: "app" });
+  const uri1 = new URL(first.connectionUri);
+  expect([uri1.protocol, uri1.username, uri1.password, uri1.pathname]).toEqual([
+    "postgresql:",
+    "app",
+    first.password,
+    "/app",
+  ]);
+  expect(await login(branch.id, "app", first.password)).toEqual({ ok: true });
+  const ids = await stackIds();
+  expect([ids.env, ids.app, ids.appdb]).toEqual([
+    branch.id,
+    `${projectId}/${branch.id}/app`,
+    String(first.databaseId),
+  ]);
+  const roleCreatedAt = (await api.roles.get(projectId, branch.id, "app")).created_at;
+  expect(roleCreatedAt).toEqual(expect.any(String));
+  const unchanged = await temp.stack.preview({ onOutput: capture, onError: capture });
+  expect(unchanged.changeSummary).toEqual({ same: 4 });
+
+  // --- (a) password rotation: the old password worked before, only the new one after --------
+  const oldPassword = first.password;
+  expect(await login(branch.id, "app", oldPassword)).toEqual({ ok: true });
+  await temp.stack.setConfig("passwordRotationTrigger", { value: nextRotation });
+  const rotated = await temp.stack.up({ onOutput: capture, onError: capture });
+  expect(changed(rotated.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+  const second = await outputs();
+  const newPassword = second.password;
+  expect(typeof newPassword).toBe("string");
+  expect(newPassword).not.toBe(oldPassword);
+  expect(await login(branch.id, "app", newPassword)).toEqual({ ok: true });
+  const refused = await login(branch.id, "app", oldPassword);
+  expect(refused.ok).toBe(false);
+  expect(refused.reason).toMatch(/password authentication failed for user "app"/);
+  expect([second.branchId, second.roleName, second.databaseId, second.databaseName]).toEqual([
+    first.branchId,
+    first.roleName,
+    first.databaseId,
+    first.databaseName,
+  ]);
+  expect(await stackIds()).toEqual(ids);
+  // The same role, not a new one of the same name.
+  expect((await api.roles.get(projectId, branch.id, "app")).created_at).toBe(roleCreatedAt);
+  // The lookup ran after the rotation: its connection string carries the new password.
+  expect(new URL(second.connectionUri).password).toBe(newPassword);
+
+  // --- (b) database rename: an update in place, the id stays ---------------------------------
+  await temp.stack.setConfig("databaseName", { value: "app_renamed" });
+  let diff = "";
+  const preview = await temp.stack.preview({
+    diff: true,
+    onOutput: (s) => (diff += s),
+    onError: (s) => (diff += s),
+  });
+  transcript += diff;
+  expect(changed(preview.changeSummary)).toEqual({ update: 1 });
+  expect(diff).toMatch(/~ .*Database: \(update\)/);
+  expect(diff).toMatch(/~ name\s*: "app" => "app_renamed"/);
+  expect(diff).not.toMatch(/replace|\+-|-\+/i);
+  const renamed = await temp.stack.up({ onOutput: capture, onError: capture });
+  expect(changed(renamed.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+  const third = await outputs();
+  expect([third.databaseId, third.databaseName, third.branchId]).toEqual([
+    first.databaseId,
+    "app_renamed",
+    first.branchId,
+  ]);
+  const afterRename = await databases(branch.id);
+  expect(afterRename).toContainEqual({ id: first.databaseId, name: "app_renamed", owner: "app" });
+  expect(afterRename.map((d) => d.name)).not.toContain("app");
+  expect(await stackIds()).toEqual(ids);
+  expect(new URL(third.connectionUri).pathname).toBe("/app_renamed");
+  expect(new URL(third.connectionUri).password).toBe(newPassword);
+  expect(await login(branch.id, "app", newPassword)).toEqual({ ok: true });
+
+  // --- (c) the secrets are nowhere but the secret outputs -----------------------------------
+  const secrets = [oldPassword, newPassword, first.connectionUri, second.connectionUri, third.connectionUri];
+  const everything = await persisted(temp);
+  transcript += await run(["stack", "output"]); // as a user lists the outputs: [secret]
+  expect(everything).toContain("connectionUri");
+  // What is stored of the password and the connection string is ciphertext.
+  expect(everything).toMatch(/"password":\s*\{[^}]*"ciphertext"/);
+  expect(everything).toMatch(/"connectionUri":\s*\{[^}]*"ciphertext"/);
+  for (const secret of [...secrets, emulator.apiKey]) {
+    expect(everything).not.toContain(secret);
+    expect(transcript).not.toContain(secret);
+  }
+
+  // --- (d) destroy removes branch, role and database; the stack is removed -------------------
+  const deletes = [mutations(DELETE_DATABASE), mutations(DELETE_ROLE)];
+  await temp.stack.destroy({ onOutput: capture, onError: capture });
+  // Each was deleted by its own resource, the database before the role that owns it (the service
+  // refuses to delete a role that owns a database), then the branch.
+  expect([mutations(DELETE_DATABASE), mutations(DELETE_ROLE)]).toEqual([deletes[0] + 1, deletes[1] + 1]);
+  await expect(api.branches.get(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
+  await expect(api.roles.get(projectId, branch.id, "app")).rejects.toMatchObject({ kind: "not_found" });
+  await expect(api.databases.list(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
+  expect((await api.branches.list(projectId)).map((b) => b.name)).not.toContain(branchName);
+  expect((await login(branch.id, "app", newPassword)).ok).toBe(false);
+  await run(["stack", "rm", "--yes"]); // no --force: destroy left nothing in the stack
+  expect((await temp.stack.workspace.listStacks()).map((s) => s.name)).not.toContain(temp.stack.name);
+
+  // Nothing the backend keeps (history, backups) and no line printed holds a secret.
+  const left = fs
+    .readdirSync(temp.backendDir, { recursive: true, encoding: "utf8" })
+    .map((f) => path.join(temp.backendDir, f))
+    .filter((f) => fs.statSync(f).isFile())
+    .map((f) => fs.readFileSync(f, "utf8"))
+    .join("\n");
+  for (const secret of secrets) {
+    expect(left).not.toContain(secret);
+    expect(transcript).not.toContain(secret);
+  }
+}
+
+test("TypeScript (examples/connect): branch → role → database → connection string; rotate, rename, secrets, destroy", async () => {
+  const temp = await createTempStack({
+    programDir: path.join(repoRoot, "examples", "connect"),
+    config: {
+      "neon-connect:projectId": { value: emulator.seed.projectId },
+      "neon-connect:branchName": { value: "connect-ts" },
+      "neon:apiUrl": { value: emulator.url },
+      "neon:apiKey": { value: emulator.apiKey, secret: true },
+    },
+    env: { NEON_API_KEY: "" },
+  });
+  try {
+    await connectChain(temp, "connect-ts", "2");
+  } finally {
+    await temp.dispose();
+  }
+});
+
+test("YAML through the plugin: branch → role → database → getConnectionUri; rotate, rename, secrets, destroy", async () => {
+  const temp = await createTempStack({
+    programDir: path.join(__dirname, "connect-yaml-program"),
+    config: {
+      "neoncompute:apiUrl": { value: emulator.url },
+      "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
+      projectId: { value: emulator.seed.projectId },
+      branchName: { value: "connect-yaml" },
+    },
+    env: { PATH: pluginPath(), NEON_API_KEY: "" },
+  });
+  try {
+    await connectChain(temp, "connect-yaml", "rotation-2");
+  } finally {
+    await temp.dispose();
+  }
+});
