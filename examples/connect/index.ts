@@ -30,18 +30,13 @@ const db = new Database("appdb", {
   ownerName: role.name,
 });
 
-// The database's name once the database has it. During the preview of a rename `db.name` is already the
-// new name, which the service does not know until the update has run, so a lookup by it would fail the
-// preview (HTTP 404); `databaseId` is unknown until then, and waiting for it skips the lookup in that
-// preview only. Unchanged, both are known and the lookup runs as usual.
-const nameOnceApplied = pulumi.all([db.name, db.databaseId]).apply(([name]) => name);
-
 // The connection string of the role and database on the branch's compute: a secret Output, read after
 // the role's and database's changes (so after a rotation it carries the new password).
 const conn = getConnectionUriOutput({
   projectId,
   branchId: branch.id,
-  databaseName: nameOnceApplied,
+  // In the preview of a rename the new name is not in the service yet: the uri is then unknown.
+  databaseName: db.name,
   roleName: role.name,
 });
 

@@ -237,7 +237,11 @@ export const GET_CONNECTION_URI: LookupDef = {
   name: "getConnectionUri",
   description:
     "The connection string of a role and database on a compute, as a secret: it carries the role's " +
-    "password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist.",
+    "password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist. In a " +
+    "preview of a database rename, TypeScript's `getConnectionUriOutput` gives an unknown value; a YAML or " +
+    "plugin-SDK program that passes `db.name` should make the invoke wait for the update, e.g. " +
+    '`databaseName: { fn::select: [0, ["${db.name}", "${db.databaseId}"]] }`, since the plugin\'s ' +
+    "preview shows the new name before the database has it.",
   args: [
     arg("projectId", "string", "required", "The project."),
     arg("branchId", "string", "optional", "The branch (default: the project's default branch)."),

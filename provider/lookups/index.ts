@@ -5,7 +5,7 @@
  * `NEON_API_KEY` / `NEON_API_URL`, and return plain camelCase data (never the key).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { collectAll, paginate } from "../api";
+import { ApiError, collectAll, paginate } from "../api";
 import { lookupClient } from "./client";
 
 export { withLookupClient } from "./client";
@@ -172,7 +172,20 @@ export function getComputesOutput(args: OutputArgs<GetComputesArgs>): pulumi.Out
 
 /** {@link getConnectionUri} for `pulumi.Input` arguments; the result is a secret. */
 export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): pulumi.Output<ConnectionUri> {
-  return pulumi.secret(outputOf(args, getConnectionUri));
+  return pulumi.secret(
+    pulumi.output(args).apply(async (a) => {
+      try {
+        return await getConnectionUri(a as unknown as GetConnectionUriArgs);
+      } catch (err) {
+        // A preview shows a renamed database (or role) under its new name before the update made
+        // it: not there yet is not an error then, the uri is simply not known until the update.
+        if (pulumi.runtime.isDryRun() && err instanceof ApiError && err.kind === "not_found") {
+          return pulumi.unknown as unknown as ConnectionUri;
+        }
+        throw err;
+      }
+    }) as unknown as pulumi.Output<ConnectionUri>,
+  );
 }
 
 function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {

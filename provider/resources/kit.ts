@@ -91,7 +91,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
   return {
     check: (olds, news) => {
       rt.markChecked(news);
-      return s.check(rt, olds, news);
+      return s.check(rt, olds, stringInputs(kind.definition, news));
     },
     diff: (id, olds, news) => s.diff(rt, id, olds, news),
     create: (inputs) => timed(inputs, () => s.create(rt, inputs)),
@@ -109,6 +109,22 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
       return timed(props ?? {}, () => s.delete(rt, id, props ?? {}));
     },
   };
+}
+
+/**
+ * A number given for a string input, as a string: Pulumi YAML passes number-like config values
+ * (`"2026"`) as numbers, and a trigger or a name is still meant as the text the user wrote.
+ */
+export function stringInputs(def: ResourceDef, news: Props): Props {
+  let out: Props | undefined;
+  for (const p of def.properties) {
+    const v = news[p.name];
+    if (p.input && p.type === "string" && !p.enum && typeof v === "number" && Number.isFinite(v)) {
+      out ??= { ...news };
+      out[p.name] = String(v);
+    }
+  }
+  return out ?? news;
 }
 
 /**

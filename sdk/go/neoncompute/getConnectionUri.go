@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The connection string of a role and database on a compute, as a secret: it carries the role's password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist.
+// The connection string of a role and database on a compute, as a secret: it carries the role's password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist. In a preview of a database rename, TypeScript's `getConnectionUriOutput` gives an unknown value; a YAML or plugin-SDK program that passes `db.name` should make the invoke wait for the update, e.g. `databaseName: { fn::select: [0, ["${db.name}", "${db.databaseId}"]] }`, since the plugin's preview shows the new name before the database has it.
 func GetConnectionUri(ctx *pulumi.Context, args *GetConnectionUriArgs, opts ...pulumi.InvokeOption) (*GetConnectionUriResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetConnectionUriResult

@@ -54,7 +54,7 @@ def get_connection_uri(branch_id: Optional[_builtins.str] = None,
                        role_name: Optional[_builtins.str] = None,
                        opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetConnectionUriResult:
     """
-    The connection string of a role and database on a compute, as a secret: it carries the role's password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist.
+    The connection string of a role and database on a compute, as a secret: it carries the role's password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist. In a preview of a database rename, TypeScript's `getConnectionUriOutput` gives an unknown value; a YAML or plugin-SDK program that passes `db.name` should make the invoke wait for the update, e.g. `databaseName: { fn::select: [0, ["${db.name}", "${db.databaseId}"]] }`, since the plugin's preview shows the new name before the database has it.
 
     :param _builtins.str branch_id: The branch (default: the project's default branch).
     :param _builtins.str compute_id: The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute).
@@ -83,7 +83,7 @@ def get_connection_uri_output(branch_id: pulumi.Input[Optional[Optional[_builtin
                               role_name: pulumi.Input[Optional[_builtins.str]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetConnectionUriResult]:
     """
-    The connection string of a role and database on a compute, as a secret: it carries the role's password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist.
+    The connection string of a role and database on a compute, as a secret: it carries the role's password. Fails (HTTP 404) naming the branch, compute, role or database that does not exist. In a preview of a database rename, TypeScript's `getConnectionUriOutput` gives an unknown value; a YAML or plugin-SDK program that passes `db.name` should make the invoke wait for the update, e.g. `databaseName: { fn::select: [0, ["${db.name}", "${db.databaseId}"]] }`, since the plugin's preview shows the new name before the database has it.
 
     :param _builtins.str branch_id: The branch (default: the project's default branch).
     :param _builtins.str compute_id: The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute).

@@ -106,6 +106,14 @@ describe("bind: the kit's rules around a resource's steps", () => {
     expect(deadlines).toEqual([5_000, 60_000]);
   });
 
+  it("hands a number given for a string input (YAML's number-like config) to check as its text", async () => {
+    const rt = new Runtime({ settings: { apiKey: "k" }, logSink: () => {} });
+    const w = bind(kindWith([], [], rt), rt);
+    const r = await w.check({}, { __urn: urn, projectId: 2026, label: 1.5, size: 3 });
+    // Strings where the definition says string; a number input stays a number.
+    expect(r.inputs).toEqual({ __urn: urn, projectId: "2026", label: "1.5", size: 3 });
+  });
+
   it("leaves an adopted object in place at delete, and says so; deletes anything else", async () => {
     const lines: string[] = [];
     const rt = new Runtime({ settings: { apiKey: "k" }, logSink: (l) => lines.push(l) });
