@@ -180,6 +180,11 @@ export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): 
         // A preview shows a renamed database (or role) under its new name before the update made
         // it: not there yet is not an error then, the uri is simply not known until the update.
         if (pulumi.runtime.isDryRun() && err instanceof ApiError && err.kind === "not_found") {
+          void pulumi.log.warn(
+            `getConnectionUri: ${err.apiMessage.replace(/[.\s]+$/, "")}; the connection string is unknown in ` +
+              "this preview (right when this update creates or renames the database or role; otherwise check " +
+              "databaseName and roleName, or `pulumi up` fails here)",
+          );
           return pulumi.unknown as unknown as ConnectionUri;
         }
         throw err;

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { ApiError, type NeonClient, type Operation } from "../api";
 import type { CheckFailure } from "./check";
-import { isSucceeded } from "../operations";
+import { UNKNOWN } from "./kit";
+import { isTerminal } from "../operations";
 
 /** Where an object of a branch is. */
 export interface BranchObjectRef {
@@ -18,14 +19,14 @@ export interface BranchObjectRef {
 /** `<projectId>/<branchId>/<name>`: the importId of a role or database. */
 export const importIdOf = (r: BranchObjectRef): string => `${r.projectId}/${r.branchId}/${r.name}`;
 
-/** The unfinished operations of a branch (those a lost answer started, among others). */
+/** The unfinished operations of a branch (those a lost answer started, among others; not old failures). */
 export async function pendingBranchOps(
   api: NeonClient,
   projectId: string,
   branchId: string,
 ): Promise<Operation[]> {
   const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => o.branch_id === branchId && !isSucceeded(o.status));
+  return page.operations.filter((o) => o.branch_id === branchId && !isTerminal(o.status));
 }
 
 /** True for a 404 (the object, or its branch, is not there). */
@@ -102,3 +103,36 @@ export const threePartImportId = (what: string, example: string) =>
   z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}\/br-[a-z0-9-]{1,60}\/.+$/, {
     error: `must name an existing ${what} as "<projectId>/<branchId>/<${what}Name>", e.g. "${example}"`,
   });
+
+/**
+ * At preview, for a replacement that creates the object under another project, branch or name:
+ * refuses when that name is already taken there, before the old object is deleted (the create that
+ * follows the delete would be refused). Values not known yet are not judged.
+ */
+export async function refuseTakenTarget(
+  noun: "role" | "database",
+  olds: { projectId?: unknown; branchId?: unknown; name?: unknown },
+  news: { projectId?: unknown; branchId?: unknown; name?: unknown },
+  names: (projectId: string, branchId: string) => Promise<string[]>,
+): Promise<void> {
+  const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+  if (!known(news.projectId) || !known(news.branchId) || !known(news.name)) return;
+  const same =
+    olds.projectId === news.projectId && olds.branchId === news.branchId && olds.name === news.name;
+  if (same) return;
+  let taken: string[];
+  try {
+    taken = await names(news.projectId, news.branchId);
+  } catch (err) {
+    if (isNotFound(err)) return;
+    throw err;
+  }
+  if (!taken.includes(news.name)) return;
+  const ref = { projectId: news.projectId, branchId: news.branchId, name: news.name };
+  throw new Error(
+    `Failed to replace ${noun} "${String(olds.name)}" of branch ${String(olds.branchId)}: its replacement would be ` +
+      `${noun} "${ref.name}" of branch ${ref.branchId}, which already exists (the branch inherited it, or someone ` +
+      `created it), so the old ${noun} would be deleted and the new one refused. Choose another name, or manage ` +
+      `the existing one with importId: "${importIdOf(ref)}" on a new resource. Nothing was changed.`,
+  );
+}

@@ -39,6 +39,11 @@ export interface ResourceSteps {
   importInputs(outs: Props): Props;
   update(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
   delete(rt: Runtime, id: string, props: Props): Promise<void>;
+  /**
+   * For an adopted object, instead of a delete: undoes what taking it over changed that would stand
+   * in the way afterwards (e.g. a database given to the stack's role goes back to its owner).
+   */
+  release?(rt: Runtime, id: string, props: Props): Promise<void>;
 }
 
 /** How the classes of a resource are made (program side). */
@@ -97,14 +102,17 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     create: (inputs) => timed(inputs, () => s.create(rt, inputs)),
     read: (id, props) => s.read(rt, id, props),
     update: (id, olds, news) => timed(news, () => s.update(rt, id, olds, news)),
-    delete: (id, props) => {
+    delete: async (id, props) => {
       if (props?.adopted === true) {
-        // It existed before the stack adopted it (e.g. a branch's primary compute): leave it in place.
+        // It existed before the stack adopted it (e.g. a branch's primary compute): leave it in place,
+        // after undoing what the takeover changed that would stand in the way (the resource's release).
+        const release = s.release;
+        if (release) await timed(props, () => release(rt, id, props));
         rt.logger(props).info(
           `left ${kind.noun} ${id} in place: it existed before this stack adopted it` +
             (kind.adoptInput ? ` (${kind.adoptInput})` : ""),
         );
-        return Promise.resolve();
+        return;
       }
       return timed(props ?? {}, () => s.delete(rt, id, props ?? {}));
     },

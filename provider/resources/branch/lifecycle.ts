@@ -132,7 +132,7 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
         ({ branch, operations } = await createOrReconcile(api, i, name, autoNamed, log));
       }
       log.progress(
-        `created ${describeBranch(branch)}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}`,
+        `${found ? "finishing" : "created"} ${describeBranch(branch)}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}`,
       );
       await rt.waitFor(i.projectId, operations, log);
       if (i.compute && !(await readWriteCompute(api, i.projectId, branch.id))) {

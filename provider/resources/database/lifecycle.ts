@@ -9,12 +9,21 @@ import { ApiError, type Database, type DatabaseOperations, type NeonClient } fro
 import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, pendingBranchOps, refuseTaken, type BranchObjectRef } from "../branch-objects";
+import {
+  isNotFound,
+  pendingBranchOps,
+  refuseTaken,
+  refuseTakenTarget,
+  type BranchObjectRef,
+} from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
 import { checkInputs, type DatabaseInputs } from "./inputs";
 import { describeDatabase, toOutputs } from "./mapping";
 
 type Props = Record<string, unknown>;
+
+/** The state key of the owner an adopted database had before the stack changed it. */
+const ADOPTED_OWNER_KEY = "__ownerBeforeAdoption";
 
 const REPLACES = ["projectId", "branchId"];
 const UPDATES = ["name", "ownerName"];
@@ -42,11 +51,22 @@ async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dy
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffDatabase(olds, news);
   if (rt.isPlanning(news) && d.replaces.length > 0) {
-    rt.logger(news).warn(
-      `${d.replaces.join(" and ")} changed: database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)} ` +
-        "will be deleted with its data, and a new, empty database created" +
-        (olds.adopted === true ? " (the adopted database itself is left in place)" : ""),
-    );
+    const what = `database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)}`;
+    if (olds.adopted === true) {
+      rt.logger(news).warn(
+        `${d.replaces.join(" and ")} changed: ${what}, adopted, is left in place, and a database is created ` +
+          "(or adopted) for the new inputs",
+      );
+    } else {
+      const api = rt.client();
+      await refuseTakenTarget("database", olds, news, async (p, b) =>
+        (await api.databases.list(p, b)).map((x) => x.name),
+      );
+      rt.logger(news).warn(
+        `${d.replaces.join(" and ")} changed: ${what} will be deleted with its data, and a new, empty ` +
+          "database created",
+      );
+    }
   }
   return {
     changes: d.changes,
@@ -91,7 +111,9 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
       if ((await listed(api, ref.projectId, ref.branchId)).some((d) => d.name === ref.name)) {
         throw refuseTaken("database", ref);
       }
-      const r = await createOrReconcile(api, i, ref, log);
+      const r = await createOrReconcile(api, i, ref, log, (db) => {
+        made = db;
+      });
       made = r.database;
       log.progress(
         `created ${describeDatabase(made)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
@@ -121,6 +143,7 @@ async function createOrReconcile(
   i: DatabaseInputs,
   ref: BranchObjectRef,
   log: ResourceLogger,
+  onFound: (db: Database) => void,
 ): Promise<DatabaseOperations> {
   const send = () =>
     api.databases.create(ref.projectId, ref.branchId, { name: i.name, owner_name: i.ownerName });
@@ -147,6 +170,7 @@ async function createOrReconcile(
     }
   }
   log.info(`the answer to the create request was lost; found ${describeDatabase(found)}, which it created`);
+  onFound(found);
   return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
 }
 
@@ -174,8 +198,12 @@ async function takeOver(rt: Runtime, inputs: Props, i: DatabaseInputs): Promise<
     );
   }
   let current = db;
+  // The owner it had before: given back when the stack lets go of it (release), so that the stack's
+  // role, deleted by the same destroy, does not still own it.
+  const extra: Props = i.adopt ? { adopted: true } : {};
   if (i.adopt && db.owner_name !== i.ownerName) {
     current = await applyChanges(rt, ref.projectId, db, { ownerName: i.ownerName }, log);
+    extra[ADOPTED_OWNER_KEY] = db.owner_name;
   }
   log.info(
     i.adopt
@@ -184,7 +212,7 @@ async function takeOver(rt: Runtime, inputs: Props, i: DatabaseInputs): Promise<
   );
   return {
     id: String(current.id),
-    outs: toOutputs(inputs, ref.projectId, current, i.adopt ? { adopted: true } : {}),
+    outs: toOutputs(inputs, ref.projectId, current, extra),
   };
 }
 
@@ -249,7 +277,7 @@ async function applyChanges(
       r = await api.databases.update(projectId, db.branch_id, db.name, body);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (err.kind === "conflict") {
+      if (err.kind === "conflict" && body.name !== undefined) {
         throw err.withRemedy(
           `Branch ${db.branch_id} already has a database named "${change.name}"; choose another name.`,
         );
@@ -300,9 +328,9 @@ async function update(
     { name: n.name, ownerName: n.ownerName },
     rt.logger(news),
   );
-  return {
-    outs: toOutputs(news, String(olds.projectId), after, olds.adopted === true ? { adopted: true } : {}),
-  };
+  const extra: Props = olds.adopted === true ? { adopted: true } : {};
+  if (olds[ADOPTED_OWNER_KEY] !== undefined) extra[ADOPTED_OWNER_KEY] = olds[ADOPTED_OWNER_KEY];
+  return { outs: toOutputs(news, String(olds.projectId), after, extra) };
 }
 
 // --- delete --------------------------------------------------------------------------------
@@ -330,6 +358,19 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   });
 }
 
+/** An adopted database is left in place; first it goes back to the owner it had, if the stack changed it. */
+async function release(rt: Runtime, id: string, props: Props): Promise<void> {
+  const before = props[ADOPTED_OWNER_KEY];
+  if (typeof before !== "string") return;
+  const api = rt.client();
+  const db = await current(api, id, props).catch((err: unknown) => {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
+  if (!db || db.owner_name === before) return;
+  await applyChanges(rt, String(props.projectId), db, { ownerName: before }, rt.logger(props));
+}
+
 /** `Database`'s own steps (see `../kit.ts`). */
 export const databaseSteps: ResourceSteps = {
   check,
@@ -348,4 +389,5 @@ export const databaseSteps: ResourceSteps = {
   }),
   update,
   delete: remove,
+  release,
 };

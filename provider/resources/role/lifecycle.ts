@@ -9,7 +9,7 @@ import { ApiError, type NeonClient, type Role, type RoleOperations } from "../..
 import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, pendingBranchOps, refuseTaken } from "../branch-objects";
+import { isNotFound, pendingBranchOps, refuseTaken, refuseTakenTarget } from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
 import { checkInputs, type RoleInputs } from "./inputs";
 import { describeRole, parseRoleId, roleId, toOutputs, type RoleRef } from "./mapping";
@@ -42,11 +42,12 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
-  if (isNew && news.adopt !== true && news.importId === undefined) {
-    const branch = typeof news.branchId === "string" && news.branchId !== UNKNOWN ? ` ${news.branchId}` : "";
+  // A branch not known yet is made by this update: it has no connections to drop.
+  const branchKnown = typeof news.branchId === "string" && news.branchId !== UNKNOWN;
+  if (isNew && branchKnown && news.adopt !== true && news.importId === undefined) {
     const name = typeof news.name === "string" && news.name !== UNKNOWN ? ` "${news.name}"` : "";
     rt.logger(news).warn(
-      `creating role${name} drops the open connections to the computes of branch${branch} ` +
+      `creating role${name} drops the open connections to the computes of branch ${String(news.branchId)} ` +
         "(clients reconnect); an idle compute is woken briefly",
     );
   }
@@ -58,8 +59,21 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
   if (rt.isPlanning(news)) {
     const log = rt.logger(news);
     const ref = refOf(olds);
-    if (d.replaces.length > 0) {
-      if (olds.adopted !== true) await refuseIfOwner(rt.client(), ref, "replace");
+    const api = rt.client();
+    if (d.replaces.length > 0 && olds.adopted === true) {
+      log.warn(
+        `${d.replaces.join(" and ")} changed: ${describeRole(ref)}, adopted, is left in place, and a role is ` +
+          "created (or found) for the new inputs",
+      );
+    } else if (d.replaces.length > 0) {
+      // Only a replacement on the same branch can fail for the databases the role owns there: one that
+      // moves with its branch or project has its databases replaced (and deleted) first.
+      if (!d.replaces.includes("projectId") && !d.replaces.includes("branchId")) {
+        await refuseIfOwner(api, ref, "replace");
+      }
+      await refuseTakenTarget("role", olds, news, async (p, b) =>
+        (await api.roles.list(p, b)).map((r) => r.name),
+      );
       log.warn(
         `${d.replaces.join(" and ")} changed: ${describeRole(ref)} will be deleted and a new role created; ` +
           "it gets a new password, and connections that use the old one fail",
@@ -107,8 +121,8 @@ async function revealed(
     if (!(err instanceof ApiError && err.status === 412)) throw err;
     explain?.warn(
       `project ${ref.projectId} does not store role passwords, so the password of ${describeRole(ref)} cannot ` +
-        "be read (the service answered 412); the resource has no password output until it is rotated: set or " +
-        "change passwordRotationTrigger, and the new password becomes the password output",
+        "be read (the service answered 412); the resource has no password output until it is rotated: change " +
+        "(or add) passwordRotationTrigger, and the new password becomes the password output",
     );
     return undefined;
   }
@@ -124,7 +138,9 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   try {
     await rt.serialized(ref.projectId, async () => {
       if (await findRole(api, ref)) throw refuseTaken("role", ref);
-      const r = await createOrReconcile(api, i, ref, log);
+      const r = await createOrReconcile(api, i, ref, log, (role) => {
+        made = { role };
+      });
       made = { role: r.role, password: r.role.password };
       log.progress(
         `created ${describeRole(ref)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
@@ -155,6 +171,7 @@ async function createOrReconcile(
   i: RoleInputs,
   ref: RoleRef,
   log: ResourceLogger,
+  onFound: (role: Role) => void,
 ): Promise<RoleOperations> {
   const send = () =>
     api.roles.create(ref.projectId, ref.branchId, {
@@ -184,6 +201,8 @@ async function createOrReconcile(
     }
   }
   log.info(`the answer to the create request was lost; found ${describeRole(ref)}, which it created`);
+  // From here on it is this stack's role: a failure keeps it in the stack.
+  onFound(found);
   const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
   if (i.noLogin) return { role: found, operations };
   const password = await revealed(api, ref, undefined);
@@ -207,9 +226,10 @@ async function takeOver(rt: Runtime, inputs: Props, i: RoleInputs): Promise<pulu
     );
   }
   const noLogin = role.authentication_method === "no_login";
-  if (i.noLogin !== undefined && i.noLogin !== noLogin) {
+  // Left out means false (as the diff reads it): a no-login role must be declared so.
+  if ((i.noLogin ?? false) !== noLogin) {
     throw new Error(
-      `Failed to take over ${describeRole(ref)}: noLogin is declared ${i.noLogin} but the role ${noLogin ? "cannot" : "can"} log in. ` +
+      `Failed to take over ${describeRole(ref)}: noLogin is ${i.noLogin === undefined ? "left out (false)" : `declared ${i.noLogin}`} but the role ${noLogin ? "cannot" : "can"} log in. ` +
         "Taking over changes nothing: make the program match the role.",
     );
   }
@@ -221,13 +241,7 @@ async function takeOver(rt: Runtime, inputs: Props, i: RoleInputs): Promise<pulu
   );
   return {
     id: roleId(ref),
-    outs: toOutputs(
-      { ...inputs, ...(noLogin ? { noLogin } : {}) },
-      ref,
-      role,
-      password,
-      i.adopt ? { adopted: true } : {},
-    ),
+    outs: toOutputs(inputs, ref, role, password, i.adopt ? { adopted: true } : {}),
   };
 }
 
@@ -300,20 +314,20 @@ async function update(
   return { outs: toOutputs(news, ref, r.role, r.role.password, extra) };
 }
 
-/** Resets the password; a lost answer is read back (`reveal_password`), or reset once more if not stored. */
+/**
+ * Resets the password. After a lost answer it is not known whether the reset was made, and reading
+ * the password back could return the old one: reset once more (harmless — the previous password
+ * works until the operations finish) and wait for both.
+ */
 async function resetOrReconcile(api: NeonClient, ref: RoleRef, log: ResourceLogger): Promise<RoleOperations> {
   try {
     return await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
   } catch (err) {
     if (!(err instanceof ApiError && err.mayHaveReachedServer)) throw err;
+    log.info(
+      "the answer to the password reset was lost; resetting it again so that the new password is known",
+    );
     const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
-    const password = await revealed(api, ref, undefined);
-    const role = await api.roles.get(ref.projectId, ref.branchId, ref.name);
-    if (password !== undefined) {
-      log.info("the answer to the password reset was lost; read the role's current password back");
-      return { role: { ...role, password }, operations };
-    }
-    log.info("the answer to the password reset was lost and passwords are not stored; resetting it again");
     const again = await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
     return { role: again.role, operations: [...operations, ...again.operations] };
   }

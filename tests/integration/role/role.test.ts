@@ -190,7 +190,7 @@ describe("Role", () => {
     const outs = c.outs as Props;
     expect(outs.password).toBeUndefined();
     expect(logs.join("\n")).toMatch(
-      /does not store role passwords.*set or change passwordRotationTrigger, and the new password becomes the password output/,
+      /does not store role passwords.*change \(or add\) passwordRotationTrigger, and the new password becomes the password output/,
     );
     const news = (await roles.check(outs, { ...inputs, passwordRotationTrigger: "1" })).inputs;
     const u = (await roles.update(c.id, outs, news)).outs as Props;
@@ -208,6 +208,34 @@ describe("Role", () => {
     await expect(roles.delete(c.id, c.outs)).rejects.toThrow(
       /Failed to delete role "own" .*Nothing was changed/,
     );
+    expect(mutations()).toBe(before);
+  });
+
+  it("a no-login role is taken over only when the program says noLogin: true (else every up would replace it)", async () => {
+    await api.roles.create(projectId, branchId, { name: "ro", no_login: true });
+    const importId = `${projectId}/${branchId}/ro`;
+    const left = await checked(roles, "Role", "ro", { name: "ro", importId });
+    await expect(roles.create(left)).rejects.toThrow(
+      /noLogin is left out \(false\) but the role cannot log in/,
+    );
+    const c = await createRole("ro", { name: "ro", importId, noLogin: true });
+    const again = await checked(roles, "Role", "ro", { name: "ro", importId, noLogin: true }, c.outs);
+    expect((await roles.diff(c.id, c.outs, again)).changes).toBe(false);
+  });
+
+  it("a replacement into a name the branch already has is refused at preview; one that moves branch is not held by its databases", async () => {
+    const free = await createRole("free", { name: "free" });
+    const c = await createRole("mv", { name: "mv" });
+    await createDatabase("mvdb", { name: "mvdb", ownerName: "mv" });
+    const before = mutations();
+    const clash = await checked(roles, "Role", "free", { name: "neondb_owner" }, free.outs);
+    await expect(roles.diff(free.id, free.outs, clash)).rejects.toThrow(
+      /its replacement would be role "neondb_owner" of branch .* which already exists.*Nothing was changed/,
+    );
+    // Moving to another branch replaces (and deletes) its databases too: not refused for owning them.
+    const other = emulator.seed.branchIds[1];
+    const moved = await checked(roles, "Role", "mv", { name: "mv", branchId: other }, c.outs);
+    expect(await roles.diff(c.id, c.outs, moved)).toMatchObject({ replaces: ["branchId"] });
     expect(mutations()).toBe(before);
   });
 
@@ -285,19 +313,34 @@ describe("Database", () => {
     );
   });
 
-  it("adopts the inherited database, applying the declared owner; destroy leaves it; delete of its own waits", async () => {
+  it("adopts the inherited database, applying the declared owner; destroy leaves it (with its owner back); delete of its own waits", async () => {
     await createRole("new-owner", { name: "new-owner" });
     const c = await createDatabase("neondb", { name: "neondb", ownerName: "new-owner", adopt: true });
     expect(c.outs).toMatchObject({ adopted: true, ownerName: "new-owner" });
-    const before = mutations();
     await databases.delete(c.id, c.outs);
-    expect(mutations()).toBe(before);
+    // Left in place, given back to the owner it had.
+    expect((await api.databases.list(projectId, branchId)).find((d) => d.name === "neondb")?.owner_name).toBe(
+      "neondb_owner",
+    );
     const own = await createDatabase("own", { name: "mine", ownerName: "new-owner" });
     await databases.delete(own.id, own.outs);
     const ops = (await api.operations.listPage(projectId, { limit: 100 })).operations;
     expect(ops.filter((o) => o.branch_id === branchId).every((o) => o.status === "finished")).toBe(true);
     expect((await api.databases.list(projectId, branchId)).map((d) => d.name)).not.toContain("mine");
     await databases.delete(own.id, own.outs); // already gone: nothing to do
+  });
+
+  it("an adopted database given to the stack's role goes back to its owner at destroy, so the role can go", async () => {
+    const role = await createRole("owner2", { name: "owner2" });
+    const c = await createDatabase("neondb", { name: "neondb", ownerName: "owner2", adopt: true });
+    expect((await api.databases.list(projectId, branchId)).find((d) => d.name === "neondb")?.owner_name).toBe(
+      "owner2",
+    );
+    await databases.delete(c.id, c.outs);
+    const db = (await api.databases.list(projectId, branchId)).find((d) => d.name === "neondb");
+    expect(db?.owner_name).toBe("neondb_owner");
+    await roles.delete(role.id, role.outs);
+    expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).not.toContain("owner2");
   });
 
   it("an import whose declared owner differs fails and changes nothing", async () => {
