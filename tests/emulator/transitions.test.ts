@@ -13,7 +13,8 @@ const BUSY = "project already has running conflicting operations, scheduling of 
 const BR = "/projects/{project_id}/branches";
 
 beforeAll(async () => {
-  emu = await startEmulator({ opMs: 1000, seed: 31 });
+  // A frozen clock: only `advance` moves it, so a loaded machine cannot finish an operation mid-test.
+  emu = await startEmulator({ opMs: 1000, seed: 31, frozenClock: true });
   c = new Client(emu);
 });
 afterAll(() => emu.stop());
