@@ -10,7 +10,9 @@ let emu: EmulatorHandle;
 let c: Client;
 
 beforeAll(async () => {
-  emu = await startEmulator({ opMs: 20, seed: 51 });
+  // A frozen clock: only `advance` (and `settle`) moves it, so the 423s of a running operation and every
+  // status of the failing one below are seen on any machine, however loaded.
+  emu = await startEmulator({ opMs: 20, seed: 51, frozenClock: true });
   c = new Client(emu);
 });
 afterAll(() => emu.stop());
@@ -118,10 +120,11 @@ describe("every route conforms to the OpenAPI schema", () => {
         })
       ).status,
     ).toBe(201);
-    await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
+    const busy = await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
       params: b0,
       body: { role: { name: "reader", no_login: true } },
-    }); // 423 (alice's operations run)
+    });
+    expect(busy.status).toBe(423); // alice's operations run
     await settle(c, s.projectId);
     await c.post("/projects/{project_id}/branches/{branch_id}/roles", {
       params: b0,
@@ -170,11 +173,17 @@ describe("every route conforms to the OpenAPI schema", () => {
       headers: { "x-emulator-fault": "op=failed" },
     });
     const e1 = { ...p, endpoint_id: ep.body.endpoint.id };
+    const statuses = new Set<string>();
     for (let i = 0; i < 8; i++) {
       await c.get(EP1, { params: e1 });
-      await c.get(OP1, { params: { ...p, operation_id: ep.body.operations[0].id } });
+      statuses.add(
+        (await c.get(OP1, { params: { ...p, operation_id: ep.body.operations[0].id } })).body.operation
+          .status,
+      );
       emu.clock.advance(10);
     }
+    // 20 ms running, 20 ms failed, 20 ms running again, then finished.
+    expect([...statuses]).toEqual(["running", "failed", "finished"]);
     await settle(c, s.projectId);
     await c.get(EP, { params: p });
     await c.patch(EP1, {
@@ -242,7 +251,8 @@ describe("every route conforms to the OpenAPI schema", () => {
       },
     );
     expect(reveal.status).toBe(412);
-    await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: "x" } } }); // 423
+    const locked = await c.patch("/projects/{project_id}", { params: pp, body: { project: { name: "x" } } });
+    expect(locked.status).toBe(423); // the create's operations run
     await settle(c, pp.project_id);
     await c.patch("/projects/{project_id}", {
       params: pp,

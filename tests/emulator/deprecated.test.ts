@@ -12,8 +12,9 @@ let plain: EmulatorHandle;
 let omitting: EmulatorHandle;
 
 beforeAll(async () => {
-  plain = await startEmulator({ seed: 61, opMs: 10 });
-  omitting = await startEmulator({ seed: 61, opMs: 10, omitDeprecatedFields: true });
+  // Frozen clocks: only `advance` ends an operation, so `samples` does not depend on how long a request takes.
+  plain = await startEmulator({ seed: 61, opMs: 10, frozenClock: true });
+  omitting = await startEmulator({ seed: 61, opMs: 10, omitDeprecatedFields: true, frozenClock: true });
 });
 afterAll(async () => {
   await plain.stop();
@@ -28,11 +29,14 @@ async function samples(c: Client): Promise<Record<string, Record<string, unknown
     params: p,
     body: { endpoint: { branch_id: s.branchIds[1], type: "read_write" } },
   });
+  // The compute's start_compute over, or the branch create would be refused with 423 (the project's lock).
+  c.emu.clock.advance(1000);
   const branch = await c.post("/projects/{project_id}/branches", {
     params: p,
     body: { branch: { name: `b-${Date.now()}` } },
   });
   const project = await c.post("/projects", { body: { project: { name: `p-${Date.now()}` } } });
+  expect([created.status, branch.status, project.status]).toEqual([201, 201, 201]);
   c.emu.clock.advance(1000);
   return {
     "Project (create)": project.body.project,

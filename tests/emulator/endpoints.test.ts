@@ -8,8 +8,14 @@ let project: string;
 let branches: string[];
 
 beforeAll(async () => {
-  // suspend_compute is slower so that the project is observably locked while it runs.
-  emu = await startEmulator({ opMs: 20, opDurations: { suspend_compute: 1000 }, seed: 7 });
+  // suspend_compute is slower so that the project is observably locked while it runs. A frozen clock:
+  // only `advance` moves it, so an operation is over exactly when a test says so, on any machine.
+  emu = await startEmulator({
+    opMs: 20,
+    opDurations: { suspend_compute: 1000 },
+    seed: 7,
+    frozenClock: true,
+  });
   c = new Client(emu);
 });
 afterAll(() => emu.stop());
@@ -65,15 +71,25 @@ describe("create", () => {
     expect(op.body.operation.status).toBe("finished");
   });
 
-  it("becomes active by itself in real time too (op durations are wall-clock based)", async () => {
-    const r = await create({ branch_id: branches[0], type: "read_write" });
-    const deadline = Date.now() + 3000;
-    let state = r.body.endpoint.current_state;
-    while (state !== "active" && Date.now() < deadline) {
-      await new Promise((res) => setTimeout(res, 10));
-      state = (await c.get(EP1, { params: params(r.body.endpoint.id) })).body.endpoint.current_state;
+  it("becomes active by itself in real time too on a clock that is not frozen (op durations are wall-clock based)", async () => {
+    const live = await startEmulator({ opMs: 20, seed: 7 });
+    try {
+      const lc = new Client(live);
+      const p = { project_id: live.seed.projectId };
+      const r = await lc.post(EP, {
+        params: p,
+        body: { endpoint: { branch_id: live.seed.branchIds[1], type: "read_write" } },
+      });
+      expect(r.body.operations[0]).toMatchObject({ action: "start_compute", status: "running" });
+      // No deadline that a slow machine could miss: wait (in real time only) until the emulator clock is
+      // past the operation's end — it started no later than now and takes 20 ms — then read once.
+      const end = live.clock.now() + 20;
+      while (live.clock.now() <= end) await new Promise((res) => setTimeout(res, 5));
+      const got = await lc.get(EP1, { params: { ...p, endpoint_id: r.body.endpoint.id } });
+      expect(got.body.endpoint.current_state).toBe("active");
+    } finally {
+      await live.stop();
     }
-    expect(state).toBe("active");
   });
 
   it("refuses a second read_write on a branch (409) but allows many read_only", async () => {

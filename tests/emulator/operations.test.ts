@@ -8,7 +8,14 @@ let project: string;
 let branches: string[];
 
 beforeAll(async () => {
-  emu = await startEmulator({ opMs: 1000, seed: 11, opDurations: { suspend_compute: 500 } });
+  // A frozen clock: only `advance` moves it, so each status is seen exactly when a test expects it (on the
+  // real clock a loaded machine can finish a 1 s operation between two requests that expect it running).
+  emu = await startEmulator({
+    opMs: 1000,
+    seed: 11,
+    opDurations: { suspend_compute: 500 },
+    frozenClock: true,
+  });
   c = new Client(emu);
 });
 afterAll(() => emu.stop());

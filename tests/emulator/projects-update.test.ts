@@ -15,7 +15,9 @@ let c: Client;
 let project: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ opMs: 1000, seed: 91 });
+  // A frozen clock: only `advance` moves it, so apply_storage_config (1 s) still runs, and the project is
+  // still locked, however long the requests after it take on a loaded machine.
+  emu = await startEmulator({ opMs: 1000, seed: 91, frozenClock: true });
   c = new Client(emu);
 });
 afterAll(() => emu.stop());

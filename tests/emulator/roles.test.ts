@@ -14,7 +14,9 @@ let c: Client;
 let project: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ opMs: 20, seed: 71 });
+  // A frozen clock: only `advance` (and `settle`) moves it, so a new branch is still being created when a
+  // test reads it, however slow the machine.
+  emu = await startEmulator({ opMs: 20, seed: 71, frozenClock: true });
   c = new Client(emu);
 });
 afterAll(() => emu.stop());
@@ -195,6 +197,9 @@ describe("a child branch inherits its parent's roles and databases", () => {
       },
     ]);
     // The lists show the same (without the password), also while the branch is still being created.
+    expect(
+      (await c.get(BR1, { params: { project_id: project, branch_id: id } })).body.branch.current_state,
+    ).toBe("init");
     const roles = (await c.get(ROLES, { params: { project_id: project, branch_id: id } })).body.roles;
     expect(roles[0].password).toBeUndefined();
     expect(names(roles)).toEqual(["neondb_owner"]);
