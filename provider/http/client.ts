@@ -43,7 +43,7 @@ export const DEFAULT_RETRY_DEADLINE_MS = 10 * 60_000;
 export interface RetryInfo {
   method: string;
   path: string;
-  /** Attempts made so far. */
+  /** Attempts that failed for this `reason` so far (the call's other failures are not counted). */
   attempt: number;
   reason: RetryReason;
   delayMs: number;
@@ -181,6 +181,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
 
   async function request<T>(spec: RequestSpec<T>): Promise<T> {
     const started = clock.now();
+    // Failed attempts per retry reason: each reason's limit counts only its own.
+    const failed: Partial<Record<RetryReason, number>> = {};
+    const attemptsFor = (reason: RetryReason) => (failed[reason] ?? 0) + 1;
     for (let n = 1; ; n++) {
       const requestId = randomUUID();
       const result = await attempt(spec as RequestSpec<unknown>, requestId);
@@ -189,11 +192,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (result.type === "response" && result.res.status < 400) {
         return parseBody(spec, result.res, ctx);
       }
-      const decision = shouldRetry(spec.route.method, outcome, n, limits);
+      const decision = shouldRetry(spec.route.method, outcome, attemptsFor, limits);
       if (!decision.retry) {
         throw toApiError(spec, result, { ...ctx, mayHaveReachedServer: decision.mayHaveReachedServer });
       }
-      const delay = backoffDelay(n, decision.reason, clock.random, decision.retryAfterMs, shapes);
+      const tries = attemptsFor(decision.reason);
+      failed[decision.reason] = tries;
+      const delay = backoffDelay(tries, decision.reason, clock.random, decision.retryAfterMs, shapes);
       if (clock.now() + delay - started > deadlineMs) {
         throw toApiError(spec, result, {
           ...ctx,
@@ -204,7 +209,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       opts.onRetry?.({
         method: spec.route.method,
         path: spec.route.path,
-        attempt: n,
+        attempt: tries,
         reason: decision.reason,
         delayMs: delay,
         status: result.type === "response" ? result.res.status : undefined,

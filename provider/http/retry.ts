@@ -88,17 +88,20 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "DELETE", "PUT"]);
  *    fails with `mayHaveReachedServer` so the caller reconciles (as does an
  *    idempotent call whose retries ran out).
  *
- * Each rule is also capped by its attempt limit.
+ * Each rule is also capped by its attempt limit, counted per reason: `attempt` is the number of
+ * attempts that failed for that reason, this one included (a number: the same for every reason).
  */
 export function shouldRetry(
   method: string,
   outcome: AttemptOutcome,
-  attempt: number,
+  attempt: number | ((reason: RetryReason) => number),
   limits: RetryLimits = DEFAULT_RETRY_LIMITS,
 ): RetryDecision {
   const m = method.toUpperCase();
   const idempotent = IDEMPOTENT.has(m);
-  const within = (reason: RetryReason) => attempt < limits[reason];
+  // Each reason has its own count: a call that waited out many 423s still gets its 429 retries.
+  const within = (reason: RetryReason) =>
+    (typeof attempt === "number" ? attempt : attempt(reason)) < limits[reason];
   const no = (mayHaveReachedServer = false): RetryDecision => ({ retry: false, mayHaveReachedServer });
 
   if (outcome.type === "response") {

@@ -134,6 +134,19 @@ describe("requests", () => {
     expect(clock.sleeps[0]).toBeLessThanOrEqual(100);
   });
 
+  test("a 429 after a long 423 wait is still retried: each reason's attempt limit counts only its own", async () => {
+    // 30 423s (many environments' creates waiting for one project), then the account's rate limit.
+    const locked: Reply[] = Array.from({ length: 30 }, () => ({ status: 423, body: { code: "LOCKED" } }));
+    const limited: Reply[] = Array.from({ length: 3 }, () => ({
+      status: 429,
+      headers: { "retry-after": "1" },
+    }));
+    const { http, clock, retries } = client([...locked, ...limited, { status: 201, body: { ok: true } }]);
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: true });
+    expect(retries.filter((r) => r.reason === "rate_limited").map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(retries.filter((r) => r.reason === "locked")).toHaveLength(30);
+  });
+
   test("429 waits at least its Retry-After (seconds)", async () => {
     const { http, clock } = client([
       { status: 429, headers: { "retry-after": "2" } },
