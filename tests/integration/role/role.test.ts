@@ -59,8 +59,13 @@ const mutations = () =>
     .reduce((n, [, v]) => n + v, 0);
 
 /** A client connecting with `password` (the emulator's stand-in for a Postgres login). */
-async function login(role: string, password: unknown, on = { projectId, branchId }): Promise<boolean> {
-  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
+async function login(
+  role: string,
+  password: unknown,
+  on = { projectId, branchId },
+  emu: EmulatorHandle = emulator,
+): Promise<boolean> {
+  const res = await fetch(`${emu.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ project_id: on.projectId, branch_id: on.branchId, role_name: role, password }),
@@ -118,11 +123,8 @@ describe("Role", () => {
     const d = await roles.diff(c.id, c.outs, news);
     expect(d).toMatchObject({ changes: true, replaces: [] });
     expect(logs.join("\n")).toMatch(/gets a new password; the old one works until the reset has finished/);
-    const updating = roles.update(c.id, c.outs, news);
-    // While the update runs, the old password still logs in.
-    await new Promise((r) => setTimeout(r, 5));
-    expect(await login("rot", old)).toBe(true);
-    const outs = (await updating).outs as Props;
+    // (While the reset's operations run: see the frozen-clock test below.)
+    const outs = (await roles.update(c.id, c.outs, news)).outs as Props;
     expect(outs.password).not.toBe(old);
     // Reported after the reset's operations: the new one works at once, the old one no longer.
     expect(await login("rot", outs.password)).toBe(true);
@@ -370,5 +372,68 @@ describe("getConnectionUri", () => {
       getConnectionUri({ projectId, branchId, databaseName: "conndb", roleName: "conn", pooled: true }),
     );
     expect(new URL(pooled.uri).hostname).toMatch(/-pooler\./);
+  });
+});
+
+describe("Role rotation, on a frozen emulator clock", () => {
+  let emu: EmulatorHandle;
+  let client: NeonClient;
+  const RESET = "POST /projects/:project_id/branches/:branch_id/roles/:role_name/reset_password";
+  const tick = () => new Promise((r) => setTimeout(r, 10));
+
+  beforeAll(async () => {
+    emu = await startEmulator({ opMs: 40, seed: 31, frozenClock: true });
+    client = createNeonClient({ apiKey: emu.apiKey, baseUrl: emu.url });
+  });
+  afterAll(async () => {
+    await emu.stop();
+  });
+
+  /** Moves the emulator's clock until `p` settles (the provider polls the operations in real time). */
+  async function settle<T>(p: Promise<T>): Promise<T> {
+    let done = false;
+    p.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    while (!done) {
+      emu.clock.advance(100);
+      await tick();
+    }
+    return p;
+  }
+
+  it("the update waits for the reset's operations: until they end the old password works and the new one not", async () => {
+    const pid = emu.seed.projectId;
+    const b = await client.branches.create(pid, {
+      branch: { name: "rot" },
+      endpoints: [{ type: "read_write" }],
+    });
+    await settle(client.waitForOperations(pid, b.operations));
+    const on = { projectId: pid, branchId: b.branch.id };
+    const impl = boundResource("Role", { apiKey: emu.apiKey, apiUrl: emu.url });
+    const raw = {
+      ...on,
+      name: "rot",
+      passwordRotationTrigger: "1",
+      __urn: urnOf("Role", "rotf"),
+      __provider: "shim",
+    };
+    const c = await settle(impl.create((await impl.check({}, raw)).inputs));
+    const old = (c.outs as Props).password;
+    const news = (await impl.check(c.outs as Props, { ...raw, passwordRotationTrigger: "2" })).inputs;
+    let settled = false;
+    const updating = impl.update(c.id, c.outs as Props, news).finally(() => (settled = true));
+    // The clock stands still: the reset is made, and its operations run until the test moves the clock.
+    while ((emu.requestsByRoute()[RESET] ?? 0) === 0) await tick();
+    const fresh = await client.roles.revealPassword(pid, b.branch.id, "rot");
+    expect(fresh).not.toBe(old);
+    expect(await login("rot", old, on, emu)).toBe(true);
+    expect(await login("rot", fresh, on, emu)).toBe(false);
+    expect(settled).toBe(false);
+    const outs = (await settle(updating)).outs as Props;
+    expect(outs.password).toBe(fresh);
+    expect(await login("rot", fresh, on, emu)).toBe(true);
+    expect(await login("rot", old, on, emu)).toBe(false);
   });
 });
