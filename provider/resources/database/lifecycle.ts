@@ -330,6 +330,9 @@ async function update(
   );
   const extra: Props = olds.adopted === true ? { adopted: true } : {};
   if (olds[ADOPTED_OWNER_KEY] !== undefined) extra[ADOPTED_OWNER_KEY] = olds[ADOPTED_OWNER_KEY];
+  // An adopted database given another owner now: remember whose it was, to give it back on release.
+  else if (olds.adopted === true && after.owner_name !== db.owner_name)
+    extra[ADOPTED_OWNER_KEY] = db.owner_name;
   return { outs: toOutputs(news, String(olds.projectId), after, extra) };
 }
 
@@ -368,7 +371,17 @@ async function release(rt: Runtime, id: string, props: Props): Promise<void> {
     throw err;
   });
   if (!db || db.owner_name === before) return;
-  await applyChanges(rt, String(props.projectId), db, { ownerName: before }, rt.logger(props));
+  const log = rt.logger(props);
+  try {
+    await applyChanges(rt, String(props.projectId), db, { ownerName: before }, log);
+  } catch (err) {
+    // Its old owner is gone (deleted outside the stack): leave the database as it is rather than fail.
+    if (!isNotFound(err)) throw err;
+    log.warn(
+      `could not give ${describeDatabase(db)} back to its owner "${before}" (${clause(err)}); it stays owned by ` +
+        `"${db.owner_name}", which the service will not delete while it owns the database`,
+    );
+  }
 }
 
 /** `Database`'s own steps (see `../kit.ts`). */

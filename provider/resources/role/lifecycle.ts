@@ -288,7 +288,12 @@ async function update(
   const extra = olds.adopted === true ? { adopted: true } : {};
   if (!diffRole(olds, news).updates.includes("passwordRotationTrigger")) {
     const role = await api.roles.get(ref.projectId, ref.branchId, ref.name);
-    return { outs: toOutputs(news, ref, role, olds.password as string | undefined, extra) };
+    // A create cut off before it learnt the password: read it now, if the project stores it.
+    const password =
+      olds.password === undefined && role.authentication_method !== "no_login"
+        ? await revealed(api, ref, undefined)
+        : (olds.password as string | undefined);
+    return { outs: toOutputs(news, ref, role, password, extra) };
   }
   const log = rt.logger(news);
   let reset: RoleOperations | undefined;

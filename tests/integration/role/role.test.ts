@@ -345,6 +345,24 @@ describe("Database", () => {
     expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).not.toContain("owner2");
   });
 
+  it("an adopted database given to the stack's role in a later update also goes back at destroy", async () => {
+    const role = await createRole("later", { name: "later" });
+    const c = await createDatabase("neondb2", { name: "neondb", ownerName: "neondb_owner", adopt: true });
+    const news = await checked(
+      databases,
+      "Database",
+      "neondb2",
+      { name: "neondb", ownerName: "later", adopt: true },
+      c.outs,
+    );
+    const u = (await databases.update(c.id, c.outs, news)).outs as Props;
+    await databases.delete(c.id, u);
+    expect((await api.databases.list(projectId, branchId)).find((d) => d.name === "neondb")?.owner_name).toBe(
+      "neondb_owner",
+    );
+    await roles.delete(role.id, role.outs);
+  });
+
   it("an import whose declared owner differs fails and changes nothing", async () => {
     const inputs = await checked(databases, "Database", "imp", {
       name: "neondb",
@@ -425,7 +443,7 @@ describe("Role rotation, on a frozen emulator clock", () => {
     let settled = false;
     const updating = impl.update(c.id, c.outs as Props, news).finally(() => (settled = true));
     // The clock stands still: the reset is made, and its operations run until the test moves the clock.
-    while ((emu.requestsByRoute()[RESET] ?? 0) === 0) await tick();
+    while ((emu.requestsByRoute()[RESET] ?? 0) === 0 && !settled) await tick();
     const fresh = await client.roles.revealPassword(pid, b.branch.id, "rot");
     expect(fresh).not.toBe(old);
     expect(await login("rot", old, on, emu)).toBe(true);
