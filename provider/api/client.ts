@@ -42,12 +42,10 @@ import { branchCalls } from "./branches";
 import {
   projectCalls,
   type ConnectionUriQuery,
-  type Database,
   type ProjectCreateBody,
   type ProjectCreated,
   type ProjectOperations,
   type ProjectUpdateBody,
-  type Role,
 } from "./projects";
 import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./roles";
 import { paginate } from "./pager";
@@ -120,10 +118,6 @@ export interface NeonClient {
     delete(projectId: string): Promise<ProjectDetails>;
     /** A connection URI (it carries the role's password: a secret). */
     connectionUri(projectId: string, q: ConnectionUriQuery): Promise<string>;
-    /** The roles of a branch (without passwords). */
-    roles(projectId: string, branchId: string): Promise<Role[]>;
-    /** The databases of a branch. */
-    databases(projectId: string, branchId: string): Promise<Database[]>;
   };
   branches: {
     /** One branch by id; 404 when it does not exist in the project. */

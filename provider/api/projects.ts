@@ -1,6 +1,6 @@
 /**
- * The project calls of the client (`NeonClient["projects"]`), the role and database listings of a
- * branch, and the schemas of their answers. A project's create answer carries a connection URI with
+ * The project calls of the client (`NeonClient["projects"]`) and the schemas of their answers, with
+ * the role and database shapes (their calls are in `roles.ts`). A project's create answer carries a connection URI with
  * a password: it is parsed here and handed to the resource, never logged.
  */
 import { z } from "zod";
@@ -153,22 +153,6 @@ export function projectCalls(call: Call, pageSize: number): NeonClient["projects
           },
           map: (r) => r.uri,
         },
-      ),
-    roles: (p, b) =>
-      call(
-        route("GET /projects/{project_id}/branches/{branch_id}/roles", { project_id: p, branch_id: b }),
-        "list",
-        `the roles of branch ${b} in project ${p}`,
-        z.object({ roles: z.array(RoleSchema) }),
-        { map: (r) => r.roles },
-      ),
-    databases: (p, b) =>
-      call(
-        route("GET /projects/{project_id}/branches/{branch_id}/databases", { project_id: p, branch_id: b }),
-        "list",
-        `the databases of branch ${b} in project ${p}`,
-        z.object({ databases: z.array(DatabaseSchema) }),
-        { map: (r) => r.databases },
       ),
   };
 }

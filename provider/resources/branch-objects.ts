@@ -19,6 +19,20 @@ export interface BranchObjectRef {
 /** `<projectId>/<branchId>/<name>`: the importId of a role or database. */
 export const importIdOf = (r: BranchObjectRef): string => `${r.projectId}/${r.branchId}/${r.name}`;
 
+/** Reads an importId (`<projectId>/<branchId>/<name>`; the name may itself contain `/`). */
+export function parseImportId(id: string): BranchObjectRef | undefined {
+  const [projectId, branchId, ...rest] = id.split("/");
+  const name = rest.join("/");
+  return projectId && branchId && name ? { projectId, branchId, name } : undefined;
+}
+
+/** Where the object of these inputs or outputs is. */
+export const refOf = (p: Record<string, unknown>): BranchObjectRef => ({
+  projectId: String(p.projectId),
+  branchId: String(p.branchId),
+  name: String(p.name),
+});
+
 /** The unfinished operations of a branch (those a lost answer started, among others; not old failures). */
 export async function pendingBranchOps(
   api: NeonClient,

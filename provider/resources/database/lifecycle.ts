@@ -11,7 +11,9 @@ import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
   isNotFound,
+  parseImportId,
   pendingBranchOps,
+  refOf,
   refuseTaken,
   refuseTakenTarget,
   type BranchObjectRef,
@@ -36,12 +38,6 @@ export function diffDatabase(olds: Props, news: Props) {
   const updates = UPDATES.filter((k) => changed(k, olds, news));
   return { replaces, updates, changes: replaces.length + updates.length > 0 };
 }
-
-const refOf = (p: Props): BranchObjectRef => ({
-  projectId: String(p.projectId),
-  branchId: String(p.branchId),
-  name: String(p.name),
-});
 
 async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
@@ -178,11 +174,7 @@ async function createOrReconcile(
 async function takeOver(rt: Runtime, inputs: Props, i: DatabaseInputs): Promise<pulumi.dynamic.CreateResult> {
   const api = rt.client();
   const log = rt.logger(inputs);
-  const ref: BranchObjectRef = i.importId
-    ? (([projectId, branchId, ...rest]) => ({ projectId, branchId, name: rest.join("/") }))(
-        i.importId.split("/"),
-      )
-    : refOf(inputs);
+  const ref = (i.importId ? parseImportId(i.importId) : undefined) ?? refOf(inputs);
   const db = (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
   if (!db) {
     throw new Error(
@@ -223,8 +215,8 @@ function locate(id: string, props?: Props): { projectId: string; branchId: strin
   if (props?.projectId && props.branchId) {
     return { projectId: String(props.projectId), branchId: String(props.branchId), key: id };
   }
-  const [projectId, branchId, ...rest] = id.split("/");
-  return projectId && branchId && rest.length > 0 ? { projectId, branchId, key: rest.join("/") } : undefined;
+  const ref = parseImportId(id);
+  return ref && { projectId: ref.projectId, branchId: ref.branchId, key: ref.name };
 }
 
 async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {

@@ -95,7 +95,7 @@ async function readParts(api: NeonClient, p: Project, old: Props): Promise<Proje
   let databaseName = typeof old.databaseName === "string" ? old.databaseName : undefined;
   let roleName = typeof old.roleName === "string" ? old.roleName : undefined;
   if (!databaseName || !roleName) {
-    const db = (await api.projects.databases(p.id, def.id))[0];
+    const db = (await api.databases.list(p.id, def.id))[0];
     databaseName ??= db?.name;
     roleName ??= db?.owner_name;
   }

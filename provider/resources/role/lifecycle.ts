@@ -9,10 +9,17 @@ import { ApiError, type NeonClient, type Role, type RoleOperations } from "../..
 import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, pendingBranchOps, refuseTaken, refuseTakenTarget } from "../branch-objects";
+import {
+  isNotFound,
+  parseImportId,
+  pendingBranchOps,
+  refOf,
+  refuseTaken,
+  refuseTakenTarget,
+} from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
 import { checkInputs, type RoleInputs } from "./inputs";
-import { describeRole, parseRoleId, roleId, toOutputs, type RoleRef } from "./mapping";
+import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
 
 type Props = Record<string, unknown>;
 
@@ -31,12 +38,6 @@ export function diffRole(olds: Props, news: Props) {
   const updates = changed("passwordRotationTrigger", olds, news) ? ["passwordRotationTrigger"] : [];
   return { replaces, updates, changes: replaces.length + updates.length > 0 };
 }
-
-const refOf = (p: Props): RoleRef => ({
-  projectId: String(p.projectId),
-  branchId: String(p.branchId),
-  name: String(p.name),
-});
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
@@ -216,7 +217,7 @@ async function createOrReconcile(
 async function takeOver(rt: Runtime, inputs: Props, i: RoleInputs): Promise<pulumi.dynamic.CreateResult> {
   const api = rt.client();
   const log = rt.logger(inputs);
-  const ref = i.importId ? (parseRoleId(i.importId) as RoleRef) : refOf(inputs);
+  const ref = i.importId ? (parseImportId(i.importId) as RoleRef) : refOf(inputs);
   const how = i.adopt ? "adopt" : "importId";
   const role = await findRole(api, ref);
   if (!role) {
@@ -249,7 +250,7 @@ async function takeOver(rt: Runtime, inputs: Props, i: RoleInputs): Promise<pulu
 
 async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
   const api = rt.client();
-  const ref = props?.projectId ? refOf(props) : parseRoleId(id);
+  const ref = props?.projectId ? refOf(props) : parseImportId(id);
   if (!ref) {
     throw new Error(`Failed to read role ${id}: give it as "<projectId>/<branchId>/<roleName>"`);
   }

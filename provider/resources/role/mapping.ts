@@ -3,27 +3,17 @@
  * importId) and its outputs. The password goes only into the outputs, which the classes mark secret.
  */
 import type { Role } from "../../api";
+import { importIdOf, type BranchObjectRef } from "../branch-objects";
 import { givenInputNames } from "../kit";
 import { ROLE_DEFINITION } from "./definition";
 
 type Props = Record<string, unknown>;
 
 /** Where a role is: its project, branch and name. */
-export interface RoleRef {
-  projectId: string;
-  branchId: string;
-  name: string;
-}
+export type RoleRef = BranchObjectRef;
 
 /** The resource id (and importId) of a role: `<projectId>/<branchId>/<name>`. */
-export const roleId = (r: RoleRef): string => `${r.projectId}/${r.branchId}/${r.name}`;
-
-/** Reads an id or importId; the name may itself contain `/`. */
-export function parseRoleId(id: string): RoleRef | undefined {
-  const [projectId, branchId, ...rest] = id.split("/");
-  const name = rest.join("/");
-  return projectId && branchId && name ? { projectId, branchId, name } : undefined;
-}
+export const roleId = importIdOf;
 
 /** `role "app" of branch br-…`. */
 export const describeRole = (r: { name: string; branchId: string }): string =>

@@ -207,26 +207,6 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
-    "projects.roles",
-    (api) => api.projects.roles(P, B),
-    {
-      method: "GET",
-      url: "/projects/p%2F1/branches/br%3F1/roles",
-      route: "GET /projects/{project_id}/branches/{branch_id}/roles",
-      failed: "Failed to list the roles of branch br?1 in project p/1",
-    },
-  ],
-  [
-    "projects.databases",
-    (api) => api.projects.databases(P, B),
-    {
-      method: "GET",
-      url: "/projects/p%2F1/branches/br%3F1/databases",
-      route: "GET /projects/{project_id}/branches/{branch_id}/databases",
-      failed: "Failed to list the databases of branch br?1 in project p/1",
-    },
-  ],
-  [
     "branches.get",
     (api) => api.branches.get(P, B),
     {
