@@ -102,6 +102,7 @@ export function seedState(
     api_keys: {},
     roles: {},
     databases: {},
+    annotations: {},
     next_database_id: 1,
   };
   const taken = (id: string) => id in state.projects || id in state.branches || id in state.endpoints;

@@ -332,6 +332,8 @@ export const StateSchema = z.object({
   roles: z.record(z.string(), z.array(RoleRecordSchema)).default({}),
   /** Per branch id, in creation order. */
   databases: z.record(z.string(), z.array(DatabaseSchema)).default({}),
+  /** Per branch id: the annotation a create gave (`annotation_value`), as GET and list answer it. */
+  annotations: z.record(z.string(), z.record(z.string(), z.string())).default({}),
   /** Next `Database.id` (integers, unique per emulator). */
   next_database_id: z.number().int().default(1),
 });

@@ -150,6 +150,7 @@ export class Store {
     delete this.state.branches[b.id];
     delete this.state.roles[b.id];
     delete this.state.databases[b.id];
+    delete this.state.annotations[b.id];
     this.dirty = true;
   }
 

@@ -78,7 +78,10 @@ export const BranchCreateBody = z
       .strict()
       .optional(),
     endpoints: z.array(BranchEndpointOptions).optional(),
-    annotation_value: z.record(z.string(), z.string()).optional(),
+    annotation_value: z
+      .record(z.string(), z.string())
+      .refine((a) => Object.keys(a).length <= 50, "must have at most 50 properties")
+      .optional(),
   })
   .strict();
 

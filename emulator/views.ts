@@ -80,8 +80,8 @@ export function organization(o: Org): Record<string, unknown> {
   };
 }
 
-export function branchAnnotation(b: Branch): Record<string, unknown> {
-  return { object: { type: "console/branch", id: b.id }, value: {} };
+export function branchAnnotation(b: Branch, value: Record<string, string> = {}): Record<string, unknown> {
+  return { object: { type: "console/branch", id: b.id }, value };
 }
 
 /** A key as listed (no token; `created_by` is the creator object). */

@@ -18,7 +18,13 @@ export function branchRoutes(r: Router): void {
       .sort((a, b) =>
         a.updated_at === b.updated_at ? a.name.localeCompare(b.name) : a.updated_at < b.updated_at ? 1 : -1,
       );
-    return { body: { branches, annotations: {} } };
+    // The annotations of the listed branches that have one, keyed by branch id.
+    const annotations = Object.fromEntries(
+      branches
+        .filter((b) => ctx.store.state.annotations[b.id])
+        .map((b) => [b.id, branchAnnotation(b, ctx.store.state.annotations[b.id])]),
+    );
+    return { body: { branches, annotations } };
   });
 
   r.get("/projects/:project_id/branches/:branch_id", (ctx) => {
@@ -26,7 +32,7 @@ export function branchRoutes(r: Router): void {
     const p = ctx.project(project_id, "get branch");
     const b = ctx.store.branch(p.id, branch_id);
     if (!b) throw notFound(`Failed to get branch: branch ${branch_id} not found in project ${p.id}`);
-    return { body: { branch: b, annotation: branchAnnotation(b) } };
+    return { body: { branch: b, annotation: branchAnnotation(b, ctx.store.state.annotations[b.id]) } };
   });
 
   r.post("/projects/:project_id/branches", (ctx) => {
@@ -90,6 +96,9 @@ export function branchRoutes(r: Router): void {
       updated_at: now,
     };
     store.state.branches[id] = branch;
+    if (body.annotation_value && Object.keys(body.annotation_value).length > 0) {
+      store.state.annotations[id] = { ...body.annotation_value };
+    }
     store.dirty = true;
     const specs: OpSpec[] = [{ action: "create_branch", branch_id: id }];
     for (const ep of endpoints) {

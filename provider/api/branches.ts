@@ -20,6 +20,23 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
         BranchResponseSchema,
         { map: (r) => r.branch },
       ),
+    getAnnotated: (p, b) =>
+      call(
+        route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
+        "read",
+        branch(p, b),
+        BranchResponseSchema,
+        {
+          map: (r) => ({
+            branch: r.branch,
+            annotation: Object.fromEntries(
+              Object.entries(r.annotation?.value ?? {}).filter(
+                (e): e is [string, string] => typeof e[1] === "string",
+              ),
+            ),
+          }),
+        },
+      ),
     list: (p) =>
       call(
         route("GET /projects/{project_id}/branches", { project_id: p }),

@@ -122,6 +122,11 @@ export interface NeonClient {
   branches: {
     /** One branch by id; 404 when it does not exist in the project. */
     get(projectId: string, branchId: string): Promise<Branch>;
+    /** One branch with the annotation its create gave (`annotation_value`; `{}` when none). */
+    getAnnotated(
+      projectId: string,
+      branchId: string,
+    ): Promise<{ branch: Branch; annotation: Record<string, string> }>;
     /** Every branch of the project. */
     list(projectId: string): Promise<Branch[]>;
     /** Creates a branch, with its computes (`endpoints`) in the same request. */

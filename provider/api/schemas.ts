@@ -251,7 +251,11 @@ export const BranchSchema = z.object({
 });
 
 /** `{ branch }` from `GET /projects/{project_id}/branches/{branch_id}`. */
-export const BranchResponseSchema = z.object({ branch: BranchSchema });
+export const BranchResponseSchema = z.object({
+  branch: BranchSchema,
+  // Schema-required by the service; read leniently (only the string values matter).
+  annotation: z.object({ value: z.record(z.string(), z.unknown()).optional() }).optional(),
+});
 /** A branch. */
 export type Branch = z.infer<typeof BranchSchema>;
 
@@ -278,6 +282,8 @@ export interface BranchCreateBody {
     protected?: boolean;
     expires_at?: string;
   };
+  /** Key/value pairs the branch carries (`annotation_value`, at most 50). */
+  annotation_value?: Record<string, string>;
   endpoints?: Array<{
     type: "read_write" | "read_only";
     autoscaling_limit_min_cu?: number;

@@ -128,7 +128,9 @@ export function createProvider(version: string): provider.Provider & {
       const o = plain(olds);
       const n = { ...plain(news), __urn: urn };
       const result = await r.diff(id, o, n);
-      return { ...result, diffs: result.changes ? kind.steps.changedKeys(o, n) : [] };
+      // A replacement no input asks for (a branch whose creation did not finish) is named too.
+      const keys = result.changes ? [...kind.steps.changedKeys(o, n), ...(result.replaces ?? [])] : [];
+      return { ...result, diffs: [...new Set(keys)] };
     },
 
     async create(urn, inputs) {

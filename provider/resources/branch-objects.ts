@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { ApiError, type NeonClient, type Operation } from "../api";
 import type { CheckFailure } from "./check";
-import { UNKNOWN } from "./kit";
+import { createdByStack, UNKNOWN } from "./kit";
+import type { Runtime } from "./runtime";
 import { isTerminal } from "../operations";
 
 /** Where an object of a branch is. */
@@ -103,6 +104,29 @@ export function importIdFailures(v: {
 export const apiId = (what: string) =>
   z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}$/, { error: `must be ${what}` });
 
+/**
+ * A branch id rule (`br-…`): a branch's name (`main`), a compute's id (`ep-…`) or a project id is a
+ * likely mistake, refused before anything is read or sent. `required` is the message when it is missing.
+ */
+export const branchIdRule = (required: string) =>
+  z
+    .string({ error: required })
+    .refine((b) => b.startsWith("br-"), {
+      error: 'must be a branch id, which starts with "br-" (e.g. "br-small-sun-123456"), not a branch name',
+      abort: true,
+    })
+    .refine((b) => b.length > 3, {
+      error: 'has nothing after "br-": give the whole branch id (e.g. "br-small-sun-123456")',
+      abort: true,
+    })
+    .refine((b) => /^br-[a-z0-9-]+$/.test(b), {
+      error:
+        'may hold only lower-case letters, digits and dashes after "br-" (branch ids are lower-case; ' +
+        "copy the id, not the branch's name)",
+      abort: true,
+    })
+    .refine((b) => b.length <= 60, { error: "must be at most 60 characters" });
+
 /** A Postgres object name: 1–63 bytes (UTF-8). */
 export const pgName = (what: string) =>
   z
@@ -149,4 +173,58 @@ export async function refuseTakenTarget(
       `created it), so the old ${noun} would be deleted and the new one refused. Choose another name, or manage ` +
       `the existing one with importId: "${importIdOf(ref)}" on a new resource. Nothing was changed.`,
   );
+}
+
+/**
+ * Whether an object of this name on the branch is this stack's own, left by a killed run of it: the
+ * branch carries the annotation of this stack (which created it), and its parent has no object of
+ * the name (so the branch did not inherit it). Anything else stays refused ({@link refuseTaken}).
+ */
+export async function leftByThisStack(
+  api: NeonClient,
+  ref: BranchObjectRef,
+  urn: unknown,
+  namesOf: (projectId: string, branchId: string) => Promise<string[]>,
+): Promise<boolean> {
+  if (typeof urn !== "string") return false;
+  let got: Awaited<ReturnType<NeonClient["branches"]["getAnnotated"]>>;
+  try {
+    got = await api.branches.getAnnotated(ref.projectId, ref.branchId);
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+  const parent = got.branch.parent_id;
+  if (!createdByStack(got.annotation, urn) || !parent) return false;
+  try {
+    return !(await namesOf(ref.projectId, parent)).includes(ref.name);
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * A check failure when another resource of this program already declares the same object (the same
+ * project, branch and name): two resources would own one object. Values not known yet are not judged.
+ */
+export function duplicateFailure(
+  rt: Runtime,
+  noun: "role" | "database",
+  news: Record<string, unknown>,
+): CheckFailure[] {
+  const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+  if (!known(news.projectId) || !known(news.branchId) || !known(news.name) || typeof news.__urn !== "string")
+    return [];
+  const ref = refOf(news);
+  const other = rt.declare(`${noun}:${importIdOf(ref)}`, news.__urn);
+  if (!other) return [];
+  return [
+    {
+      property: "name",
+      reason:
+        `${noun} "${ref.name}" of branch ${ref.branchId} is already declared by another resource of this program ` +
+        `(${other.slice(other.lastIndexOf("::") + 2)}); two resources cannot manage one ${noun}: remove one of them`,
+    },
+  ];
 }

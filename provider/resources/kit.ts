@@ -9,14 +9,21 @@
  *   on delete;
  * - a refresh returns as inputs only what the program gave ({@link refreshInputs});
  * - a 404 counts as "gone" only when the key can see the project ({@link confirmGone});
- * - a create whose object exists but did not become ready keeps it in state ({@link InitError}).
+ * - a create whose object exists but did not become ready keeps it in state ({@link InitError});
+ * - where a new object is made — the project, the parent branch, the branch its {@link TargetDef}s
+ *   name — is read before a create or a replacement is sent, and `check` fails naming the property
+ *   when it is not there ({@link targetFailures}): a delete-first replacement never deletes what it
+ *   cannot recreate;
+ * - a create that fails after this run's replacement deleted the old object says so.
  *
  * The faces (the dynamic provider, the plugin) and the tests all call resources through `bind`.
  */
 import { createHash } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type NeonClient } from "../api";
+import { ApiError, type Branch, type NeonClient } from "../api";
+import { isTerminal } from "../operations";
 import type { ObjectTypeDef, ResourceDef } from "./definition";
+import type { CheckFailure } from "./check";
 import type { Runtime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -44,6 +51,15 @@ export interface ResourceSteps {
    * in the way afterwards (e.g. a database given to the stack's role goes back to its owner).
    */
   release?(rt: Runtime, id: string, props: Props): Promise<void>;
+}
+
+/**
+ * An input naming where a new object is made: a project, or a branch of the project the resource's
+ * `project` target names. Read by `check` when the resource is new or the value changed.
+ */
+export interface TargetDef {
+  property: string;
+  kind: "project" | "branch";
 }
 
 /** How the classes of a resource are made (program side). */
@@ -76,6 +92,8 @@ export interface ResourceKind {
   classes?: ClassOptions;
   /** Object types its inputs use (`{ object: "<Name>" }`), for the schema and the docs. */
   objectTypes?: readonly ObjectTypeDef[];
+  /** Where a new object is made (see {@link TargetDef}); the project first. */
+  targets?: readonly TargetDef[];
 }
 
 /** A resource's steps with the kit's rules, for one runtime: what the faces call. */
@@ -94,12 +112,24 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
   const timed = <T>(props: Props, fn: () => Promise<T>) =>
     rt.withOperationTimeout(props.operationTimeoutSeconds, fn);
   return {
-    check: (olds, news) => {
+    check: async (olds, news) => {
       rt.markChecked(news);
-      return s.check(rt, olds, stringInputs(kind.definition, news));
+      const given = stringInputs(kind.definition, news);
+      const result = await s.check(rt, olds, given);
+      if (!kind.targets) return result;
+      const failures = result.failures?.length
+        ? await namedWhereIdWanted(rt, kind.targets, given, result.failures)
+        : await targetFailures(rt, kind.targets, olds, result.inputs ?? given);
+      return failures.length > 0 ? { inputs: result.inputs ?? given, failures } : result;
     },
     diff: (id, olds, news) => s.diff(rt, id, olds, news),
-    create: (inputs) => timed(inputs, () => s.create(rt, inputs)),
+    create: async (inputs) => {
+      try {
+        return await timed(inputs, () => s.create(rt, inputs));
+      } catch (err) {
+        throw withReplacedNote(rt, kind, inputs, err);
+      }
+    },
     read: (id, props) => s.read(rt, id, props),
     update: (id, olds, news) => timed(news, () => s.update(rt, id, olds, news)),
     delete: async (id, props) => {
@@ -114,9 +144,171 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
         );
         return;
       }
-      return timed(props ?? {}, () => s.delete(rt, id, props ?? {}));
+      await timed(props ?? {}, () => s.delete(rt, id, props ?? {}));
+      if (typeof props?.__urn === "string") rt.noteDeleted(props.__urn, `${kind.noun} ${id}`);
     },
   };
+}
+
+/** True when the inputs of `olds` are empty: the resource is new (not an update or a replacement). */
+export function isNewResource(olds: Props): boolean {
+  return Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
+}
+
+const knownString = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+
+/**
+ * Reads where a new object would be made and returns a failure per target that is not there: a
+ * project the key cannot see, a branch not in the project. Runs when the resource is new or a
+ * target changed (a replacement, which deletes first); never for a value not known yet. One read
+ * when everything is there (the branch, which proves its project); a second only to say which is
+ * missing. Other errors (an invalid key: 401) are thrown, so the preview fails with them.
+ */
+export async function targetFailures(
+  rt: Runtime,
+  targets: readonly TargetDef[],
+  olds: Props,
+  news: Props,
+): Promise<CheckFailure[]> {
+  const project = targets.find((t) => t.kind === "project");
+  if (!project) return [];
+  const projectId = news[project.property];
+  if (!knownString(projectId)) return [];
+  const isNew = isNewResource(olds);
+  if (!isNew && !targets.some((t) => news[t.property] !== undefined && olds[t.property] !== news[t.property]))
+    return [];
+  const branch = targets.find((t) => t.kind === "branch" && news[t.property] !== undefined);
+  const branchId = branch ? news[branch.property] : undefined;
+  if (branch && !knownString(branchId)) return [];
+  const api = rt.client();
+  if (branch && knownString(branchId)) {
+    let found: Branch | undefined;
+    try {
+      found = await api.branches.get(projectId, branchId);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+    }
+    if (found) {
+      // A branch whose creation was cancelled never becomes ready: say so now, instead of retrying
+      // "branch not ready yet" until the deadline.
+      const why =
+        found.current_state === "init"
+          ? await unfinishedCreation(api, projectId, branchId, found)
+          : undefined;
+      if (!why) return [];
+      return [
+        {
+          property: branch.property,
+          reason:
+            `${branch.property} ${branchId}: the branch's creation did not finish (${why}), and nothing running will ` +
+            "make it ready; run `pulumi up` again so that the Branch resource that made it replaces it (it holds no " +
+            `data of its own yet), or give ${branch.property} another branch`,
+        },
+      ];
+    }
+  }
+  try {
+    await api.projects.get(projectId);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+    return [
+      {
+        property: project.property,
+        reason:
+          `${project.property} ${projectId}: the API key cannot see this project (it does not exist, or the key is ` +
+          `scoped to another project); check ${project.property}, or use a key with access to it`,
+      },
+    ];
+  }
+  if (!branch) return [];
+  const byName = await branchNamed(rt, projectId, String(branchId));
+  return [
+    {
+      property: branch.property,
+      reason:
+        `${branch.property} ${String(branchId)}: project ${projectId} has no such branch` +
+        (byName ? ` (${byName})` : "") +
+        `; check ${branch.property}`,
+    },
+  ];
+}
+
+/**
+ * Why a branch in `init` will never become ready — its `create_branch` operation ended cancelled or
+ * in error and nothing runs on it — or `undefined` when it is ready, gone or still being made.
+ */
+export async function unfinishedCreation(
+  api: NeonClient,
+  projectId: string,
+  id: string,
+  read?: Branch,
+): Promise<string | undefined> {
+  let b = read;
+  if (!b) {
+    try {
+      b = await api.branches.get(projectId, id);
+    } catch (err) {
+      if (err instanceof ApiError && err.kind === "not_found") return undefined;
+      throw err;
+    }
+  }
+  if (b.current_state !== "init") return undefined;
+  const ops = (await api.operations.listPage(projectId, { limit: 100 })).operations.filter(
+    (o) => o.branch_id === id,
+  );
+  if (ops.some((o) => !isTerminal(o.status))) return undefined;
+  const create = ops.find((o) => o.action === "create_branch");
+  return create
+    ? `its create_branch operation ${create.id} ended ${create.status}`
+    : "no operation of it is running or recorded";
+}
+
+/** "`main` is a branch name; its id is br-…", when `value` is the name of a branch of the project. */
+async function branchNamed(rt: Runtime, projectId: string, value: string): Promise<string | undefined> {
+  const found = (await rt.client().branches.list(projectId)).find((b) => b.name === value);
+  return found ? `"${value}" is the name of a branch; its id is ${found.id}` : undefined;
+}
+
+/**
+ * A check failure for a branch target that is no branch id (`parentId: "main"`): when the value is
+ * the name of a branch of the project, the failure says its id. One read, only when it failed.
+ */
+async function namedWhereIdWanted(
+  rt: Runtime,
+  targets: readonly TargetDef[],
+  news: Props,
+  failures: CheckFailure[],
+): Promise<CheckFailure[]> {
+  const project = targets.find((t) => t.kind === "project");
+  const projectId = project ? news[project.property] : undefined;
+  const branch = targets.find((t) => t.kind === "branch" && failures.some((f) => f.property === t.property));
+  const value = branch ? news[branch.property] : undefined;
+  if (!branch || !knownString(projectId) || !knownString(value) || value.startsWith("br-")) return failures;
+  if (failures.some((f) => f.property === project?.property)) return failures;
+  let hint: string | undefined;
+  try {
+    hint = await branchNamed(rt, projectId, value);
+  } catch {
+    return failures; // only a hint: the failure stands without it
+  }
+  if (!hint) return failures;
+  return failures.map((f) =>
+    f.property === branch.property ? { ...f, reason: `${f.reason} (${hint})` } : f,
+  );
+}
+
+/**
+ * A create that failed after this run's replacement deleted the old object (delete first): the
+ * message says the old one is gone and what the next `up` does.
+ */
+function withReplacedNote(rt: Runtime, kind: ResourceKind, inputs: Props, err: unknown): unknown {
+  const urn = inputs.__urn;
+  const gone = typeof urn === "string" ? rt.deletedThisRun(urn) : undefined;
+  if (!gone || err instanceof InitError || !(err instanceof Error)) return err;
+  err.message =
+    `${err.message.replace(/\s+$/, "")} Note: ${gone} was already deleted by this replacement (it had to go ` +
+    `first); fix the cause and run \`pulumi up\` again to create the new ${kind.noun}.`;
+  return err;
 }
 
 /**
@@ -225,4 +417,41 @@ export function derivedName(
     .digest("hex")
     .slice(0, 7);
   return `${logical.slice(0, maxLogical)}-${suffix}`;
+}
+
+/** The annotation keys naming the stack (and the resource) that created a branch. */
+export const OWNER_KEYS = {
+  project: "pulumi-project",
+  stack: "pulumi-stack",
+  resource: "pulumi-resource",
+} as const;
+
+/** `urn:pulumi:<stack>::<project>::…` → its stack and project (undefined for another shape). */
+function stackOf(urn: string): { stack: string; project: string } | undefined {
+  const m = /^urn:pulumi:([^:]+)::([^:]+)::/.exec(urn);
+  return m ? { stack: m[1], project: m[2] } : undefined;
+}
+
+/**
+ * The annotations a branch gets at create: the Pulumi project and stack of the resource that made
+ * it, and a hash of its URN (the URN itself may be long and names the program's structure).
+ */
+export function ownerAnnotations(urn: string | undefined): Record<string, string> {
+  const s = urn ? stackOf(urn) : undefined;
+  if (!s || !urn) return {};
+  return {
+    [OWNER_KEYS.project]: s.project,
+    [OWNER_KEYS.stack]: s.stack,
+    [OWNER_KEYS.resource]: createHash("sha256").update(urn).digest("hex").slice(0, 16),
+  };
+}
+
+/** True when a branch's annotation says the stack of `urn` created it. */
+export function createdByStack(annotation: Record<string, string>, urn: string | undefined): boolean {
+  const s = urn ? stackOf(urn) : undefined;
+  return (
+    s !== undefined &&
+    annotation[OWNER_KEYS.stack] === s.stack &&
+    annotation[OWNER_KEYS.project] === s.project
+  );
 }

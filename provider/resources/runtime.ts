@@ -50,6 +50,8 @@ export class Runtime {
   private cachedClient: { key: string; url: string | undefined; client: NeonClient } | undefined;
   private readonly projectQueues = new Map<string, Promise<unknown>>();
   private readonly checkedUrns = new Set<string>();
+  private readonly deletedUrns = new Map<string, string>();
+  private readonly declared = new Map<string, string>();
   private readonly stores = new Map<string, unknown>();
   // A resource's own `operationTimeoutSeconds` input, for the steps of the call running now (the
   // engine never passes `customTimeouts` to dynamic providers).
@@ -168,6 +170,27 @@ export class Runtime {
    */
   markChecked(news: Props): void {
     if (typeof news.__urn === "string") this.checkedUrns.add(news.__urn);
+  }
+
+  /** Records that this run deleted the object (`what`) of the resource `urn` (a replacement's first half). */
+  noteDeleted(urn: string, what: string): void {
+    this.deletedUrns.set(urn, what);
+  }
+
+  /** The object this run deleted for the resource `urn`, if it did. */
+  deletedThisRun(urn: string): string | undefined {
+    return this.deletedUrns.get(urn);
+  }
+
+  /**
+   * Records that resource `urn` declares the object `key` (e.g. a role's importId) and returns the
+   * URN of another resource of this program that already declared it, if one did.
+   */
+  declare(key: string, urn: string): string | undefined {
+    const other = this.declared.get(key);
+    if (other !== undefined && other !== urn) return other;
+    this.declared.set(key, urn);
+    return undefined;
   }
 
   /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */

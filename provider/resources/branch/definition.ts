@@ -168,6 +168,14 @@ export const BRANCH_DEFINITION = {
       description: "The id of the branch's read_write compute, when it has one.",
     },
     {
+      name: "computeState",
+      type: "string",
+      output: "optional",
+      description:
+        "The state of the branch's read_write compute as of the last read (`init`, `active` or `idle`); `init` " +
+        "means it has never started (its first start failed), which the next `pulumi up` fixes by starting it.",
+    },
+    {
       name: "host",
       type: "string",
       output: "optional",

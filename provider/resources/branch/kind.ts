@@ -15,4 +15,8 @@ export const branch: ResourceKind = {
   },
   // Branch names are unique in a project: a replacement deletes the old branch first.
   classes: { deleteBeforeReplace: true },
+  targets: [
+    { property: "projectId", kind: "project" },
+    { property: "parentId", kind: "branch" },
+  ],
 };

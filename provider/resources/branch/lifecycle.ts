@@ -7,12 +7,21 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation } from "../../api";
 import { isSucceeded } from "../../operations";
-import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { sizeChangeWarning } from "../compute/diff";
+import { ensureStarted } from "../compute/recovery";
+import {
+  confirmGone,
+  InitError,
+  refreshInputs,
+  unfinishedCreation,
+  UNKNOWN,
+  type ResourceSteps,
+} from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
 import { checkInputs, type BranchInputs } from "./inputs";
-import { autoName, computeBody, createBody, describeBranch, toOutputs } from "./mapping";
+import { autoName, computeBody, createBody, describeBranch, NEVER_STARTED_KEY, toOutputs } from "./mapping";
 
 type Props = Record<string, unknown>;
 
@@ -49,8 +58,8 @@ export function diffBranch(olds: Props, news: Props) {
   return { replaces, updates, changes: replaces.length + updates.length > 0 };
 }
 
-async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const { inputs, failures } = checkInputs(news, Date.now());
+async function check(_rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news, Date.now(), olds);
   return failures.length > 0 ? { inputs: news, failures } : { inputs };
 }
 
@@ -58,10 +67,43 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
   const d = diffBranch(olds, news);
   if (rt.isPlanning(news)) {
     const log = rt.logger(news);
+    if (d.replaces.length === 0 && olds.currentState === "init") {
+      // A create that was cancelled or failed leaves a branch that never becomes ready: replace it.
+      const unfinished = await unfinishedCreation(rt.client(), String(olds.projectId), id);
+      if (unfinished) {
+        log.warn(
+          `branch ${id}'s creation did not finish (${unfinished}), and nothing running will make it ready; it ` +
+            "holds no data of its own yet, so it will be deleted and created again",
+        );
+        d.replaces.push("currentState");
+        d.changes = true;
+      }
+    }
+    if (!d.changes && news.compute !== undefined && computeToFinish(olds)) {
+      // Its compute never started (or was never made): no input differs, but the update finishes it,
+      // so that every declared compute ends up started, as a Compute's does.
+      log.info(
+        olds.computeId
+          ? `compute ${String(olds.computeId)} of branch ${id} has never started (its start failed or was interrupted); this update starts it`
+          : `branch ${id} has no read_write compute yet (its create was interrupted); this update adds it`,
+      );
+      d.changes = true;
+    }
+    const resize =
+      d.replaces.length === 0 && d.updates.includes("compute") && olds.computeId
+        ? sizeChangeWarning(sizeOf(olds.compute), sizeOf(news.compute))
+        : undefined;
+    if (resize) log.warn(`branch ${id}: ${resize}`);
     if (d.updates.includes("resetTrigger") && d.replaces.length === 0) {
       log.warn(
         `resetTrigger changed: branch ${id} will be reset to its parent's latest data; its own changes since ` +
           "it was created (or last reset) are replaced, and its compute restarts",
+      );
+    }
+    if (d.replaces.includes("parentId") && news.parentId === id) {
+      throw new Error(
+        `Failed to replace branch ${id}: parentId ${id} is this branch itself, which the replacement deletes ` +
+          "first; give the id of another branch. Nothing was deleted or changed.",
       );
     }
     if (d.replaces.length > 0) {
@@ -79,6 +121,17 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     // Branch names are unique in a project: the old branch has to go before its replacement comes.
     deleteBeforeReplace: true,
   };
+}
+
+/** A branch's compute as a Compute's size inputs (`cu` is equal bounds). */
+function sizeOf(c: unknown): Props {
+  const v = (c && typeof c === "object" ? c : {}) as Props;
+  return v.cu !== undefined ? { minCu: v.cu, maxCu: v.cu } : { minCu: v.minCu, maxCu: v.maxCu };
+}
+
+/** True when the branch's declared compute is missing or has never started (per the outputs). */
+function computeToFinish(olds: Props): boolean {
+  return olds.computeId === undefined || olds[NEVER_STARTED_KEY] === true;
 }
 
 // --- create ------------------------------------------------------------------------------
@@ -129,7 +182,7 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
         branch = found;
         operations = await pendingOps(api, i.projectId, found.id);
       } else {
-        ({ branch, operations } = await createOrReconcile(api, i, name, autoNamed, log));
+        ({ branch, operations } = await createOrReconcile(api, i, name, autoNamed, log, urn));
       }
       log.progress(
         `${found ? "finishing" : "created"} ${describeBranch(branch)}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}`,
@@ -151,10 +204,14 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   } catch (err) {
     if (!branch) throw err;
     const reason = clause(err);
+    // As it is now (its compute too, when readable), so that the next up knows what to finish.
+    const b = branch;
+    const now = await api.branches.get(i.projectId, b.id).catch(() => b);
+    const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
     throw new InitError(
       `Failed to finish creating ${describeBranch(branch)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
       branch.id,
-      toOutputs(inputs, branch, undefined),
+      toOutputs(inputs, now, ep),
       [reason],
     );
   }
@@ -167,9 +224,10 @@ async function createOrReconcile(
   name: string,
   autoNamed: boolean,
   log: ResourceLogger,
+  urn: string | undefined,
 ): Promise<{ branch: Branch; operations: Operation[] }> {
   try {
-    const r = await api.branches.create(i.projectId, createBody(i, name));
+    const r = await api.branches.create(i.projectId, createBody(i, name, urn));
     return { branch: r.branch, operations: r.operations };
   } catch (err) {
     const conflict = err instanceof ApiError && err.kind === "conflict";
@@ -178,7 +236,7 @@ async function createOrReconcile(
     if (!found) {
       if (conflict) throw err;
       log.info("the answer to the create request was lost and nothing was created; sending it again");
-      const r = await api.branches.create(i.projectId, createBody(i, name));
+      const r = await api.branches.create(i.projectId, createBody(i, name, urn));
       return { branch: r.branch, operations: r.operations };
     }
     // A 409 names a branch that was there before this create: only an auto-name proves it is ours.
@@ -326,12 +384,53 @@ async function update(
   olds: Props,
   news: Props,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  await applyChanges(rt, id, olds, news, diffBranch(olds, news).updates);
   const api = rt.client();
   const projectId = String(news.projectId);
+  const log = rt.logger(news);
+  if (olds.currentState === "init") await finishCreation(rt, projectId, id, log);
+  await applyChanges(rt, id, olds, news, diffBranch(olds, news).updates);
+  if (news.compute !== undefined && computeToFinish(olds)) {
+    await rt.serialized(projectId, async () => {
+      const ep = await readWriteCompute(api, projectId, id);
+      if (ep) {
+        await ensureStarted(rt, api, projectId, ep.id, log, true);
+        return;
+      }
+      log.progress(`adding a read_write compute to branch ${id}`);
+      const made = await api.endpoints.create(projectId, {
+        branch_id: id,
+        type: "read_write",
+        ...computeBody(news.compute as BranchInputs["compute"] & object),
+      });
+      await rt.waitFor(projectId, made.operations, log);
+    });
+  }
   const b = await api.branches.get(projectId, id);
   const extra = olds.adopted === true ? { adopted: true } : {};
   return { outs: toOutputs(news, b, await readWriteCompute(api, projectId, id), extra) };
+}
+
+/**
+ * A branch whose create did not finish (an earlier run's InitError): waits for what still runs on it,
+ * and fails naming the branch and the remedy when it will not become ready.
+ */
+async function finishCreation(
+  rt: Runtime,
+  projectId: string,
+  id: string,
+  log: ResourceLogger,
+): Promise<void> {
+  const api = rt.client();
+  await rt.serialized(projectId, async () => {
+    await rt.waitFor(projectId, await pendingOps(api, projectId, id), log);
+  });
+  const why = await unfinishedCreation(api, projectId, id);
+  if (why) {
+    throw new Error(
+      `Failed to update branch ${id}: its creation did not finish (${why}), so it never becomes ready. It holds ` +
+        "no data of its own yet: run `pulumi up` again, which replaces it, or `pulumi destroy` to remove it.",
+    );
+  }
 }
 
 // --- delete --------------------------------------------------------------------------------

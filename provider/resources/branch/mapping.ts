@@ -3,7 +3,8 @@
  * compute in `endpoints[]`), the compute's update body, and the outputs of a branch and its compute.
  */
 import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../../api";
-import { derivedName, givenInputNames } from "../kit";
+import { derivedName, givenInputNames, ownerAnnotations } from "../kit";
+import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
 import type { BranchComputeInputs, BranchInputs } from "./inputs";
 
@@ -31,7 +32,9 @@ export function computeBody(c: BranchComputeInputs): EndpointUpdateBody {
   };
 }
 
-export function createBody(i: BranchInputs, name: string): BranchCreateBody {
+/** The create request; the branch is annotated with the stack that creates it (`urn`'s). */
+export function createBody(i: BranchInputs, name: string, urn?: string): BranchCreateBody {
+  const annotation = ownerAnnotations(urn);
   return {
     branch: {
       name,
@@ -40,6 +43,7 @@ export function createBody(i: BranchInputs, name: string): BranchCreateBody {
       ...(i.expiresAt ? { expires_at: i.expiresAt } : {}),
     },
     ...(i.compute ? { endpoints: [{ type: "read_write" as const, ...computeBody(i.compute) }] } : {}),
+    ...(Object.keys(annotation).length > 0 ? { annotation_value: annotation } : {}),
   };
 }
 
@@ -55,6 +59,9 @@ export function actualCompute(ep: Endpoint | undefined, declared: unknown): Bran
   return Object.fromEntries(keys.filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
 }
 
+/** The state key marking a branch's compute that has never started. */
+export const NEVER_STARTED_KEY = "__computeNeverStarted";
+
 /** The resource's outputs: the inputs as given (for the next diff) and the branch and compute as they are. */
 export function toOutputs(inputs: Props, b: Branch, ep: Endpoint | undefined, extra: Props = {}): Props {
   const outs: Props = {
@@ -69,6 +76,9 @@ export function toOutputs(inputs: Props, b: Branch, ep: Endpoint | undefined, ex
     currentState: b.current_state,
     createdAt: b.created_at,
     computeId: ep?.id,
+    computeState: ep?.current_state,
+    // Never started (a failed first start, then maybe suspended): the next update starts it.
+    [NEVER_STARTED_KEY]: ep && neverStarted(ep) ? true : undefined,
     host: ep?.host,
     compute: ep ? actualCompute(ep, inputs.compute) : inputs.compute,
     __inputNames: Array.isArray(inputs.__inputNames)

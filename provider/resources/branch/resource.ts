@@ -61,6 +61,8 @@ export interface BranchOutputs {
   createdAt?: string;
   /** The id of the branch's read_write compute, when it has one. */
   computeId?: string;
+  /** The state of the branch's read_write compute as of the last read (`init`: never started). */
+  computeState?: string;
   /** The host name of the branch's read_write compute, when it has one. */
   host?: string;
   /** `true` for the default branch taken over with `adoptDefault`. */

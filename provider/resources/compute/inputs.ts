@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
+import { branchIdRule } from "../branch-objects";
 import { COMPUTE_DEFINITION } from "./definition";
 import { MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";
 
@@ -57,23 +58,7 @@ const inputsSchema = inputSchema(COMPUTE_DEFINITION, {
     .regex(/^[a-z0-9-]{1,60}$/, {
       error: "must be a project id (1–60 lower-case letters, digits and dashes)",
     }),
-  branchId: z
-    .string({ error: 'is required: the id of the branch to attach the compute to ("br-…")' })
-    .refine((b) => b.startsWith("br-"), {
-      error: 'must be a branch id, which starts with "br-" (e.g. "br-small-sun-123456")',
-      abort: true,
-    })
-    .refine((b) => b.length > 3, {
-      error: 'has nothing after "br-": give the whole branch id (e.g. "br-small-sun-123456")',
-      abort: true,
-    })
-    .refine((b) => /^br-[a-z0-9-]+$/.test(b), {
-      error:
-        'may hold only lower-case letters, digits and dashes after "br-" (branch ids are lower-case; ' +
-        "copy the id, not the branch's name)",
-      abort: true,
-    })
-    .refine((b) => b.length <= 60, { error: "must be at most 60 characters" }),
+  branchId: branchIdRule('is required: the id of the branch to attach the compute to ("br-…")'),
   type: z.enum(ENDPOINT_TYPES, { error: 'must be "read_write" or "read_only"' }),
   cu: computeUnit,
   minCu: computeUnit,

@@ -2,7 +2,7 @@
  * Inputs of the `Database` resource and `check`: validation at `pulumi preview`. Pure.
  */
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
-import { apiId as id, importIdFailures, pgName, threePartImportId } from "../branch-objects";
+import { apiId as id, branchIdRule, importIdFailures, pgName, threePartImportId } from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
 
 /** Inputs after `check`. */
@@ -17,7 +17,7 @@ export interface DatabaseInputs {
 
 const inputsSchema = inputSchema(DATABASE_DEFINITION, {
   projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
-  branchId: id('a branch id such as "br-small-sun-123456"'),
+  branchId: branchIdRule('is required: the id of the branch ("br-…")'),
   name: pgName("database"),
   ownerName: pgName("role"),
   importId: threePartImportId("database", "shiny-wind-123456/br-cool-sky-123456/app"),

@@ -14,4 +14,8 @@ export const database: ResourceKind = {
   },
   // Database names are unique in a branch: a replacement deletes the old database first.
   classes: { deleteBeforeReplace: true },
+  targets: [
+    { property: "projectId", kind: "project" },
+    { property: "branchId", kind: "branch" },
+  ],
 };

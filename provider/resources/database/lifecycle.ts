@@ -10,7 +10,9 @@ import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } fr
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
+  duplicateFailure,
   isNotFound,
+  leftByThisStack,
   parseImportId,
   pendingBranchOps,
   refOf,
@@ -39,9 +41,10 @@ export function diffDatabase(olds: Props, news: Props) {
   return { replaces, updates, changes: replaces.length + updates.length > 0 };
 }
 
-async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const { inputs, failures } = checkInputs(news);
-  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+async function check(rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const checked = checkInputs(news);
+  const failures = [...checked.failures, ...duplicateFailure(rt, "database", news)];
+  return failures.length > 0 ? { inputs: news, failures } : { inputs: checked.inputs };
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -104,18 +107,32 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   let made: Database | undefined;
   try {
     await rt.serialized(ref.projectId, async () => {
-      if ((await listed(api, ref.projectId, ref.branchId)).some((d) => d.name === ref.name)) {
+      const existing = (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
+      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, databaseNames(api)))) {
         throw refuseTaken("database", ref);
       }
-      const r = await createOrReconcile(api, i, ref, log, (db) => {
-        made = db;
-      });
+      if (existing) {
+        log.info(
+          `found ${describeDatabase(existing)}: this stack created the branch (its annotation names the stack) ` +
+            "and the branch did not inherit the database, so an interrupted run of this stack created it; taking it over",
+        );
+        made = existing;
+      }
+      const r = existing
+        ? await finishFound(api, ref, existing)
+        : await createOrReconcile(api, i, ref, log, (db) => {
+            made = db;
+          });
       made = r.database;
       log.progress(
         `created ${describeDatabase(made)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
       );
       await rt.waitFor(ref.projectId, r.operations, log);
     });
+    // One taken over from a killed run may have an owner the program changed since.
+    if (made && made.owner_name !== i.ownerName) {
+      made = await applyChanges(rt, ref.projectId, made, { ownerName: i.ownerName }, log);
+    }
   } catch (err) {
     if (!made) throw err;
     const reason = clause(err);
@@ -167,6 +184,19 @@ async function createOrReconcile(
   }
   log.info(`the answer to the create request was lost; found ${describeDatabase(found)}, which it created`);
   onFound(found);
+  return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
+}
+
+/** The names of a branch's databases. */
+const databaseNames = (api: NeonClient) => async (projectId: string, branchId: string) =>
+  (await listed(api, projectId, branchId)).map((d) => d.name);
+
+/** A database a killed run of this stack created: the branch's unfinished operations to wait for. */
+async function finishFound(
+  api: NeonClient,
+  ref: BranchObjectRef,
+  found: Database,
+): Promise<DatabaseOperations> {
   return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
 }
 

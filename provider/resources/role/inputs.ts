@@ -3,7 +3,7 @@
  */
 import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
-import { apiId as id, importIdFailures, pgName, threePartImportId } from "../branch-objects";
+import { apiId as id, branchIdRule, importIdFailures, pgName, threePartImportId } from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
 
 /** Inputs after `check`. */
@@ -19,7 +19,7 @@ export interface RoleInputs {
 
 const inputsSchema = inputSchema(ROLE_DEFINITION, {
   projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
-  branchId: id('a branch id such as "br-small-sun-123456"'),
+  branchId: branchIdRule('is required: the id of the branch ("br-…")'),
   name: pgName("role"),
   passwordRotationTrigger: z.string({ error: "must be a string; change it to rotate the password" }),
   importId: threePartImportId("role", "shiny-wind-123456/br-cool-sky-123456/app"),

@@ -14,4 +14,8 @@ export const role: ResourceKind = {
   },
   // Role names are unique in a branch: a replacement deletes the old role first.
   classes: { deleteBeforeReplace: true },
+  targets: [
+    { property: "projectId", kind: "project" },
+    { property: "branchId", kind: "branch" },
+  ],
 };

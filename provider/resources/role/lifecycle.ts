@@ -10,7 +10,9 @@ import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } fr
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
+  duplicateFailure,
   isNotFound,
+  leftByThisStack,
   parseImportId,
   pendingBranchOps,
   refOf,
@@ -40,7 +42,9 @@ export function diffRole(olds: Props, news: Props) {
 }
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const { inputs, failures } = checkInputs(news);
+  const checked = checkInputs(news);
+  const failures = [...checked.failures, ...duplicateFailure(rt, "role", news)];
+  const inputs = checked.inputs;
   if (failures.length > 0) return { inputs: news, failures };
   const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
   // A branch not known yet is made by this update: it has no connections to drop.
@@ -138,10 +142,22 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   let made: { role: Role; password?: string } | undefined;
   try {
     await rt.serialized(ref.projectId, async () => {
-      if (await findRole(api, ref)) throw refuseTaken("role", ref);
-      const r = await createOrReconcile(api, i, ref, log, (role) => {
-        made = { role };
-      });
+      const existing = await findRole(api, ref);
+      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api)))) {
+        throw refuseTaken("role", ref);
+      }
+      if (existing) {
+        log.info(
+          `found ${describeRole(ref)}: this stack created the branch (its annotation names the stack) and the ` +
+            "branch did not inherit the role, so an interrupted run of this stack created it; taking it over",
+        );
+        made = { role: existing };
+      }
+      const r = existing
+        ? await finishFound(api, i, ref, existing)
+        : await createOrReconcile(api, i, ref, log, (role) => {
+            made = { role };
+          });
       made = { role: r.role, password: r.role.password };
       log.progress(
         `created ${describeRole(ref)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
@@ -204,6 +220,24 @@ async function createOrReconcile(
   log.info(`the answer to the create request was lost; found ${describeRole(ref)}, which it created`);
   // From here on it is this stack's role: a failure keeps it in the stack.
   onFound(found);
+  return finishFound(api, i, ref, found);
+}
+
+/** The names of a branch's roles. */
+const roleNames = (api: NeonClient) => async (projectId: string, branchId: string) =>
+  (await api.roles.list(projectId, branchId)).map((r) => r.name);
+
+/**
+ * A role this stack created but did not hear back about (a lost answer, a killed run): its password
+ * is read back or — when the project does not store passwords — reset, since nothing uses it yet;
+ * and the branch's unfinished operations are waited for.
+ */
+async function finishFound(
+  api: NeonClient,
+  i: RoleInputs,
+  ref: RoleRef,
+  found: Role,
+): Promise<RoleOperations> {
   const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
   if (i.noLogin) return { role: found, operations };
   const password = await revealed(api, ref, undefined);

@@ -30,6 +30,8 @@ type Branch struct {
 	Compute BranchComputePtrOutput `pulumi:"compute"`
 	// The id of the branch's read_write compute, when it has one.
 	ComputeId pulumi.StringPtrOutput `pulumi:"computeId"`
+	// The state of the branch's read_write compute as of the last read (`init`, `active` or `idle`); `init` means it has never started (its first start failed), which the next `pulumi up` fixes by starting it.
+	ComputeState pulumi.StringPtrOutput `pulumi:"computeState"`
 	// When the branch was created (ISO 8601 UTC).
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// `init`, `resetting`, `ready` or `archived`, as of the last read.
@@ -200,6 +202,11 @@ func (o BranchOutput) Compute() BranchComputePtrOutput {
 // The id of the branch's read_write compute, when it has one.
 func (o BranchOutput) ComputeId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ComputeId }).(pulumi.StringPtrOutput)
+}
+
+// The state of the branch's read_write compute as of the last read (`init`, `active` or `idle`); `init` means it has never started (its first start failed), which the next `pulumi up` fixes by starting it.
+func (o BranchOutput) ComputeState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ComputeState }).(pulumi.StringPtrOutput)
 }
 
 // When the branch was created (ISO 8601 UTC).

@@ -270,6 +270,7 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["reset_trigger"] = reset_trigger
             __props__.__dict__["adopted"] = None
             __props__.__dict__["compute_id"] = None
+            __props__.__dict__["compute_state"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["current_state"] = None
             __props__.__dict__["default"] = None
@@ -302,6 +303,7 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["adopted"] = None
         __props__.__dict__["compute"] = None
         __props__.__dict__["compute_id"] = None
+        __props__.__dict__["compute_state"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["current_state"] = None
         __props__.__dict__["default"] = None
@@ -346,6 +348,14 @@ class Branch(pulumi.CustomResource):
         The id of the branch's read_write compute, when it has one.
         """
         return pulumi.get(self, "compute_id")
+
+    @_builtins.property
+    @pulumi.getter(name="computeState")
+    def compute_state(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The state of the branch's read_write compute as of the last read (`init`, `active` or `idle`); `init` means it has never started (its first start failed), which the next `pulumi up` fixes by starting it.
+        """
+        return pulumi.get(self, "compute_state")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")

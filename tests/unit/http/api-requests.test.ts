@@ -217,6 +217,16 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "branches.getAnnotated",
+    (api) => api.branches.getAnnotated(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1",
+      route: "GET /projects/{project_id}/branches/{branch_id}",
+      failed: "Failed to read branch br?1 of project p/1",
+    },
+  ],
+  [
     "branches.list",
     (api) => api.branches.list(P),
     {
