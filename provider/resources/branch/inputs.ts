@@ -7,6 +7,7 @@ import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
 import { checkNestedCompute } from "../compute/inputs";
+import { branchIdRule } from "../branch-objects";
 import { BRANCH_DEFINITION } from "./definition";
 
 /** The branch's compute as declared. */
@@ -38,7 +39,7 @@ const id = (what: string) =>
 
 const inputsSchema = inputSchema(BRANCH_DEFINITION, {
   projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
-  parentId: id('a branch id such as "br-small-sun-123456"'),
+  parentId: branchIdRule('must be a string: the id of the parent branch ("br-…")'),
   name: z
     .string({ error: "must be a string" })
     .min(1, { error: "must not be empty" })
@@ -56,10 +57,24 @@ const inputsSchema = inputSchema(BRANCH_DEFINITION, {
   }),
 });
 
-/** Validates raw inputs; `now` judges `expiresAt`. Values not known yet are neither judged nor altered. */
+/**
+ * An RFC 3339 time as the service writes it: UTC, whole seconds without `.000`
+ * (`2026-12-01T00:00:00+01:00` → `2026-11-30T23:00:00Z`), so that neither a check nor a diff depends on
+ * the spelling.
+ */
+export function normalizedTime(value: string): string {
+  return new Date(Date.parse(value)).toISOString().replace(/\.000Z$/, "Z");
+}
+
+/**
+ * Validates raw inputs; `now` judges `expiresAt` when it is new or changed from `olds` (an expiry
+ * that passed is no reason to fail every later preview). Values not known yet are neither judged
+ * nor altered.
+ */
 export function checkInputs(
   news: Record<string, unknown>,
   now: number,
+  olds: Record<string, unknown> = {},
 ): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const checked = checkAgainst(BRANCH_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures];
@@ -76,7 +91,11 @@ export function checkInputs(
   }
   if (typeof v.expiresAt === "string" && checked.parsed) {
     const at = Date.parse(v.expiresAt);
-    if (at <= now) {
+    inputs.expiresAt = normalizedTime(v.expiresAt);
+    const unchanged = typeof olds.expiresAt === "string" && Date.parse(olds.expiresAt) === at;
+    if (unchanged) {
+      // Judged when it was set: it may have passed since.
+    } else if (at <= now) {
       failures.push({
         property: "expiresAt",
         reason: `expiresAt ${v.expiresAt} is not in the future; choose a later time`,

@@ -128,12 +128,20 @@ export function diffCompute(olds: Props, news: Props): ComputeDiff {
     // every diff: the engine also replaces for the replaceOnChanges option, and reads this then too.
     deleteBeforeReplace: true,
   };
-  if (replaces.length === 0 && (updates.includes("minCu") || updates.includes("maxCu"))) {
-    result.restartWarning =
-      `changing the compute size (${describeSize(olds)} → ${describeSize(news)}) restarts the compute ` +
-      "and drops its open connections";
-  }
+  if (replaces.length === 0) result.restartWarning = sizeChangeWarning(olds, news);
   return result;
+}
+
+/**
+ * The warning for a size change (minCu or maxCu differ): it restarts the compute and drops its
+ * connections. One rule for a `Compute` and a branch's own compute (`Branch.compute`).
+ */
+export function sizeChangeWarning(olds: Props, news: Props): string | undefined {
+  if (!propertyChanged("minCu", olds, news) && !propertyChanged("maxCu", olds, news)) return undefined;
+  return (
+    `changing the compute size (${describeSize(olds)} → ${describeSize(news)}) restarts the compute ` +
+    "and drops its open connections"
+  );
 }
 
 function describeSize(p: Props): string {

@@ -1,0 +1,44 @@
+/**
+ * `Branch.expiresAt` at check (issue 25): judged ("in the future", "at most 30 days ahead") only when
+ * it is new or changed, so that a stack whose expiry passed still previews; any RFC 3339 spelling of
+ * one instant becomes the service's UTC form. The clock is injected.
+ */
+import { checkInputs, normalizedTime } from "../../../provider/resources/branch/inputs";
+
+const NOW = Date.parse("2026-11-25T12:00:00Z");
+const base = { projectId: "shiny-wind-123456" };
+
+describe("expiresAt", () => {
+  it("is normalised to UTC in the service's form, an offset included", () => {
+    expect(normalizedTime("2026-12-01T00:00:00+01:00")).toBe("2026-11-30T23:00:00Z");
+    expect(normalizedTime("2026-12-01T00:00:00.000Z")).toBe("2026-12-01T00:00:00Z");
+    expect(normalizedTime("2026-12-01T00:00:00.250Z")).toBe("2026-12-01T00:00:00.250Z");
+    const r = checkInputs({ ...base, expiresAt: "2026-12-01T00:00:00+01:00" }, NOW);
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.expiresAt).toBe("2026-11-30T23:00:00Z");
+  });
+
+  it("a past or too distant expiry is refused when it is new or changed", () => {
+    const past = checkInputs({ ...base, expiresAt: "2026-11-20T00:00:00Z" }, NOW);
+    expect(past.failures).toEqual([
+      expect.objectContaining({ property: "expiresAt", reason: expect.stringMatching(/not in the future/) }),
+    ]);
+    const far = checkInputs({ ...base, expiresAt: "2027-01-20T00:00:00Z" }, NOW, {
+      ...base,
+      expiresAt: "2026-12-01T00:00:00Z",
+    });
+    expect(far.failures).toEqual([
+      expect.objectContaining({
+        property: "expiresAt",
+        reason: expect.stringMatching(/more than 30 days ahead/),
+      }),
+    ]);
+  });
+
+  it("an expiry that passed since it was set is not judged again, however it is spelt", () => {
+    const olds = { ...base, expiresAt: "2026-11-20T00:00:00.000Z" };
+    const r = checkInputs({ ...base, expiresAt: "2026-11-20T01:00:00+01:00" }, NOW, olds);
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.expiresAt).toBe("2026-11-20T00:00:00Z");
+  });
+});
