@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ApiError, type NeonClient, type Operation } from "../api";
-import type { CheckFailure } from "./check";
+import { displayName, type CheckFailure } from "./check";
 import { createdByStack, UNKNOWN } from "./kit";
 import type { Runtime } from "./runtime";
 import { isTerminal } from "../operations";
@@ -129,12 +129,22 @@ export const branchIdRule = (required: string) =>
 
 /** A Postgres object name: 1–63 bytes (UTF-8). */
 export const pgName = (what: string) =>
-  z
-    .string({ error: "must be a string" })
-    .min(1, { error: "must not be empty" })
-    .refine((s) => Buffer.byteLength(s, "utf8") <= MAX_NAME_BYTES, {
-      error: `must be at most ${MAX_NAME_BYTES} bytes (Postgres truncates longer ${what} names)`,
-    });
+  displayName(MAX_NAME_BYTES).refine((s) => Buffer.byteLength(s, "utf8") <= MAX_NAME_BYTES, {
+    error: `must be at most ${MAX_NAME_BYTES} bytes (Postgres truncates longer ${what} names)`,
+  });
+
+/**
+ * Role names a new role cannot have: Postgres reserves `pg_…` and the pseudo-roles (`public`, `none`,
+ * `current_user` …), and the service keeps `neon_superuser` (and its `cloud_admin`) for itself.
+ */
+export function reservedRoleName(name: string): string | undefined {
+  const n = name.toLowerCase();
+  if (n.startsWith("pg_")) return 'Postgres reserves role names that begin with "pg_"';
+  if (["public", "none", "current_role", "current_user", "session_user"].includes(n))
+    return `Postgres reserves the name "${n}"`;
+  if (["neon_superuser", "cloud_admin"].includes(n)) return `the service keeps the role "${n}" for itself`;
+  return undefined;
+}
 
 /** `"<projectId>/<branchId>/<name>"` as an importId rule, with an example naming what it imports. */
 export const threePartImportId = (what: string, example: string) =>

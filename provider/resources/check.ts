@@ -10,9 +10,26 @@
 import { z } from "zod";
 import type { PropertyDef, ResourceDef } from "./definition";
 import { INTERNAL_KEYS, UNKNOWN } from "./kit";
-import { closest } from "./settings";
+import { didYouMean } from "./settings";
 
 type Props = Record<string, unknown>;
+
+/**
+ * A name people read and type (a project, a branch, a role, a database): 1–`max` characters with no
+ * control character (a newline, a NUL) and no space at either end, which the service or Postgres
+ * refuses or keeps in a way nobody can type back.
+ */
+export function displayName(max: number) {
+  return z
+    .string({ error: "must be a string" })
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), {
+      error: "must not contain a control character (a newline, a tab, a NUL)",
+      abort: true,
+    })
+    .refine((s) => s.trim() === s, { error: "must not begin or end with a space" });
+}
 
 /** A validation failure reported against one input property. */
 export interface CheckFailure {
@@ -121,7 +138,7 @@ export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Props)
           failures.push({
             property: key,
             reason:
-              `${key} is not an input of ${def.name}; did you mean ${closest(key, names)}? ` +
+              `${key} is not an input of ${def.name}${didYouMean(key, names)} ` +
               `(the inputs are ${names.join(", ")})`,
           });
         }

@@ -110,7 +110,7 @@ export function parseSettings(
     failures.push({
       property: key,
       reason:
-        `${namespace}:${key} is not a setting of the ${namespace === "neon" ? "Neon" : namespace} provider; did you mean ${namespace}:${closest(key, names)}? ` +
+        `${namespace}:${key} is not a setting of the ${namespace === "neon" ? "Neon" : namespace} provider${didYouMean(key, names, `${namespace}:`)} ` +
         `(the settings are ${names.join(", ")}; rename it with \`pulumi config rm ${namespace}:${key}\` ` +
         `and \`pulumi config set\`)`,
     });
@@ -169,7 +169,7 @@ function envOf(name: string): string {
 }
 
 /** The known name nearest to `name` (edit distance, case-insensitive): for "did you mean" advice. */
-export function closest(name: string, known: readonly string[]): string {
+export function closest(name: string, known: readonly string[]): string | undefined {
   const distance = (a: string, b: string): number => {
     const x = a.toLowerCase();
     const y = b.toLowerCase();
@@ -183,5 +183,20 @@ export function closest(name: string, known: readonly string[]): string {
     }
     return prev[y.length];
   };
-  return [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
+  // Only a close spelling: a few edits for its length, or one name inside the other (`operationTimeout`).
+  const x = name.toLowerCase();
+  const close = (k: string): boolean => {
+    const y = k.toLowerCase();
+    return (
+      distance(x, y) <= Math.max(2, Math.floor(x.length / 3)) ||
+      (x.length >= 3 && (y.includes(x) || x.includes(y)))
+    );
+  };
+  return known.filter(close).sort((a, b) => distance(name, a) - distance(name, b))[0];
+}
+
+/** `; did you mean <x>?` for a close spelling (see {@link closest}), else nothing. */
+export function didYouMean(name: string, known: readonly string[], prefix = ""): string {
+  const c = closest(name, known);
+  return c === undefined ? "" : `; did you mean ${prefix}${c}?`;
 }

@@ -4,7 +4,7 @@
  * that judges `expiresAt` is passed in.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
 import { checkNestedCompute } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects";
@@ -40,10 +40,7 @@ const id = (what: string) =>
 const inputsSchema = inputSchema(BRANCH_DEFINITION, {
   projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
   parentId: branchIdRule('must be a string: the id of the parent branch ("br-…")'),
-  name: z
-    .string({ error: "must be a string" })
-    .min(1, { error: "must not be empty" })
-    .max(256, { error: "must be at most 256 characters" }),
+  name: displayName(256),
   expiresAt: z.iso.datetime({
     offset: true,
     error: 'must be an RFC 3339 time such as "2026-12-01T00:00:00Z"',
@@ -86,7 +83,9 @@ export function checkInputs(
       v.compute as Record<string, unknown>,
       "the branch's compute; use a Compute resource for more",
     );
-    failures.push(...c.failures);
+    // Reported against `compute` itself (the reason names the setting): the engine prints the value of
+    // the failure's property, and it looks up only top-level inputs (`compute.maxCU` printed `{<nil>}`).
+    failures.push(...c.failures.map((f) => ({ ...f, property: "compute" })));
     if (c.value) inputs.compute = c.value;
   }
   if (typeof v.expiresAt === "string" && checked.parsed) {

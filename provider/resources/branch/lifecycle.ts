@@ -94,6 +94,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
         ? sizeChangeWarning(sizeOf(olds.compute), sizeOf(news.compute))
         : undefined;
     if (resize) log.warn(`branch ${id}: ${resize}`);
+    if (d.replaces.length === 0)
+      await refuseServiceRules(rt.client(), String(olds.projectId), id, d.updates, news);
     if (d.updates.includes("resetTrigger") && d.replaces.length === 0) {
       log.warn(
         `resetTrigger changed: branch ${id} will be reset to its parent's latest data; its own changes since ` +
@@ -121,6 +123,35 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     // Branch names are unique in a project: the old branch has to go before its replacement comes.
     deleteBeforeReplace: true,
   };
+}
+
+/**
+ * At preview, what the service would refuse of an update: a reset of a branch that stays protected,
+ * an expiry on a branch with children. Reads the branches only for an expiry change.
+ */
+async function refuseServiceRules(
+  api: NeonClient,
+  projectId: string,
+  id: string,
+  updates: string[],
+  news: Props,
+): Promise<void> {
+  if (updates.includes("resetTrigger") && news.protected === true) {
+    throw new Error(
+      `Failed to reset branch ${id}: it is protected, and the service does not reset a protected branch; set ` +
+        "protected: false (in this update or an earlier one) to reset it. Nothing was changed.",
+    );
+  }
+  if (updates.includes("expiresAt") && typeof news.expiresAt === "string" && news.expiresAt !== UNKNOWN) {
+    const children = (await api.branches.list(projectId)).filter((b) => b.parent_id === id);
+    if (children.length > 0) {
+      throw new Error(
+        `Failed to set expiresAt on branch ${id}: it has child branches (${children.map((c) => c.id).join(", ")}), ` +
+          "and the service expires only branches without children; remove expiresAt or delete the children " +
+          "first. Nothing was changed.",
+      );
+    }
+  }
 }
 
 /** A branch's compute as a Compute's size inputs (`cu` is equal bounds). */

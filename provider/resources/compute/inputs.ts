@@ -8,6 +8,7 @@ import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
 import { branchIdRule } from "../branch-objects";
+import { didYouMean } from "../settings";
 import { COMPUTE_DEFINITION } from "./definition";
 import { MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";
 
@@ -225,7 +226,7 @@ export function checkNestedCompute(
     .filter((k) => !keys.includes(k))
     .map((k) => ({
       property: `${property}.${k}`,
-      reason: `${property}.${k} is not a setting of ${usedFor} (they are ${keys.join(", ")})`,
+      reason: `${property}.${k} is not a setting of ${usedFor}${didYouMean(k, keys, `${property}.`)} (they are ${keys.join(", ")})`,
     }));
   const known = Object.fromEntries(Object.entries(settings).filter(([k]) => keys.includes(k)));
   const r = checkInputs({ projectId: "p", branchId: "br-p", type: "read_write", ...known });

@@ -3,7 +3,7 @@
  * settings are checked by `Compute`'s own rules. Pure: no network, no clock.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
 import { checkNestedCompute } from "../compute/inputs";
 import { PROJECT_DEFINITION } from "./definition";
 
@@ -45,10 +45,7 @@ const identifier = (what: string) =>
     });
 
 const inputsSchema = inputSchema(PROJECT_DEFINITION, {
-  name: z
-    .string({ error: "must be a string" })
-    .min(1, { error: "must not be empty" })
-    .max(256, { error: "must be at most 256 characters" }),
+  name: displayName(256),
   regionId: z
     .string({ error: "must be a string" })
     .regex(/^[a-z0-9-]{1,60}$/, { error: 'must be a region id such as "aws-us-east-2"' }),

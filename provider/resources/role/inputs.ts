@@ -3,7 +3,14 @@
  */
 import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
-import { apiId as id, branchIdRule, importIdFailures, pgName, threePartImportId } from "../branch-objects";
+import {
+  apiId as id,
+  branchIdRule,
+  importIdFailures,
+  pgName,
+  reservedRoleName,
+  threePartImportId,
+} from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
 
 /** Inputs after `check`. */
@@ -31,5 +38,16 @@ export function checkInputs(news: Record<string, unknown>): {
   failures: CheckFailure[];
 } {
   const checked = checkAgainst(ROLE_DEFINITION, inputsSchema, news);
-  return { inputs: { ...news }, failures: [...checked.failures, ...importIdFailures(checked.value)] };
+  const failures = [...checked.failures, ...importIdFailures(checked.value)];
+  const v = checked.value;
+  // A role this stack creates; an existing one taken over keeps the name it has.
+  const reserved =
+    typeof v.name === "string" && v.adopt !== true && v.importId === undefined && reservedRoleName(v.name);
+  if (reserved) {
+    failures.push({
+      property: "name",
+      reason: `name ${JSON.stringify(v.name)}: ${reserved}; choose another name`,
+    });
+  }
+  return { inputs: { ...news }, failures };
 }

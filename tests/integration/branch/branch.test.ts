@@ -178,7 +178,8 @@ describe("check", () => {
   it("refuses an expiry beyond 30 days and a compute size that is not offered, naming the property", async () => {
     const far = new Date(Date.now() + 40 * 24 * 3600 * 1000).toISOString();
     const r = await impl.check({}, { projectId, __urn: urn("x"), expiresAt: far, compute: { cu: 3.5 } });
-    expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["compute.cu", "expiresAt"]);
+    expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["compute", "expiresAt"]);
+    expect(r.failures?.find((f) => f.property === "compute")?.reason).toMatch(/^compute\.cu /);
   });
 });
 
@@ -196,5 +197,38 @@ describe("expiresAt", () => {
     const u = await impl.update(c.id, c.outs, cleared);
     expect((u.outs as Props).expiresAt).toBeUndefined();
     expect((await api.branches.get(projectId, c.id)).expires_at).toBeUndefined();
+  });
+});
+
+describe("what the service would refuse, refused at preview (issue 25)", () => {
+  it("a reset of a branch that stays protected, and an expiry on a branch with children: nothing sent", async () => {
+    const parent = await create("parent", { name: "parent-1", protected: true });
+    const child = await create("child", { name: "child-1", parentId: parent.id });
+    const before = mutations();
+    const reset = await checked(
+      "parent",
+      { name: "parent-1", protected: true, resetTrigger: "1" },
+      parent.outs,
+    );
+    await expect(impl.diff(parent.id, parent.outs, reset)).rejects.toThrow(
+      /Failed to reset branch .*: it is protected.*set protected: false/,
+    );
+    const at = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
+    const expiring = await checked(
+      "parent",
+      { name: "parent-1", protected: false, expiresAt: at },
+      parent.outs,
+    );
+    await expect(impl.diff(parent.id, parent.outs, expiring)).rejects.toThrow(
+      new RegExp(`Failed to set expiresAt on branch ${parent.id}: it has child branches \\(${child.id}\\)`),
+    );
+    expect(mutations()).toBe(before);
+  });
+
+  it("names with a control character or an edge space fail their check", async () => {
+    for (const name of ["pr\n42", "pr\u000042", " pr-42", "pr-42 "]) {
+      const r = await impl.check({}, { projectId, __urn: urn("bad"), name });
+      expect(r.failures).toEqual([expect.objectContaining({ property: "name" })]);
+    }
   });
 });

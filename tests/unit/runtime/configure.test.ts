@@ -80,6 +80,11 @@ describe("closest", () => {
   it("finds the nearest name regardless of case", () => {
     expect(closest("APIKEY", ["apiKey", "apiUrl"])).toBe("apiKey");
     expect(closest("apiurl", ["apiKey", "apiUrl"])).toBe("apiUrl");
+    // Only a close spelling is suggested (issue 25): not \`password\` → \`adopt\`, nor \`owner\` → \`name\`.
+    expect(closest("password", ["adopt", "name", "noLogin"])).toBeUndefined();
+    expect(closest("owner", ["name", "adopt"])).toBeUndefined();
+    expect(closest("owner", ["name", "ownerName"])).toBe("ownerName");
+    expect(closest("maxCU", ["cu", "minCu", "maxCu"])).toBe("maxCu");
   });
 });
 

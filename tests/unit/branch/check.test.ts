@@ -1,5 +1,6 @@
 /**
- * `Branch.expiresAt` at check (issue 25): judged ("in the future", "at most 30 days ahead") only when
+ * `Branch` at check. The nested compute's failures are reported against `compute` (the engine prints
+ * only a top-level input's value) with "did you mean" for a close spelling. `expiresAt` (issue 25): judged ("in the future", "at most 30 days ahead") only when
  * it is new or changed, so that a stack whose expiry passed still previews; any RFC 3339 spelling of
  * one instant becomes the service's UTC form. The clock is injected.
  */
@@ -40,5 +41,21 @@ describe("expiresAt", () => {
     const r = checkInputs({ ...base, expiresAt: "2026-11-20T01:00:00+01:00" }, NOW, olds);
     expect(r.failures).toEqual([]);
     expect(r.inputs.expiresAt).toBe("2026-11-20T00:00:00Z");
+  });
+});
+
+describe("compute", () => {
+  it("a misspelt setting is reported against compute, naming the setting and the close spelling", () => {
+    const r = checkInputs({ ...base, compute: { maxCU: 2 } }, NOW);
+    expect(r.failures).toEqual([
+      {
+        property: "compute",
+        reason: expect.stringMatching(
+          /^compute\.maxCU is not a setting of .*; did you mean compute\.maxCu\?/,
+        ),
+      },
+    ]);
+    const far = checkInputs({ ...base, compute: { sizeOfIt: 2 } }, NOW);
+    expect(far.failures[0].reason).not.toMatch(/did you mean/);
   });
 });
