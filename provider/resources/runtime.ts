@@ -193,6 +193,11 @@ export class Runtime {
     return undefined;
   }
 
+  /** The URN of the resource of this program that declared the object `key` (see {@link declare}). */
+  declaredBy(key: string): string | undefined {
+    return this.declared.get(key);
+  }
+
   /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
   isPlanning(news: Props): boolean {
     return typeof news.__urn === "string" && this.checkedUrns.has(news.__urn);

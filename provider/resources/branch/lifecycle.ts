@@ -8,10 +8,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation } from "../../api";
 import { isSucceeded } from "../../operations";
 import { sizeChangeWarning } from "../compute/diff";
+import { planFailures } from "../compute/preflight";
 import { ensureStarted } from "../compute/recovery";
 import {
   confirmGone,
   InitError,
+  isNewResource,
   refreshInputs,
   unfinishedCreation,
   UNKNOWN,
@@ -58,9 +60,19 @@ export function diffBranch(olds: Props, news: Props) {
   return { replaces, updates, changes: replaces.length + updates.length > 0 };
 }
 
-async function check(_rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news, Date.now(), olds);
-  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+  if (failures.length > 0) return { inputs: news, failures };
+  // A size above the free plan's, for a new compute or a changed one: one read, only then.
+  const c = inputs.compute as Props | undefined;
+  if (
+    c &&
+    (isNewResource(olds) || !same(olds.compute, inputs.compute) || olds.projectId !== inputs.projectId)
+  ) {
+    const plan = await planFailures(rt.client(), inputs.projectId, "compute", c.maxCu);
+    if (plan.length > 0) return { inputs, failures: plan };
+  }
+  return { inputs };
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

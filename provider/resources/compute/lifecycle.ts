@@ -16,7 +16,7 @@ import { checkInputs, UNKNOWN, type ComputeInputs } from "./inputs";
 import { knownComputes } from "./known";
 import { describe, parseId, toOutputs } from "./mapping";
 import { withProjectDefault } from "./project-default";
-import { preflight, type PreflightScope } from "./preflight";
+import { planFailures, preflight, type PreflightScope } from "./preflight";
 import { neverStarted } from "./recovery";
 import { updateCompute } from "./update";
 
@@ -27,8 +27,12 @@ type Props = Record<string, unknown>;
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
-  if (inputs.adoptExistingPrimary === true && Object.keys(olds).length === 0)
-    await sayWhatWillBeAdopted(rt, inputs);
+  const isNew = Object.keys(olds).length === 0;
+  if (isNew || olds.maxCu !== inputs.maxCu || olds.projectId !== inputs.projectId) {
+    const plan = await planFailures(rt.client(), inputs.projectId, "maxCu", inputs.maxCu);
+    if (plan.length > 0) return { inputs, failures: plan };
+  }
+  if (inputs.adoptExistingPrimary === true && isNew) await sayWhatWillBeAdopted(rt, inputs);
   return { inputs };
 }
 

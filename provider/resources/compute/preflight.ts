@@ -9,7 +9,7 @@
  * the start of the update, before the engine deletes anything.
  */
 import { ApiError, type NeonClient } from "../../api";
-import type { CheckFailure } from "./inputs";
+import { UNKNOWN, type CheckFailure } from "./inputs";
 
 /** What the compute will be after the change. */
 export interface PreflightTarget {
@@ -116,4 +116,29 @@ async function orNotFound<T>(p: Promise<T>): Promise<T | undefined> {
     if (err instanceof ApiError && err.kind === "not_found") return undefined;
     throw err;
   }
+}
+
+/**
+ * At check, a size above the free plan's limit for a new compute or a size change: one read of the
+ * project, made only when the size is above that limit (and the project id is known).
+ */
+export async function planFailures(
+  api: NeonClient,
+  projectId: unknown,
+  property: string,
+  maxCu: unknown,
+): Promise<CheckFailure[]> {
+  if (typeof projectId !== "string" || typeof maxCu !== "number" || maxCu <= FREE_PLAN_MAX_CU) return [];
+  if (projectId === UNKNOWN) return [];
+  const project = await orNotFound(api.projects.get(projectId));
+  const plan = project?.owner?.subscription_type ?? "";
+  if (!plan.startsWith("free")) return [];
+  return [
+    {
+      property,
+      reason:
+        `the size (${maxCu} CU) is above the free plan's ${FREE_PLAN_MAX_CU} CU for project ${projectId}; ` +
+        `choose ${FREE_PLAN_MAX_CU} CU or less, or upgrade the plan`,
+    },
+  ];
 }

@@ -6,11 +6,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
-import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { confirmGone, InitError, isNewResource, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
+import type { CheckFailure } from "../check";
 import {
   duplicateFailure,
+  importIdOf,
   isNotFound,
   leftByThisStack,
   parseImportId,
@@ -41,10 +43,42 @@ export function diffDatabase(olds: Props, news: Props) {
   return { replaces, updates, changes: replaces.length + updates.length > 0 };
 }
 
-async function check(rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkInputs(news);
   const failures = [...checked.failures, ...duplicateFailure(rt, "database", news)];
+  if (failures.length > 0) return { inputs: news, failures };
+  const moved = ["projectId", "branchId", "ownerName"].some((k) => olds[k] !== news[k]);
+  if (isNewResource(olds) || moved) failures.push(...(await ownerFailures(rt, news)));
   return failures.length > 0 ? { inputs: news, failures } : { inputs: checked.inputs };
+}
+
+/**
+ * At check, the owner must be a role of the branch or one a Role of this program declares there
+ * (created before the database when ownerName is `role.name`). One read; none while a value is
+ * unknown or the branch is missing (the target check reports that).
+ */
+async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFailure[]> {
+  const { projectId, branchId, ownerName } = news;
+  const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+  if (!known(projectId) || !known(branchId) || !known(ownerName)) return [];
+  if (rt.declaredBy(`role:${importIdOf({ projectId, branchId, name: ownerName })}`)) return [];
+  let roles: string[];
+  try {
+    roles = (await rt.client().roles.list(projectId, branchId)).map((r) => r.name);
+  } catch (err) {
+    if (isNotFound(err)) return [];
+    throw err;
+  }
+  if (roles.includes(ownerName)) return [];
+  return [
+    {
+      property: "ownerName",
+      reason:
+        `ownerName "${ownerName}" is not a role of branch ${branchId} (its roles: ${roles.join(", ") || "none"}) ` +
+        "nor one a Role of this program declares there; declare a Role and set ownerName: role.name (which also " +
+        "creates the role first), or name one of the branch's roles",
+    },
+  ];
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
