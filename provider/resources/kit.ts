@@ -125,7 +125,9 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     diff: (id, olds, news) => s.diff(rt, id, olds, news),
     create: async (inputs) => {
       try {
-        return await timed(inputs, () => s.create(rt, inputs));
+        const made = await timed(inputs, () => s.create(rt, inputs));
+        rt.noteMade(kind.noun, made.id);
+        return made;
       } catch (err) {
         throw withReplacedNote(rt, kind, inputs, err);
       }
@@ -141,6 +143,14 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
         rt.logger(props).info(
           `left ${kind.noun} ${id} in place: it existed before this stack adopted it` +
             (kind.adoptInput ? ` (${kind.adoptInput})` : ""),
+        );
+        return;
+      }
+      if (typeof props?.__urn === "string" && rt.takenOverThisRun(props.__urn) === id) {
+        // A create-first replacement (a forced `--replace`) took this very object over for the new
+        // resource: deleting "the old one" would delete it.
+        rt.logger(props).info(
+          `left ${kind.noun} ${id} in place: this run's replacement of the resource took it over`,
         );
         return;
       }

@@ -51,6 +51,9 @@ export class Runtime {
   private readonly projectQueues = new Map<string, Promise<unknown>>();
   private readonly checkedUrns = new Set<string>();
   private readonly deletedUrns = new Map<string, string>();
+  private readonly takenOverIds = new Map<string, string>();
+  private readonly made = new Set<string>();
+  private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
   private readonly stores = new Map<string, unknown>();
   // A resource's own `operationTimeoutSeconds` input, for the steps of the call running now (the
@@ -170,6 +173,36 @@ export class Runtime {
    */
   markChecked(news: Props): void {
     if (typeof news.__urn === "string") this.checkedUrns.add(news.__urn);
+  }
+
+  /** Records that this run created the `noun` (a branch, a role …) `id`. */
+  noteMade(noun: string, id: string): void {
+    this.made.add(`${noun}:${id}`);
+  }
+
+  /** True when this run created the `noun` `id` (e.g. a branch a role is declared on). */
+  madeThisRun(noun: string, id: string): boolean {
+    return this.made.has(`${noun}:${id}`);
+  }
+
+  /** True the first time `line` is asked about in this run: a warning shown once, not at every check. */
+  firstTime(line: string): boolean {
+    if (this.said.has(line)) return false;
+    this.said.add(line);
+    return true;
+  }
+
+  /**
+   * Records that this run's create of the resource `urn` took over the existing object `id` (one a
+   * killed run left): a create-first replacement may have taken the very object it replaces.
+   */
+  noteTakenOver(urn: string, id: string): void {
+    this.takenOverIds.set(urn, id);
+  }
+
+  /** The id of the object this run's create took over for the resource `urn`, if it did. */
+  takenOverThisRun(urn: string): string | undefined {
+    return this.takenOverIds.get(urn);
   }
 
   /** Records that this run deleted the object (`what`) of the resource `urn` (a replacement's first half). */

@@ -151,6 +151,7 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
             "and the branch did not inherit the database, so an interrupted run of this stack created it; taking it over",
         );
         made = existing;
+        if (typeof inputs.__urn === "string") rt.noteTakenOver(inputs.__urn, String(existing.id));
       }
       const r = existing
         ? await finishFound(api, ref, existing)

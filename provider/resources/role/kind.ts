@@ -12,8 +12,9 @@ export const role: ResourceKind = {
     module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/role/impl",
     label: "role",
   },
-  // Role names are unique in a branch: a replacement deletes the old role first.
-  classes: { deleteBeforeReplace: true },
+  // No deleteBeforeReplace class option: the diff says per change (a rename creates the new role first,
+  // so its databases can move to it in the same update); the kit leaves in place an object this run's
+  // replacement took over.
   targets: [
     { property: "projectId", kind: "project" },
     { property: "branchId", kind: "branch" },

@@ -47,20 +47,31 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const inputs = checked.inputs;
   if (failures.length > 0) return { inputs: news, failures };
   const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
-  // A branch not known yet is made by this update: it has no connections to drop.
+  // A branch not known yet, or made earlier in this run, is new: it has no connections to drop.
   const branchKnown = typeof news.branchId === "string" && news.branchId !== UNKNOWN;
-  if (isNew && branchKnown && news.adopt !== true && news.importId === undefined) {
+  const fresh = branchKnown && rt.madeThisRun("branch", String(news.branchId));
+  if (isNew && branchKnown && !fresh && news.adopt !== true && news.importId === undefined) {
     const name = typeof news.name === "string" && news.name !== UNKNOWN ? ` "${news.name}"` : "";
-    rt.logger(news).warn(
+    const line =
       `creating role${name} drops the open connections to the computes of branch ${String(news.branchId)} ` +
-        "(clients reconnect); an idle compute is woken briefly",
-    );
+      "(clients reconnect); an idle compute is woken briefly";
+    if (rt.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
   }
   return { inputs };
 }
 
+/**
+ * Whether a replacement must delete the old role first: only when the new one has the same name on
+ * the same branch (a `noLogin` change). A rename or a move creates the new role first, so the engine
+ * can give it the old role's databases (their `ownerName: role.name`) before it deletes the old one.
+ */
+function deletesFirst(olds: Props, news: Props): boolean {
+  return ["projectId", "branchId", "name"].every((k) => news[k] !== UNKNOWN && olds[k] === news[k]);
+}
+
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffRole(olds, news);
+  const first = deletesFirst(olds, news);
   if (rt.isPlanning(news)) {
     const log = rt.logger(news);
     const ref = refOf(olds);
@@ -71,17 +82,18 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
           "created (or found) for the new inputs",
       );
     } else if (d.replaces.length > 0) {
-      // Only a replacement on the same branch can fail for the databases the role owns there: one that
-      // moves with its branch or project has its databases replaced (and deleted) first.
-      if (!d.replaces.includes("projectId") && !d.replaces.includes("branchId")) {
-        await refuseIfOwner(api, ref, "replace");
-      }
+      // Deleted first (the same name on the same branch): the service refuses while it owns a database.
+      if (first) await refuseIfOwner(api, ref, "replace");
       await refuseTakenTarget("role", olds, news, async (p, b) =>
         (await api.roles.list(p, b)).map((r) => r.name),
       );
       log.warn(
-        `${d.replaces.join(" and ")} changed: ${describeRole(ref)} will be deleted and a new role created; ` +
-          "it gets a new password, and connections that use the old one fail",
+        first
+          ? `${d.replaces.join(" and ")} changed: ${describeRole(ref)} will be deleted and a new role created; ` +
+              "it gets a new password, and connections that use the old one fail"
+          : `${d.replaces.join(" and ")} changed: a new role is created first, the databases that take ownerName ` +
+              `from this resource move to it, then ${describeRole(ref)} is deleted; the new role has its own ` +
+              "password, and connections that use the old one fail",
       );
     } else if (d.updates.length > 0) {
       log.warn(
@@ -95,8 +107,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     replaces: d.replaces,
     stables:
       d.replaces.length === 0 ? ["projectId", "branchId", "name", "noLogin", "protected", "createdAt"] : [],
-    // Role names are unique in a branch: the old role goes before its replacement comes.
-    deleteBeforeReplace: true,
+    // Role names are unique in a branch: the old role goes first only when the new one takes its name.
+    deleteBeforeReplace: first,
   };
 }
 
@@ -152,6 +164,7 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
             "branch did not inherit the role, so an interrupted run of this stack created it; taking it over",
         );
         made = { role: existing };
+        if (typeof inputs.__urn === "string") rt.noteTakenOver(inputs.__urn, roleId(ref));
       }
       const r = existing
         ? await finishFound(api, i, ref, existing)

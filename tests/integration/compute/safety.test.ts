@@ -106,8 +106,16 @@ describe("a replacement never deletes the compute it cannot replace", () => {
       cu: 1,
       type: "read_only",
     });
-    const news = await next(c, { type: "read_write", cu: 4 });
-    const err = await rejection(impl.diff(c.id, c.outs, news));
+    // Refused by check already (a size change reads the plan), and by the replacement's preflight.
+    const raw = { ...c.given, type: "read_write", cu: 4 };
+    const checkedNews = await impl.check(c.outs, raw);
+    expect(checkedNews.failures).toEqual([
+      expect.objectContaining({
+        property: "maxCu",
+        reason: expect.stringMatching(/above the free plan's 2 CU/),
+      }),
+    ]);
+    const err = await rejection(impl.diff(c.id, c.outs, checkedNews.inputs));
     expect(err.message).toMatch(/above the free plan's 2 CU/);
     expect((await api.endpoints.get(free, c.id)).type).toBe("read_only");
   });

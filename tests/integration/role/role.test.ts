@@ -199,18 +199,46 @@ describe("Role", () => {
     expect(await login("neondb_owner", u.password, on)).toBe(true);
   });
 
-  it("a replacement or delete of a role that owns a database is refused before anything is sent", async () => {
+  it("a delete-first replacement or delete of a role that owns a database is refused before anything is sent", async () => {
     const c = await createRole("own", { name: "own" });
     await createDatabase("owned", { name: "owned", ownerName: "own" });
-    const news = await checked(roles, "Role", "own", { name: "own2" }, c.outs);
+    // noLogin keeps the name: the old role must go first, which the service refuses while it owns "owned".
+    const news = await checked(roles, "Role", "own", { name: "own", noLogin: true }, c.outs);
     const before = mutations();
     await expect(roles.diff(c.id, c.outs, news)).rejects.toThrow(
       /Failed to replace role "own" .*owns database "owned".*another owner \(ownerName of the Database resource\)/,
     );
+    // A rename creates the new role first (the database's owner moves to it before the old one goes).
+    const renamed = await checked(roles, "Role", "own", { name: "own2" }, c.outs);
+    expect(await roles.diff(c.id, c.outs, renamed)).toMatchObject({
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
     await expect(roles.delete(c.id, c.outs)).rejects.toThrow(
       /Failed to delete role "own" .*Nothing was changed/,
     );
     expect(mutations()).toBe(before);
+  });
+
+  it("a role that owns a database is renamed in one up: the new role first, the owner moves, the old role goes", async () => {
+    const old = await createRole("renamed", { name: "before" });
+    const db = await createDatabase("kept", { name: "kept", ownerName: "before" });
+    // The engine's order for a create-first replacement: create, update the dependents, delete the old.
+    const news = await checked(roles, "Role", "renamed", { name: "after" }, old.outs);
+    expect(await roles.diff(old.id, old.outs, news)).toMatchObject({
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
+    const made = await roles.create(news);
+    const moved = await checked(databases, "Database", "kept", { name: "kept", ownerName: "after" }, db.outs);
+    await databases.update(db.id, db.outs, moved);
+    await roles.delete(old.id, old.outs);
+    const names = (await api.roles.list(projectId, branchId)).map((r) => r.name);
+    expect(names).toContain("after");
+    expect(names).not.toContain("before");
+    const kept = (await api.databases.list(projectId, branchId)).find((d) => d.name === "kept");
+    expect([kept?.id, kept?.owner_name]).toEqual([Number(db.id), "after"]);
+    expect(await login("after", (made.outs as Props).password)).toBe(true);
   });
 
   it("a no-login role is taken over only when the program says noLogin: true (else every up would replace it)", async () => {
@@ -308,9 +336,19 @@ describe("Database", () => {
     expect(c.id).toBe(String((c.outs as Props).databaseId));
   });
 
-  it("an owner that is not a role of the branch fails naming the remedy", async () => {
-    const inputs = await checked(databases, "Database", "x", { name: "x", ownerName: "nobody" });
-    await expect(databases.create(inputs)).rejects.toThrow(
+  it("an owner that is not a role of the branch fails naming the remedy: at check, and at create if it got past", async () => {
+    const news = {
+      projectId,
+      branchId,
+      __provider: "shim",
+      __urn: urnOf("Database", "x"),
+      name: "x",
+      ownerName: "nobody",
+    };
+    expect((await databases.check({}, news)).failures).toEqual([
+      expect.objectContaining({ property: "ownerName", reason: expect.stringMatching(/declare a Role/) }),
+    ]);
+    await expect(databases.create(news)).rejects.toThrow(
       /ownerName "nobody" is not a role of branch .*declare a Role/,
     );
   });
@@ -364,6 +402,7 @@ describe("Database", () => {
   });
 
   it("an import whose declared owner differs fails and changes nothing", async () => {
+    await createRole("someone", { name: "someone" });
     const inputs = await checked(databases, "Database", "imp", {
       name: "neondb",
       ownerName: "someone",
