@@ -62,8 +62,8 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
         processBinding.signature = signature;
       }
     },
-    check: (olds, news) => bound().check(olds, news),
-    diff: (id, olds, news) => bound().diff(id, olds, news),
+    check: (olds, news) => reportedOnce(() => bound().check(olds, news)),
+    diff: (id, olds, news) => reportedOnce(() => bound().diff(id, olds, news)),
     create: (inputs) => bound().create(inputs),
     read: (id, props) => reportedOnce(() => bound().read(id, props)),
     update: (id, olds, news) => bound().update(id, olds, news),
@@ -71,7 +71,7 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
   };
 }
 
-// The dynamic provider host prints every error of read and delete to stderr with its stack trace
+// The dynamic provider host prints every error of check, diff, read and delete to stderr with its stack trace
 // (`${err}: ${err.stack}`) before the engine reports it, so an expected API error showed three
 // times, twice with a trace. Expected errors are reported by the engine alone: the host's echo of
 // exactly that error is dropped. Anything unexpected (a bug) keeps its trace. This is the one patch
@@ -92,7 +92,7 @@ function dropHostEcho(err: Error): void {
   echoesToDrop.add(`${String(err)}: ${err.stack}`);
 }
 
-/** Runs a read or delete so that an expected error is reported once, by the engine, without a trace. */
+/** Runs a step the host echoes errors of so that an expected error is reported once, without a trace. */
 export async function reportedOnce<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
