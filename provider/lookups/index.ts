@@ -137,6 +137,14 @@ export interface ConnectionUri {
  * the value in `pulumi.secret` before exporting it.
  */
 export async function getConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
+  for (const name of ["projectId", "databaseName", "roleName"] as const) {
+    const v = args?.[name];
+    if (typeof v !== "string" || v === "") {
+      throw new RangeError(
+        `Failed to run getConnectionUri: ${name} is required (a string), got ${v === undefined ? "nothing" : JSON.stringify(v)}.`,
+      );
+    }
+  }
   const uri = await lookupClient().projects.connectionUri(args.projectId, {
     branchId: args.branchId,
     endpointId: args.computeId,
@@ -179,7 +187,12 @@ export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): 
       } catch (err) {
         // A preview shows a renamed database (or role) under its new name before the update made
         // it: not there yet is not an error then, the uri is simply not known until the update.
-        if (pulumi.runtime.isDryRun() && err instanceof ApiError && err.kind === "not_found") {
+        if (
+          pulumi.runtime.isDryRun() &&
+          err instanceof ApiError &&
+          err.kind === "not_found" &&
+          (await whereExists(a as unknown as GetConnectionUriArgs))
+        ) {
           void pulumi.log.warn(
             `getConnectionUri: ${err.apiMessage.replace(/[.\s]+$/, "")}; the connection string is unknown in ` +
               "this preview (right when this update creates or renames the database or role; otherwise check " +
@@ -187,14 +200,48 @@ export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): 
           );
           return pulumi.unknown as unknown as ConnectionUri;
         }
-        throw err;
+        throw asRunError(err);
       }
     }) as unknown as pulumi.Output<ConnectionUri>,
   );
 }
 
+/**
+ * At preview, whether the project (and the branch, when given) exist: then a missing database or role
+ * may be one this update creates or renames; otherwise the arguments are wrong, and the preview fails.
+ */
+async function whereExists(a: GetConnectionUriArgs): Promise<boolean> {
+  const api = lookupClient();
+  try {
+    await (a.branchId ? api.branches.get(a.projectId, a.branchId) : api.projects.get(a.projectId));
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") return false;
+    throw asRunError(err);
+  }
+}
+
+/**
+ * An expected error of a lookup (an API answer, a wrong argument) as a `RunError`: the program fails
+ * with its one-line message, without the stack trace and the error object Pulumi prints for an
+ * unhandled exception. Anything else (a bug) keeps its trace.
+ */
+function asRunError(err: unknown): unknown {
+  const expected =
+    err instanceof ApiError ||
+    err instanceof RangeError ||
+    (err instanceof Error && err.constructor === Error && err.message.startsWith("Failed to "));
+  return expected ? new pulumi.RunError((err as Error).message) : err;
+}
+
 function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {
-  return pulumi.output(args).apply((a) => fn(a as unknown as A)) as unknown as pulumi.Output<R>;
+  return pulumi.output(args).apply(async (a) => {
+    try {
+      return await fn(a as unknown as A);
+    } catch (err) {
+      throw asRunError(err);
+    }
+  }) as unknown as pulumi.Output<R>;
 }
 
 function positiveInt(value: number, fn: string, name: string): number {

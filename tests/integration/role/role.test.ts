@@ -430,6 +430,18 @@ describe("getConnectionUri", () => {
     );
     expect(new URL(pooled.uri).hostname).toMatch(/-pooler\./);
   });
+
+  it('a missing argument fails naming it, before any request (no "database undefined")', async () => {
+    const before = Object.values(emulator.requestsByRoute()).reduce((n, v) => n + v, 0);
+    await expect(
+      withLookupClient(api, () =>
+        getConnectionUri({ projectId, branchId, roleName: "conn" } as unknown as Parameters<
+          typeof getConnectionUri
+        >[0]),
+      ),
+    ).rejects.toThrow(/Failed to run getConnectionUri: databaseName is required \(a string\), got nothing/);
+    expect(Object.values(emulator.requestsByRoute()).reduce((n, v) => n + v, 0)).toBe(before);
+  });
 });
 
 describe("Role rotation, on a frozen emulator clock", () => {
