@@ -25,7 +25,7 @@ import { createNeonClient, type NeonClient } from "../../provider/api";
 import { autoName } from "../../provider/resources/branch/mapping";
 import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 import { descendants, killAll, useStepBudgets } from "../support/budgets";
-import { addResources, cli, pluginPath } from "./plugin-helpers";
+import { addResources, cli, pluginPath, waitWhileRunning, watchCli } from "./plugin-helpers";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
 useStepBudgets();
@@ -199,18 +199,12 @@ async function upKilledAfterCreateRequest(temp: TempStack): Promise<void> {
   trackProcess(args, child);
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
-  const mark = transcript.length;
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  const run = watchCli(child, args);
   try {
     // A run that ends before sending the create would leave nothing to kill: fail with its output.
-    const first = await Promise.race([hold.received().then(() => "held"), exited.then(() => "exited")]);
-    if (first === "exited") {
-      throw new Error(
-        `pulumi up exited before it sent the branch's create request:\n${transcript.slice(mark)}`,
-      );
-    }
+    await waitWhileRunning(run, hold.received(), "the branch's create request");
     killAll([child.pid as number, ...descendants(child.pid as number)]);
-    await exited;
+    await run.exited;
   } finally {
     hold.release();
   }

@@ -11,6 +11,7 @@ import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { descendants, killAll, useStepBudgets } from "../support/budgets";
+import { waitWhileRunning, watchCli } from "./plugin-helpers";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
 useStepBudgets();
@@ -270,17 +271,18 @@ test("8. a run killed mid-create leaves no orphan and no duplicate after the nex
   trackProcess(args, child);
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
-  // Kill as soon as the control plane has the new compute (the step budget bounds the wait).
-  let seen: { current_state: string } | undefined;
-  while (!seen) {
-    seen = (await endpointsInEmulator()).find((e) => e.branch_id === branches[2]);
-    if (!seen) await new Promise((r) => setTimeout(r, 20));
-  }
-  const stateAtKill = seen?.current_state;
+  const run = watchCli(child, args);
+  // Kill as soon as the control plane has the new compute; a run that ends first fails with its output.
+  const seen = await waitWhileRunning(
+    run,
+    async () => (await endpointsInEmulator()).find((e) => e.branch_id === branches[2]),
+    "replica-3's compute in the emulator",
+  );
+  const stateAtKill = seen.current_state;
   // The CLI starts its plugins in process groups of their own: kill the whole tree, as a CI runner
   // that kills a job's processes would.
   killAll([child.pid as number, ...descendants(child.pid as number)]);
-  await new Promise((r) => child.once("exit", r));
+  await run.exited;
   // The kill landed while its start_compute still ran: the compute was not ready yet.
   expect(stateAtKill).toBe("init");
   // A killed CLI leaves its lock behind; `pulumi cancel` is what a CI job does next.

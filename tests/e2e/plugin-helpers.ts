@@ -1,14 +1,14 @@
 /**
- * Helpers of the provider plugin's end-to-end tests: the plugin's launcher on PATH, the CLI run
- * directly (for `pulumi import`, which the Automation API of this version cannot print code for),
- * and the engine events that show a resource's steps.
+ * Helpers of the end-to-end tests: the plugin's launcher on PATH, the CLI run directly (for
+ * `pulumi import`, which the Automation API of this version cannot print code for), waits beside a CLI
+ * running in the background, and the engine events that show a resource's steps.
  */
-import { execFile } from "child_process";
+import { execFile, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as YAML from "yaml";
-import { ensurePulumi, repoRoot, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
+import { commandLabel, ensurePulumi, repoRoot, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 
 /** `bin/` of this checkout, where `pulumi-resource-neoncompute` is. */
 export const pluginBin = path.join(repoRoot, "bin");
@@ -36,6 +36,88 @@ export function cli(temp: TempStack, args: string[]): Promise<string> {
     );
     trackProcess(full, child);
   });
+}
+
+/** How much of each of a background CLI's streams a failure shows: the end, where its error is. */
+const OUTPUT_TAIL = 4000;
+
+/** A CLI started in the background (to be killed mid-run): whether and how it ended, what it printed. */
+export interface WatchedCli {
+  /** Resolves once the process is gone (exited, killed, or never started) and its output read. */
+  readonly exited: Promise<void>;
+  /** "`pulumi up --stack dev` exited with code 1." and the last of its stdout and stderr. */
+  report(): string;
+}
+
+/**
+ * Records how `child` ends and the last of its output; call it right after `spawn`, before the CLI can
+ * have printed anything, so that a failure shows all of the output's end.
+ */
+export function watchCli(child: ChildProcess, args: readonly string[]): WatchedCli {
+  let stdout = "";
+  let stderr = "";
+  let ending = "is still running";
+  child.stdout?.on("data", (d) => (stdout = (stdout + String(d)).slice(-OUTPUT_TAIL)));
+  child.stderr?.on("data", (d) => (stderr = (stderr + String(d)).slice(-OUTPUT_TAIL)));
+  const exited = new Promise<void>((resolve) => {
+    // "close", not "exit": the last lines (a failed run's error) can still be in the pipes at "exit".
+    child.once("close", (code, signal) => {
+      ending = signal ? `was ended by ${signal}` : `exited with code ${code}`;
+      resolve();
+    });
+    child.once("error", (err) => {
+      ending = `could not be run: ${err.message}`;
+      resolve();
+    });
+  });
+  const tail = (s: string) => (s.length >= OUTPUT_TAIL ? `…${s}` : s || "(nothing)");
+  return {
+    exited,
+    report: () =>
+      `\`${commandLabel(args)}\` ${ending}.\n` +
+      `--- its stdout (at most the last ${OUTPUT_TAIL} characters) ---\n${tail(stdout)}\n` +
+      `--- its stderr (at most the last ${OUTPUT_TAIL} characters) ---\n${tail(stderr)}`,
+  };
+}
+
+/** How often {@link waitWhileRunning} checks: the states the tests wait for last a few hundred ms. */
+const POLL_MS = 20;
+
+const GONE = Symbol("the CLI ended");
+
+/**
+ * Waits for `event` — a promise, or a check polled until it returns something — while `cli` runs.
+ * If the CLI exits first the event may never come (a failed run creates nothing to wait for), so the
+ * wait ends there and fails with how the CLI ended and what it printed, instead of spinning until the
+ * test's step budget runs out; a wait that fails otherwise shows that output too.
+ */
+export async function waitWhileRunning<T>(
+  cli: WatchedCli,
+  event: Promise<T> | (() => Promise<T | undefined>),
+  what: string,
+): Promise<T> {
+  let over = false;
+  const poll = async (check: () => Promise<T | undefined>): Promise<T> => {
+    for (;;) {
+      const value = await check();
+      if (value !== undefined || over) return value as T;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  };
+  try {
+    const first = await Promise.race([
+      typeof event === "function" ? poll(event) : event,
+      cli.exited.then(() => GONE),
+    ]);
+    if (first === GONE) throw new Error("the CLI ended first");
+    return first as T;
+  } catch (err) {
+    throw new Error(
+      `Waiting for ${what}: ${err instanceof Error ? err.message : String(err)}. ${cli.report()}`,
+    );
+  } finally {
+    over = true;
+  }
 }
 
 /** Adds the resources of a YAML file (code `pulumi import --out` generated) to the stack's program. */

@@ -29,7 +29,7 @@ import {
   type TempStack,
 } from "../../scripts/lib/pulumi";
 import { descendants, killAll, useStepBudgets } from "../support/budgets";
-import { persisted, pluginPath } from "./plugin-helpers";
+import { persisted, pluginPath, waitWhileRunning, watchCli } from "./plugin-helpers";
 
 // The default budget (900 s a test): many times the 1–2 minutes one flow takes idle.
 useStepBudgets();
@@ -271,11 +271,15 @@ async function pullRequest(face: Face, number: number): Promise<void> {
     trackProcess([...UP, "--stack", stackName], child);
     child.stdout.on("data", (d) => (transcript += String(d)));
     child.stderr.on("data", (d) => (transcript += String(d)));
-    const exited = new Promise((r) => child.once("exit", r));
-    await hold.received();
-    killAll([child.pid as number, ...descendants(child.pid as number)]);
-    await exited;
-    hold.release();
+    const run = watchCli(child, [...UP, "--stack", stackName]);
+    try {
+      // A run that ends before sending the create would leave nothing to kill: fail with its output.
+      await waitWhileRunning(run, hold.received(), "the branch's create request");
+      killAll([child.pid as number, ...descendants(child.pid as number)]);
+      await run.exited;
+    } finally {
+      hold.release();
+    }
     const killed = await branchesNamed(prefix);
     expect(killed).toHaveLength(1);
 
