@@ -92,6 +92,8 @@ async function invoke(rt: Runtime, token: string, args: Props): Promise<provider
 /** The plugin's provider object; `configure` hands it the runtime of this plugin process's settings. */
 export function createProvider(version: string): provider.Provider & {
   diffDetailed(id: string, urn: string, olds: Props, news: Props): Promise<DetailedDiff>;
+  /** The inputs an update changes (no reads, no warnings): for the preview of an update. */
+  changedKeys(urn: string, olds: Props, news: Props): string[];
   /** Makes `rt` this provider instance's runtime (Configure). */
   useRuntime(rt: Runtime): void;
   /** This provider instance's runtime. */
@@ -109,6 +111,7 @@ export function createProvider(version: string): provider.Provider & {
       rt = next;
     },
     runtime: () => rt,
+    changedKeys: (urn, olds, news) => kindOf(urn).steps.changedKeys(plain(olds), plain(news)),
 
     async check(urn, olds, news) {
       const { kind, r } = bound(urn);

@@ -10,8 +10,9 @@
  * - Diff: the stock one drops `stables` and the detailed diff.
  * - Read: the stock one calls `getProperties().toJavaScript()`, which throws on `pulumi import` (no
  *   properties), and cannot answer "gone" (`Struct.fromJavaScript(undefined)` throws).
- * - Create / Update / Delete: never during preview; the request's `timeout` (the resource's `customTimeouts`) bounds the
- *   waits, which the stock server never passes on.
+ * - Create / Update / Delete: never sent to the provider during preview (a preview's Create and Update
+ *   are answered by {@link previewResponse}); the request's `timeout` (the resource's `customTimeouts`)
+ *   bounds the waits, which the stock server never passes on.
  * - Attach: progress lines follow the engine's address.
  */
 import { PACKAGE } from "../resources/classes";
@@ -55,10 +56,14 @@ export function decorate(stock: Handlers, provider: PluginProvider, engineAddres
     (name: string): Handler =>
     (call, callback) => {
       if (call.request.getPreview?.()) {
-        // Not asked for (Configure says no preview support), and the stock server would really create.
-        callback(
-          new Error(`Failed to ${name} during preview: the neoncompute provider does not preview ${name}s`),
-        );
+        // A preview never reaches the provider (the stock server would really create or update).
+        if (name === "delete") {
+          callback(
+            new Error("Failed to delete during preview: the neoncompute provider does not preview deletes"),
+          );
+          return;
+        }
+        callback(undefined, previewResponse(name, call.request, provider));
         return;
       }
       return provider
@@ -84,8 +89,10 @@ export function decorate(stock: Handlers, provider: PluginProvider, engineAddres
         provider.useRuntime(new Runtime({ settings, namespace: PACKAGE, engineAddress: address }));
         const resp = new provproto.ConfigureResponse();
         resp.setAcceptsecrets(true);
-        // Create/Update must never run during preview (the stock server would call the provider).
-        resp.setSupportspreview(false);
+        // Create and Update are asked during preview too, and answered here without the provider
+        // (previewResponse): an update shows the inputs it changes as unknown, so that what reads
+        // them — `${db.name}` in an invoke — waits for the update instead of using the new value early.
+        resp.setSupportspreview(true);
         resp.setAcceptresources(false);
         resp.setAcceptoutputs(false);
         return resp;
@@ -180,6 +187,32 @@ export function decorate(stock: Handlers, provider: PluginProvider, engineAddres
     update: bounded("update"),
     delete: bounded("delete"),
   };
+}
+
+/** The value the engine reads as "unknown until the update" (a computed value). */
+const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/**
+ * The answer to a Create or Update asked during preview, made without calling the provider: a create
+ * shows its inputs (its other outputs are unknown); an update shows its new inputs, each one it
+ * changes unknown — what the update makes of it (a renamed database's name, as the service has it)
+ * is known only after the update.
+ */
+export function previewResponse(name: string, req: any, provider: Pick<PluginProvider, "changedKeys">): any {
+  if (name === "create") {
+    const resp = new provproto.CreateResponse();
+    resp.setProperties(req.getProperties());
+    return resp;
+  }
+  const olds = toJs(req.getOlds());
+  const news = toJs(req.getNews());
+  // The new inputs, as the engine shows an update it does not ask about (the outputs that are not
+  // inputs are unknown), with each input the update changes unknown too.
+  const props: Record<string, unknown> = { ...news };
+  for (const k of provider.changedKeys(req.getUrn(), olds, news)) props[k] = UNKNOWN_VALUE;
+  const resp = new provproto.UpdateResponse();
+  resp.setProperties(structproto.Struct.fromJavaScript(props));
+  return resp;
 }
 
 /** The empty response type, for tests. */

@@ -230,11 +230,27 @@ describe("Create", () => {
     return req;
   }
 
-  it("never runs during preview", async () => {
+  it("never runs during preview: a preview's create shows its inputs, an update the inputs it changes as unknown", async () => {
     const req = createRequest("previewed");
     req.setPreview(true);
-    await expect(call("create", req)).rejects.toThrow(/during preview/);
+    const resp = await call("create", req);
+    expect(resp.getId()).toBe("");
+    expect(resp.getProperties().toJavaScript()).toMatchObject({ type: "read_only", minCu: 0.25 });
     expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[3])).toEqual([]);
+
+    // A database renamed: its name is unknown until the update (so `${db.name}` in an invoke waits).
+    const before = Object.values(emulator.requestsByRoute()).reduce((n, v) => n + v, 0);
+    const update = new provproto.UpdateRequest();
+    update.setId("7");
+    update.setUrn(URN("Database", "db"));
+    update.setPreview(true);
+    const where = { projectId: emulator.seed.projectId, branchId: emulator.seed.branchIds[3] };
+    update.setOlds(Struct.fromJavaScript({ ...where, name: "app", ownerName: "owner", databaseId: 7 }));
+    update.setNews(Struct.fromJavaScript({ ...where, name: "app2", ownerName: "owner" }));
+    const props = (await call("update", update)).getProperties().toJavaScript();
+    expect(props).toEqual({ ...where, ownerName: "owner", name: expect.any(String) });
+    expect(props.name).toBe("04da6b54-80e4-46f7-96ec-b56ff0331ba9");
+    expect(Object.values(emulator.requestsByRoute()).reduce((n, v) => n + v, 0)).toBe(before);
   });
 
   it("bounds its wait by the request's timeout (customTimeouts) and keeps the compute it made", async () => {
