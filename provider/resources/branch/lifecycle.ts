@@ -63,6 +63,29 @@ export function diffBranch(olds: Props, news: Props) {
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news, Date.now(), olds);
   if (failures.length > 0) return { inputs: news, failures };
+  // Two resources of one program with one explicit name in one project would own one branch.
+  const { projectId, name } = inputs;
+  if (typeof projectId === "string" && typeof name === "string" && ![projectId, name].includes(UNKNOWN)) {
+    const other =
+      typeof news.__urn === "string" ? rt.declare(`branch:${projectId}/${name}`, news.__urn) : undefined;
+    if (other) {
+      return {
+        inputs: news,
+        failures: [
+          {
+            property: "name",
+            reason:
+              `branch "${name}" of project ${projectId} is already declared by another resource of this program ` +
+              `(${other.slice(other.lastIndexOf("::") + 2)}); two resources cannot manage one branch: remove one of them`,
+          },
+        ],
+      };
+    }
+  }
+  if (isNewResource(olds) && inputs.importId !== undefined) {
+    const failures = await previewImport(rt, inputs);
+    if (failures?.length) return { inputs, failures };
+  }
   // A size above the free plan's, for a new compute or a changed one: one read, only then.
   const c = inputs.compute as Props | undefined;
   if (
@@ -317,6 +340,50 @@ async function adoptDefault(
   };
 }
 
+/** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
+function importDifferences(inputs: Props, actual: Props): string | undefined {
+  const differences = ["name", "parentId", "protected", "compute"].filter(
+    (k) => inputs[k] !== undefined && inputs[k] !== UNKNOWN && changed(k, actual, inputs),
+  );
+  if (differences.length === 0) return undefined;
+  const detail = differences
+    .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
+    .join("; ");
+  return (
+    `the declared inputs differ from the branch (${detail}). Import changes nothing: make the program match ` +
+    "the branch, import, then change it in a later update."
+  );
+}
+
+/**
+ * At preview, a new resource with `importId`: says it will adopt the branch, and fails when the
+ * declared inputs differ from it (found at preview, not at `up`). Two reads; none while unknown.
+ */
+async function previewImport(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CheckResult["failures"]> {
+  const importId = inputs.importId;
+  if (typeof importId !== "string" || importId === UNKNOWN) return [];
+  const [projectId, branchId] = importId.split("/");
+  const api = rt.client();
+  let b: Branch;
+  try {
+    b = await api.branches.get(projectId, branchId);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+    return [
+      {
+        property: "importId",
+        reason: `importId ${importId}: no such branch (or the API key cannot see it); check importId, or remove it to create a new branch`,
+      },
+    ];
+  }
+  const detail = importDifferences(inputs, toOutputs({}, b, await readWriteCompute(api, projectId, b.id)));
+  if (detail) return [{ property: "importId", reason: `importId ${importId}: ${detail}` }];
+  rt.logger(inputs).info(
+    `will import ${describeBranch(b)} (importId) as it is; deleting this resource later deletes the branch`,
+  );
+  return [];
+}
+
 /** Adopts the branch `importId` names; the declared inputs must describe it as it is. */
 async function importExisting(
   rt: Runtime,
@@ -337,18 +404,8 @@ async function importExisting(
     throw err;
   }
   const ep = await readWriteCompute(api, i.projectId, b.id);
-  const actual = toOutputs({}, b, ep);
-  const differences = ["name", "parentId", "protected", "compute"].filter(
-    (k) => inputs[k] !== undefined && changed(k, actual, inputs),
-  );
-  if (differences.length > 0) {
-    const detail = differences
-      .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
-      .join("; ");
-    throw new Error(
-      `Failed to import ${describeBranch(b)}: the declared inputs differ from the branch (${detail}). Import changes nothing: make the program match the branch, import, then change it in a later update.`,
-    );
-  }
+  const detail = importDifferences(inputs, toOutputs({}, b, ep));
+  if (detail) throw new Error(`Failed to import ${describeBranch(b)}: ${detail}`);
   rt.logger(inputs).info(`imported ${describeBranch(b)}; deleting this resource will delete the branch`);
   return { id: b.id, outs: toOutputs(inputs, b, ep) };
 }
@@ -529,7 +586,7 @@ export const branchSteps: ResourceSteps = {
   read,
   importInputs: (outs) => {
     const inputs: Props = { projectId: outs.projectId };
-    for (const k of ["name", "parentId", "protected", "expiresAt"])
+    for (const k of ["name", "parentId", "protected", "expiresAt", "compute"])
       if (outs[k] !== undefined) inputs[k] = outs[k];
     return inputs;
   },

@@ -232,3 +232,34 @@ describe("what the service would refuse, refused at preview (issue 25)", () => {
     }
   });
 });
+
+describe("importId at preview, and one branch declared twice (issue 25)", () => {
+  it("a preview with importId says it will import, and names a declared input that differs", async () => {
+    const made = await api.branches.create(projectId, { branch: { name: "to-import" } });
+    await api.waitForOperations(projectId, made.operations);
+    const importId = `${projectId}/${made.branch.id}`;
+    const ok = await impl.check({}, { projectId, __urn: urn("imp"), name: "to-import", importId });
+    expect(ok.failures ?? []).toEqual([]);
+    expect(logs.join("\n")).toMatch(new RegExp(`will import branch ${made.branch.id}`));
+    const differs = await impl.check({}, { projectId, __urn: urn("imp2"), name: "other-name", importId });
+    expect(differs.failures).toEqual([
+      expect.objectContaining({
+        property: "importId",
+        reason: expect.stringMatching(/name: declared "other-name", actual "to-import"/),
+      }),
+    ]);
+  });
+
+  it("two resources with one explicit name in one project are refused as a duplicate declaration", async () => {
+    expect((await impl.check({}, { projectId, __urn: urn("one"), name: "twice" })).failures ?? []).toEqual(
+      [],
+    );
+    const second = await impl.check({}, { projectId, __urn: urn("two"), name: "twice" });
+    expect(second.failures).toEqual([
+      expect.objectContaining({
+        property: "name",
+        reason: expect.stringMatching(/already declared .*\(one\)/),
+      }),
+    ]);
+  });
+});
