@@ -97,7 +97,9 @@ export function checkInputs(
     } else if (at <= now) {
       failures.push({
         property: "expiresAt",
-        reason: `expiresAt ${v.expiresAt} is not in the future; choose a later time`,
+        reason:
+          `expiresAt ${v.expiresAt} is not in the future; choose a later time (a branch that reached its expiry ` +
+          "was deleted by the service: a later expiresAt makes it again)",
       });
     } else if (at > now + MAX_EXPIRY_DAYS * 24 * 3600 * 1000) {
       failures.push({
