@@ -11,32 +11,27 @@ import {
 
 export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
   const branch = (p: string, b: string) => `branch ${b} of project ${p}`;
-  return {
-    get: (p, b) =>
-      call(
-        route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
-        "read",
-        branch(p, b),
-        BranchResponseSchema,
-        { map: (r) => r.branch },
-      ),
-    getAnnotated: (p, b) =>
-      call(
-        route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
-        "read",
-        branch(p, b),
-        BranchResponseSchema,
-        {
-          map: (r) => ({
-            branch: r.branch,
-            annotation: Object.fromEntries(
-              Object.entries(r.annotation?.value ?? {}).filter(
-                (e): e is [string, string] => typeof e[1] === "string",
-              ),
+  // One read of a branch: the branch, and the string values of its annotation.
+  const getAnnotated: NeonClient["branches"]["getAnnotated"] = (p, b) =>
+    call(
+      route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
+      "read",
+      branch(p, b),
+      BranchResponseSchema,
+      {
+        map: (r) => ({
+          branch: r.branch,
+          annotation: Object.fromEntries(
+            Object.entries(r.annotation?.value ?? {}).filter(
+              (e): e is [string, string] => typeof e[1] === "string",
             ),
-          }),
-        },
-      ),
+          ),
+        }),
+      },
+    );
+  return {
+    get: async (p, b) => (await getAnnotated(p, b)).branch,
+    getAnnotated,
     list: (p) =>
       call(
         route("GET /projects/{project_id}/branches", { project_id: p }),

@@ -24,8 +24,8 @@ import type { FaultOptions } from "../../emulator/faults";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { autoName } from "../../provider/resources/branch/mapping";
 import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
-import { descendants, killAll, useStepBudgets } from "../support/budgets";
-import { addResources, cli, pluginPath, waitWhileRunning, watchCli } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
+import { addResources, cli, pluginPath, killWhenHeld, watchCli } from "./plugin-helpers";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
 useStepBudgets();
@@ -199,15 +199,7 @@ async function upKilledAfterCreateRequest(temp: TempStack): Promise<void> {
   trackProcess(args, child);
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
-  const run = watchCli(child, args);
-  try {
-    // A run that ends before sending the create would leave nothing to kill: fail with its output.
-    await waitWhileRunning(run, hold.received(), "the branch's create request");
-    killAll([child.pid as number, ...descendants(child.pid as number)]);
-    await run.exited;
-  } finally {
-    hold.release();
-  }
+  await killWhenHeld(child, watchCli(child, args), hold, "the branch's create request");
 }
 
 /** What a CI job does after a killed run: release the lock, drop the pending create. */

@@ -12,8 +12,8 @@ import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
-import { descendants, killAll, useStepBudgets } from "../support/budgets";
-import { waitWhileRunning, watchCli } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
+import { killWhenHeld, watchCli } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -71,15 +71,7 @@ async function upKilledAfterCreateRequest(): Promise<void> {
   trackProcess(args, child);
   child.stdout.on("data", (d) => capture(String(d)));
   child.stderr.on("data", (d) => capture(String(d)));
-  const run = watchCli(child, args);
-  try {
-    // A run that ends before sending the create would leave nothing to kill: fail with its output.
-    await waitWhileRunning(run, hold.received(), "its create request");
-    killAll([child.pid as number, ...descendants(child.pid as number)]);
-    await run.exited;
-  } finally {
-    hold.release();
-  }
+  await killWhenHeld(child, watchCli(child, args), hold, "its create request");
 }
 
 const base: Spec[] = [];

@@ -9,6 +9,7 @@ import * as path from "path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as YAML from "yaml";
 import { commandLabel, ensurePulumi, repoRoot, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
+import { descendants, killAll } from "../support/budgets";
 
 /** `bin/` of this checkout, where `pulumi-resource-neoncompute` is. */
 export const pluginBin = path.join(repoRoot, "bin");
@@ -117,6 +118,26 @@ export async function waitWhileRunning<T>(
     );
   } finally {
     over = true;
+  }
+}
+
+/**
+ * Kills the background CLI (its whole process tree) once the emulator has carried out the request a
+ * hold keeps the answer of, then lets the hold go: "killed right after its create reached the service".
+ * A run that ends before sending the request leaves nothing to kill, and fails with its output.
+ */
+export async function killWhenHeld(
+  child: ChildProcess,
+  cli: WatchedCli,
+  hold: { received(): Promise<unknown>; release(): void },
+  what: string,
+): Promise<void> {
+  try {
+    await waitWhileRunning(cli, hold.received(), what);
+    killAll([child.pid as number, ...descendants(child.pid as number)]);
+    await cli.exited;
+  } finally {
+    hold.release();
   }
 }
 

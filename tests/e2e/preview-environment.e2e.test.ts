@@ -28,8 +28,8 @@ import {
   trackProcess,
   type TempStack,
 } from "../../scripts/lib/pulumi";
-import { descendants, killAll, useStepBudgets } from "../support/budgets";
-import { persisted, pluginPath, waitWhileRunning, watchCli } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
+import { persisted, pluginPath, killWhenHeld, watchCli } from "./plugin-helpers";
 
 // The default budget (900 s a test): many times the 1–2 minutes one flow takes idle.
 useStepBudgets();
@@ -271,15 +271,12 @@ async function pullRequest(face: Face, number: number): Promise<void> {
     trackProcess([...UP, "--stack", stackName], child);
     child.stdout.on("data", (d) => (transcript += String(d)));
     child.stderr.on("data", (d) => (transcript += String(d)));
-    const run = watchCli(child, [...UP, "--stack", stackName]);
-    try {
-      // A run that ends before sending the create would leave nothing to kill: fail with its output.
-      await waitWhileRunning(run, hold.received(), "the branch's create request");
-      killAll([child.pid as number, ...descendants(child.pid as number)]);
-      await run.exited;
-    } finally {
-      hold.release();
-    }
+    await killWhenHeld(
+      child,
+      watchCli(child, [...UP, "--stack", stackName]),
+      hold,
+      "the branch's create request",
+    );
     const killed = await branchesNamed(prefix);
     expect(killed).toHaveLength(1);
 
