@@ -1,0 +1,132 @@
+/**
+ * End to end (issue 25): a green preview means a green up. Under the real CLI, through both faces (a
+ * TypeScript program of dynamic resources, a YAML program through the plugin), each mistake of the
+ * issue's table fails `pulumi preview` with its message — a wrong projectId, an invalid API key, a
+ * size above a Free project's limit, a branch name given as parentId, a database owner that is no role
+ * of the branch — and the emulator serves no request that changes anything during it. The same
+ * program with the mistake undone previews green.
+ */
+import * as path from "path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { createNeonClient } from "../../provider/api";
+import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+import { useStepBudgets } from "../support/budgets";
+import { pluginPath } from "./plugin-helpers";
+
+useStepBudgets();
+
+let emulator: EmulatorHandle;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 30, seed: 25 });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+});
+
+const mutations = () =>
+  Object.entries(emulator.requestsByRoute())
+    .filter(([k]) => !k.startsWith("GET "))
+    .reduce((n, [, v]) => n + v, 0);
+
+/** Previews with `config` over the stack's own; resolves with what the CLI printed and whether it passed. */
+async function preview(
+  temp: TempStack,
+  config: Record<string, string>,
+  keyName: string,
+): Promise<{ ok: boolean; out: string }> {
+  for (const [k, value] of Object.entries(config)) {
+    await temp.stack.setConfig(k, { value, secret: k === keyName });
+  }
+  let out = "";
+  const capture = (s: string) => {
+    out += s;
+  };
+  const before = mutations();
+  const ok = await temp.stack.preview({ onOutput: capture, onError: capture }).then(
+    () => true,
+    (err: Error) => {
+      out += err.message;
+      return false;
+    },
+  );
+  expect(mutations()).toBe(before); // a preview sends nothing that changes anything
+  return { ok, out };
+}
+
+async function table(temp: TempStack, ns: string, keyName: string): Promise<void> {
+  const { projectId, defaultBranchId, branchIds, freeProjectId, freeProjectBranchId } = emulator.seed;
+  const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+  const ownerOf = async (p: string, b: string) => (await api.roles.list(p, b))[0].name;
+  const good = {
+    [`${ns}projectId`]: projectId,
+    [`${ns}parentId`]: defaultBranchId,
+    [`${ns}maxCu`]: "1",
+    [`${ns}dbBranchId`]: branchIds[1],
+    [`${ns}ownerName`]: await ownerOf(projectId, branchIds[1]),
+    [keyName]: emulator.apiKey,
+  };
+  expect(await preview(temp, good, keyName)).toMatchObject({ ok: true });
+
+  const mistakes: Array<[string, Record<string, string>, RegExp]> = [
+    [
+      "a wrong projectId",
+      { [`${ns}projectId`]: "wrong-project-1" },
+      /projectId wrong-project-1: the API key cannot see this project/,
+    ],
+    ["an invalid API key", { [keyName]: "wrong" }, /401|API key is invalid/],
+    [
+      "maxCu 4 on a Free-plan project",
+      {
+        [`${ns}projectId`]: freeProjectId,
+        [`${ns}parentId`]: freeProjectBranchId,
+        [`${ns}dbBranchId`]: freeProjectBranchId,
+        [`${ns}ownerName`]: await ownerOf(freeProjectId, freeProjectBranchId),
+        [`${ns}maxCu`]: "4",
+      },
+      /above the free plan's 2 CU/,
+    ],
+    ['parentId: "main"', { [`${ns}parentId`]: "main" }, /"main" is the name of a branch; its id is br-/],
+    [
+      "an ownerName that is no role of the branch",
+      { [`${ns}ownerName`]: "nobody" },
+      /ownerName "nobody" is not a role of branch/,
+    ],
+  ];
+  for (const [what, change, message] of mistakes) {
+    const r = await preview(temp, change, keyName);
+    expect({ what, ok: r.ok }).toEqual({ what, ok: false });
+    expect(r.out).toMatch(message);
+    expect(r.out).not.toMatch(/    at .*\.js:\d+/); // one line, no stack trace
+    await preview(temp, good, keyName).then((back) =>
+      expect({ what, back: back.ok }).toEqual({ what, back: true }),
+    );
+  }
+}
+
+test("TypeScript: each mistake fails the preview, nothing is sent", async () => {
+  const temp = await createTempStack({
+    programDir: path.join(__dirname, "preview-gate-program"),
+    config: { "neon:apiUrl": { value: emulator.url } },
+    env: { NEON_API_KEY: "" },
+  });
+  try {
+    await table(temp, "neon-e2e-preview-gate:", "neon:apiKey");
+  } finally {
+    await temp.dispose();
+  }
+});
+
+test("YAML (the plugin): each mistake fails the preview, nothing is sent", async () => {
+  const temp = await createTempStack({
+    programDir: path.join(__dirname, "preview-gate-yaml-program"),
+    config: { "neoncompute:apiUrl": { value: emulator.url } },
+    env: { PATH: pluginPath(), NEON_API_KEY: "" },
+  });
+  try {
+    await table(temp, "", "neoncompute:apiKey");
+  } finally {
+    await temp.dispose();
+  }
+});
