@@ -254,7 +254,7 @@ export const BranchSchema = z.object({
 export const BranchResponseSchema = z.object({
   branch: BranchSchema,
   // Schema-required by the service; read leniently (only the string values matter).
-  annotation: z.object({ value: z.record(z.string(), z.unknown()).optional() }).optional(),
+  annotation: z.object({ value: z.record(z.string(), z.unknown()).nullish() }).nullish(),
 });
 /** A branch. */
 export type Branch = z.infer<typeof BranchSchema>;

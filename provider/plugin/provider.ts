@@ -94,6 +94,8 @@ export function createProvider(version: string): provider.Provider & {
   diffDetailed(id: string, urn: string, olds: Props, news: Props): Promise<DetailedDiff>;
   /** The inputs an update changes (no reads, no warnings): for the preview of an update. */
   changedKeys(urn: string, olds: Props, news: Props): string[];
+  /** Inputs unknown in the preview of a create (see `ResourceKind.unknownAtCreate`). */
+  unknownAtCreate(urn: string): readonly string[];
   /** Makes `rt` this provider instance's runtime (Configure). */
   useRuntime(rt: Runtime): void;
   /** This provider instance's runtime. */
@@ -112,6 +114,7 @@ export function createProvider(version: string): provider.Provider & {
     },
     runtime: () => rt,
     changedKeys: (urn, olds, news) => kindOf(urn).steps.changedKeys(plain(olds), plain(news)),
+    unknownAtCreate: (urn) => kindOf(urn).unknownAtCreate ?? [],
 
     async check(urn, olds, news) {
       const { kind, r } = bound(urn);
@@ -133,7 +136,8 @@ export function createProvider(version: string): provider.Provider & {
       const result = await r.diff(id, o, n);
       // A replacement no input asks for (a branch whose creation did not finish) is named too.
       const keys = result.changes ? [...kind.steps.changedKeys(o, n), ...(result.replaces ?? [])] : [];
-      return { ...result, diffs: [...new Set(keys)] };
+      const inputs = kind.definition.properties.filter((p) => p.input).map((p) => p.name);
+      return { ...result, diffs: [...new Set(keys)], inputs };
     },
 
     async create(urn, inputs) {
@@ -176,4 +180,4 @@ export function createProvider(version: string): provider.Provider & {
 }
 
 /** A diff result with the names of the inputs that differ. */
-export type DetailedDiff = pulumi.dynamic.DiffResult & { diffs: string[] };
+export type DetailedDiff = pulumi.dynamic.DiffResult & { diffs: string[]; inputs: string[] };

@@ -18,7 +18,7 @@
 import { PACKAGE } from "../resources/classes";
 import { Runtime } from "../resources/runtime";
 import { checkConfig, diffConfig, settingsFrom } from "./config";
-import { conceal } from "./secrets";
+import { conceal, isSecret, secret } from "./secrets";
 import { createProvider } from "./provider";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -63,7 +63,7 @@ export function decorate(stock: Handlers, provider: PluginProvider, engineAddres
           );
           return;
         }
-        callback(undefined, previewResponse(name, call.request, provider));
+        reply(callback, async () => previewResponse(name, call.request, provider));
         return;
       }
       return provider
@@ -159,7 +159,8 @@ export function decorate(stock: Handlers, provider: PluginProvider, engineAddres
                 ? provproto.PropertyDiff.Kind.UPDATE_REPLACE
                 : provproto.PropertyDiff.Kind.UPDATE,
             );
-            pd.setInputdiff(true);
+            // A replacement no input asks for (a branch's unfinished creation) names an output.
+            pd.setInputdiff(d.inputs.includes(key));
             map.set(key, pd);
           }
           resp.setHasdetaileddiff(true);
@@ -198,10 +199,20 @@ const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
  * changes unknown — what the update makes of it (a renamed database's name, as the service has it)
  * is known only after the update.
  */
-export function previewResponse(name: string, req: any, provider: Pick<PluginProvider, "changedKeys">): any {
+export function previewResponse(
+  name: string,
+  req: any,
+  provider: Pick<PluginProvider, "changedKeys" | "unknownAtCreate">,
+): any {
+  // An unknown that stays secret when the value was.
+  const unknownLike = (v: unknown) => (isSecret(v) ? secret(UNKNOWN_VALUE) : UNKNOWN_VALUE);
   if (name === "create") {
+    // The inputs, but a name that exists only once the create has run (a role's, a database's):
+    // an invoke given it waits for the create instead of asking the service for it.
+    const props: Record<string, unknown> = toJs(req.getProperties());
+    for (const k of provider.unknownAtCreate(req.getUrn())) if (k in props) props[k] = unknownLike(props[k]);
     const resp = new provproto.CreateResponse();
-    resp.setProperties(req.getProperties());
+    resp.setProperties(structproto.Struct.fromJavaScript(props));
     return resp;
   }
   const olds = toJs(req.getOlds());
@@ -209,7 +220,9 @@ export function previewResponse(name: string, req: any, provider: Pick<PluginPro
   // The new inputs, as the engine shows an update it does not ask about (the outputs that are not
   // inputs are unknown), with each input the update changes unknown too.
   const props: Record<string, unknown> = { ...news };
-  for (const k of provider.changedKeys(req.getUrn(), olds, news)) props[k] = UNKNOWN_VALUE;
+  for (const k of provider.changedKeys(req.getUrn(), olds, news)) {
+    if (k in props) props[k] = unknownLike(props[k]);
+  }
   const resp = new provproto.UpdateResponse();
   resp.setProperties(structproto.Struct.fromJavaScript(props));
   return resp;

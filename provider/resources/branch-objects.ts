@@ -138,7 +138,8 @@ export const pgName = (what: string) =>
  * `current_user` …), and the service keeps `neon_superuser` (and its `cloud_admin`) for itself.
  */
 export function reservedRoleName(name: string): string | undefined {
-  const n = name.toLowerCase();
+  // As Postgres compares them: case-sensitively (a quoted "PG_x" is an ordinary name).
+  const n = name;
   if (n.startsWith("pg_")) return 'Postgres reserves role names that begin with "pg_"';
   if (["public", "none", "current_role", "current_user", "session_user"].includes(n))
     return `Postgres reserves the name "${n}"`;
@@ -162,6 +163,7 @@ export async function refuseTakenTarget(
   olds: { projectId?: unknown; branchId?: unknown; name?: unknown },
   news: { projectId?: unknown; branchId?: unknown; name?: unknown },
   names: (projectId: string, branchId: string) => Promise<string[]>,
+  deletesFirst = true,
 ): Promise<void> {
   const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
   if (!known(news.projectId) || !known(news.branchId) || !known(news.name)) return;
@@ -180,21 +182,23 @@ export async function refuseTakenTarget(
   throw new Error(
     `Failed to replace ${noun} "${String(olds.name)}" of branch ${String(olds.branchId)}: its replacement would be ` +
       `${noun} "${ref.name}" of branch ${ref.branchId}, which already exists (the branch inherited it, or someone ` +
-      `created it), so the old ${noun} would be deleted and the new one refused. Choose another name, or manage ` +
+      `created it), so ${deletesFirst ? `the old ${noun} would be deleted and ` : ""}the new one would be refused. Choose another name, or manage ` +
       `the existing one with importId: "${importIdOf(ref)}" on a new resource. Nothing was changed.`,
   );
 }
 
 /**
  * Whether an object of this name on the branch is this stack's own, left by a killed run of it: the
- * branch carries the annotation of this stack (which created it), and its parent has no object of
- * the name (so the branch did not inherit it). Anything else stays refused ({@link refuseTaken}).
+ * branch carries the annotation of this stack (which created it), the object was made after the
+ * branch (`createdAt`, not copied with it) and the parent has no object of the name. Anything else
+ * stays refused ({@link refuseTaken}).
  */
 export async function leftByThisStack(
   api: NeonClient,
   ref: BranchObjectRef,
   urn: unknown,
   namesOf: (projectId: string, branchId: string) => Promise<string[]>,
+  createdAt?: string,
 ): Promise<boolean> {
   if (typeof urn !== "string") return false;
   let got: Awaited<ReturnType<NeonClient["branches"]["getAnnotated"]>>;
@@ -206,6 +210,11 @@ export async function leftByThisStack(
   }
   const parent = got.branch.parent_id;
   if (!createdByStack(got.annotation, urn) || !parent) return false;
+  // Made after the branch, not copied with it: an inherited object carries the branch's creation time
+  // (or an earlier one), also when the parent has since renamed or dropped its own.
+  const made = createdAt ? Date.parse(createdAt) : NaN;
+  const born = got.branch.created_at ? Date.parse(got.branch.created_at) : NaN;
+  if (!(made > born)) return false;
   try {
     return !(await namesOf(ref.projectId, parent)).includes(ref.name);
   } catch (err) {

@@ -94,6 +94,11 @@ export interface ResourceKind {
   objectTypes?: readonly ObjectTypeDef[];
   /** Where a new object is made (see {@link TargetDef}); the project first. */
   targets?: readonly TargetDef[];
+  /**
+   * Inputs that name an object only the create makes (a role's `name`): the plugin's preview of a
+   * create shows them unknown, so that an invoke given them waits for the create.
+   */
+  unknownAtCreate?: readonly string[];
 }
 
 /** A resource's steps with the kit's rules, for one runtime: what the faces call. */
@@ -146,11 +151,11 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
         );
         return;
       }
-      if (typeof props?.__urn === "string" && rt.takenOverThisRun(props.__urn) === id) {
-        // A create-first replacement (a forced `--replace`) took this very object over for the new
-        // resource: deleting "the old one" would delete it.
-        rt.logger(props).info(
-          `left ${kind.noun} ${id} in place: this run's replacement of the resource took it over`,
+      if (rt.takenOverThisRun(kind.noun, id)) {
+        // Another resource of this run (a create-first replacement, a resource renamed without an
+        // alias) took this very object over: deleting it would take it from under that resource.
+        rt.logger(props ?? {}).info(
+          `left ${kind.noun} ${id} in place: another resource of this update took it over`,
         );
         return;
       }
@@ -262,15 +267,16 @@ export async function unfinishedCreation(
       throw err;
     }
   }
-  if (b.current_state !== "init") return undefined;
+  if (b.current_state !== "init" || b.pending_state) return undefined;
   const ops = (await api.operations.listPage(projectId, { limit: 100 })).operations.filter(
     (o) => o.branch_id === id,
   );
   if (ops.some((o) => !isTerminal(o.status))) return undefined;
+  // Only on evidence: its create_branch ended cancelled or in error (a branch whose operations are not
+  // among the newest, or whose create finished, is not judged).
   const create = ops.find((o) => o.action === "create_branch");
-  return create
-    ? `its create_branch operation ${create.id} ended ${create.status}`
-    : "no operation of it is running or recorded";
+  if (!create || !["cancelled", "error"].includes(create.status)) return undefined;
+  return `its create_branch operation ${create.id} ended ${create.status}`;
 }
 
 /** "`main` is a branch name; its id is br-…", when `value` is the name of a branch of the project. */

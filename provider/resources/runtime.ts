@@ -51,7 +51,7 @@ export class Runtime {
   private readonly projectQueues = new Map<string, Promise<unknown>>();
   private readonly checkedUrns = new Set<string>();
   private readonly deletedUrns = new Map<string, string>();
-  private readonly takenOverIds = new Map<string, string>();
+  private readonly takenOver = new Set<string>();
   private readonly made = new Set<string>();
   private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
@@ -193,16 +193,17 @@ export class Runtime {
   }
 
   /**
-   * Records that this run's create of the resource `urn` took over the existing object `id` (one a
-   * killed run left): a create-first replacement may have taken the very object it replaces.
+   * Records that a create of this run took over the existing `noun` `id` (one a killed run left): no
+   * delete of this run may then delete it — not the one of a replacement it replaces, nor the one of
+   * a resource whose logical name changed without an alias.
    */
-  noteTakenOver(urn: string, id: string): void {
-    this.takenOverIds.set(urn, id);
+  noteTakenOver(noun: string, id: string): void {
+    this.takenOver.add(`${noun}:${id}`);
   }
 
-  /** The id of the object this run's create took over for the resource `urn`, if it did. */
-  takenOverThisRun(urn: string): string | undefined {
-    return this.takenOverIds.get(urn);
+  /** True when a create of this run took over the `noun` `id`. */
+  takenOverThisRun(noun: string, id: string): boolean {
+    return this.takenOver.has(`${noun}:${id}`);
   }
 
   /** Records that this run deleted the object (`what`) of the resource `urn` (a replacement's first half). */

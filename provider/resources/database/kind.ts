@@ -14,6 +14,7 @@ export const database: ResourceKind = {
   },
   // Database names are unique in a branch: a replacement deletes the old database first.
   classes: { deleteBeforeReplace: true },
+  unknownAtCreate: ["name"],
   targets: [
     { property: "projectId", kind: "project" },
     { property: "branchId", kind: "branch" },

@@ -142,8 +142,18 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   try {
     await rt.serialized(ref.projectId, async () => {
       const existing = (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
-      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, databaseNames(api)))) {
+      if (
+        existing &&
+        !(await leftByThisStack(api, ref, inputs.__urn, databaseNames(api), existing.created_at))
+      ) {
         throw refuseTaken("database", ref);
+      }
+      if (existing && existing.owner_name !== i.ownerName) {
+        throw new Error(
+          `Failed to create ${describeDatabase(existing)}: the branch already has a database of that name, ` +
+            `owned by "${existing.owner_name}", not the declared "${i.ownerName}"; make ownerName match it (then ` +
+            "change it in a later update), or choose another name. Nothing was changed.",
+        );
       }
       if (existing) {
         log.info(
@@ -151,7 +161,7 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
             "and the branch did not inherit the database, so an interrupted run of this stack created it; taking it over",
         );
         made = existing;
-        if (typeof inputs.__urn === "string") rt.noteTakenOver(inputs.__urn, String(existing.id));
+        rt.noteTakenOver("database", String(existing.id));
       }
       const r = existing
         ? await finishFound(api, ref, existing)
@@ -164,10 +174,6 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
       );
       await rt.waitFor(ref.projectId, r.operations, log);
     });
-    // One taken over from a killed run may have an owner the program changed since.
-    if (made && made.owner_name !== i.ownerName) {
-      made = await applyChanges(rt, ref.projectId, made, { ownerName: i.ownerName }, log);
-    }
   } catch (err) {
     if (!made) throw err;
     const reason = clause(err);

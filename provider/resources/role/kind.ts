@@ -15,6 +15,7 @@ export const role: ResourceKind = {
   // No deleteBeforeReplace class option: the diff says per change (a rename creates the new role first,
   // so its databases can move to it in the same update); the kit leaves in place an object this run's
   // replacement took over.
+  unknownAtCreate: ["name"],
   targets: [
     { property: "projectId", kind: "project" },
     { property: "branchId", kind: "branch" },

@@ -84,8 +84,29 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     } else if (d.replaces.length > 0) {
       // Deleted first (the same name on the same branch): the service refuses while it owns a database.
       if (first) await refuseIfOwner(api, ref, "replace");
-      await refuseTakenTarget("role", olds, news, async (p, b) =>
-        (await api.roles.list(p, b)).map((r) => r.name),
+      // A taken name fails the replacement's create: refused now. Not a role a killed run of this very
+      // replacement left on the stack's own branch, which its create takes over.
+      await refuseTakenTarget(
+        "role",
+        olds,
+        news,
+        async (p, b) => {
+          const roles = await api.roles.list(p, b);
+          const own = async (r: Role) =>
+            !first &&
+            r.name === news.name &&
+            (await leftByThisStack(
+              api,
+              { projectId: p, branchId: b, name: r.name },
+              news.__urn,
+              roleNames(api),
+              r.created_at,
+            ));
+          const taken: string[] = [];
+          for (const r of roles) if (!(await own(r))) taken.push(r.name);
+          return taken;
+        },
+        first,
       );
       log.warn(
         first
@@ -155,8 +176,16 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
   try {
     await rt.serialized(ref.projectId, async () => {
       const existing = await findRole(api, ref);
-      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api)))) {
+      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))) {
         throw refuseTaken("role", ref);
+      }
+      if (existing && (existing.authentication_method === "no_login") !== (i.noLogin ?? false)) {
+        throw new Error(
+          `Failed to create ${describeRole(ref)}: the branch already has a role of that name, which ` +
+            `${existing.authentication_method === "no_login" ? "cannot" : "can"} log in, unlike the declared one ` +
+            `(noLogin ${i.noLogin ? "true" : "left out"}); make noLogin match it, or choose another name. ` +
+            "Nothing was changed.",
+        );
       }
       if (existing) {
         log.info(
@@ -164,10 +193,10 @@ async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.Create
             "branch did not inherit the role, so an interrupted run of this stack created it; taking it over",
         );
         made = { role: existing };
-        if (typeof inputs.__urn === "string") rt.noteTakenOver(inputs.__urn, roleId(ref));
+        rt.noteTakenOver("role", roleId(ref));
       }
       const r = existing
-        ? await finishFound(api, i, ref, existing)
+        ? await finishFound(api, i, ref, existing, log)
         : await createOrReconcile(api, i, ref, log, (role) => {
             made = { role };
           });
@@ -250,11 +279,15 @@ async function finishFound(
   i: RoleInputs,
   ref: RoleRef,
   found: Role,
+  takenOver?: ResourceLogger,
 ): Promise<RoleOperations> {
   const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
   if (i.noLogin) return { role: found, operations };
-  const password = await revealed(api, ref, undefined);
+  const password = await revealed(api, ref, takenOver);
   if (password !== undefined) return { role: { ...found, password }, operations };
+  // A role taken over after a killed run may be in use already: never reset it unasked (the warning
+  // says how to rotate it).
+  if (takenOver) return { role: found, operations };
   // Not stored: a reset is the only way to learn it, and harmless for a role nothing uses yet.
   const reset = await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
   return { role: reset.role, operations: [...operations, ...reset.operations] };

@@ -238,6 +238,17 @@ describe("Create", () => {
     expect(resp.getProperties().toJavaScript()).toMatchObject({ type: "read_only", minCu: 0.25 });
     expect(await api.endpoints.listByBranch(emulator.seed.projectId, emulator.seed.branchIds[3])).toEqual([]);
 
+    // A new role: its name is unknown until the create (an invoke given role.name waits for it).
+    const role = new provproto.CreateRequest();
+    role.setUrn(URN("Role", "r"));
+    role.setPreview(true);
+    role.setProperties(Struct.fromJavaScript({ projectId: "p-1", branchId: "br-1", name: "app" }));
+    expect((await call("create", role)).getProperties().toJavaScript()).toEqual({
+      projectId: "p-1",
+      branchId: "br-1",
+      name: "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+    });
+
     // A database renamed: its name is unknown until the update (so `${db.name}` in an invoke waits).
     const before = Object.values(emulator.requestsByRoute()).reduce((n, v) => n + v, 0);
     const update = new provproto.UpdateRequest();

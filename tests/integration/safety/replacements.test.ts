@@ -240,6 +240,43 @@ describe("a killed run's role or database on a branch this stack created", () =>
     await expect(roles.create(foreign.inputs)).rejects.toThrow(/this stack did not create it/);
   });
 
+  it("a resource renamed without an alias takes its old object over, and the old resource's delete leaves it", async () => {
+    const branches = boundResource("Branch", settings());
+    const b = await made(branches, "Branch", "renamed-env", { projectId });
+    const logs2: string[] = [];
+    const dbs = boundResource("Database", settings(), (l) => logs2.push(l));
+    const roles = boundResource("Role", settings());
+    const owner = await made(roles, "Role", "owner2", { projectId, branchId: b.id, name: "owner2" });
+    expect(owner.id).toContain("owner2");
+    const old = await made(dbs, "Database", "before", {
+      projectId,
+      branchId: b.id,
+      name: "kept",
+      ownerName: "owner2",
+    });
+    // The next run (a new provider process): the new logical name creates — finding and taking over the
+    // database — and the old one, no longer declared, is deleted.
+    const run2 = boundResource("Database", settings(), (l) => logs2.push(l));
+    const next = await made(run2, "Database", "after", {
+      projectId,
+      branchId: b.id,
+      name: "kept",
+      ownerName: "owner2",
+    });
+    expect(next.id).toBe(old.id);
+    await run2.delete(old.id, old.outs);
+    expect((await api.databases.list(projectId, b.id)).map((d) => d.name)).toContain("kept");
+    expect(logs2.join("\n")).toMatch(
+      /left database .* in place: another resource of this update took it over/,
+    );
+    // A declared noLogin that differs from the role found is refused, not taken over.
+    const r = await api.roles.create(projectId, b.id, { name: "nl" });
+    await api.waitForOperations(projectId, r.operations);
+    await expect(
+      made(roles, "Role", "nl", { projectId, branchId: b.id, name: "nl", noLogin: true }),
+    ).rejects.toThrow(/can log in, unlike the declared one/);
+  });
+
   it("the branch carries the stack's annotation, which the listing returns", async () => {
     const branches = boundResource("Branch", settings());
     const b = await made(branches, "Branch", "annotated", { projectId });

@@ -9,7 +9,7 @@ import { checkInputs as checkDatabase } from "../../../provider/resources/databa
 const where = { projectId: "shiny-wind-123456", branchId: "br-cool-sky-123456" };
 
 describe("role names", () => {
-  it.each(["pg_app", "PG_monitor", "public", "none", "current_user", "neon_superuser", "cloud_admin"])(
+  it.each(["pg_app", "public", "none", "current_user", "neon_superuser", "cloud_admin"])(
     "%p is refused for a new role, naming the rule",
     (name) => {
       expect(checkRole({ ...where, name }).failures).toEqual([
@@ -17,6 +17,10 @@ describe("role names", () => {
       ]);
     },
   );
+
+  it("Postgres compares them case-sensitively: a quoted PG_monitor is an ordinary name", () => {
+    expect(checkRole({ ...where, name: "PG_monitor" }).failures).toEqual([]);
+  });
 
   it("a reserved name is not judged for a role taken over (adopt)", () => {
     expect(checkRole({ ...where, name: "neon_superuser", adopt: true }).failures).toEqual([]);
