@@ -72,7 +72,9 @@ export function branchRoutes(r: Router): void {
     // A child of a branch still being created: 422 before the project's lock.
     ctx.ready(store.branch(p.id, parentId)!);
     ctx.lock(p);
-    const now = iso(ctx.now());
+    // One clock reading for the branch and the roles and databases it inherits (their created_at).
+    const nowMs = ctx.now();
+    const now = iso(nowMs);
     const branch: Branch = {
       id,
       project_id: p.id,
@@ -109,7 +111,7 @@ export function branchRoutes(r: Router): void {
     const operations = ctx.operations(p.id, specs);
     // The parent's roles and databases, by name; a protected parent's children get new passwords.
     const parent = store.branch(p.id, parentId)!;
-    const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, ctx.now(), parent.protected);
+    const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, nowMs, parent.protected);
     // A connection URI when there is exactly one way to connect: one role (that may log in), one
     // database, a read_write compute.
     const rw = endpoints.find((e) => e.type === "read_write");

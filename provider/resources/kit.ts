@@ -140,6 +140,14 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     read: (id, props) => s.read(rt, id, props),
     update: (id, olds, news) => timed(news, () => s.update(rt, id, olds, news)),
     delete: async (id, props) => {
+      if (rt.takenOverThisRun(kind.noun, id)) {
+        // A create of this update (a create-first replacement, a resource renamed without an alias)
+        // took this very object over: deleting it — or releasing it — would pull it from under that one.
+        rt.logger(props ?? {}).info(
+          `left ${kind.noun} ${id} in place: a create of this update took it over for its resource`,
+        );
+        return;
+      }
       if (props?.adopted === true) {
         // It existed before the stack adopted it (e.g. a branch's primary compute): leave it in place,
         // after undoing what the takeover changed that would stand in the way (the resource's release).
@@ -148,14 +156,6 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
         rt.logger(props).info(
           `left ${kind.noun} ${id} in place: it existed before this stack adopted it` +
             (kind.adoptInput ? ` (${kind.adoptInput})` : ""),
-        );
-        return;
-      }
-      if (rt.takenOverThisRun(kind.noun, id)) {
-        // Another resource of this run (a create-first replacement, a resource renamed without an
-        // alias) took this very object over: deleting it would take it from under that resource.
-        rt.logger(props ?? {}).info(
-          `left ${kind.noun} ${id} in place: another resource of this update took it over`,
         );
         return;
       }

@@ -268,6 +268,9 @@ async function takeOver(rt: Runtime, inputs: Props, i: DatabaseInputs): Promise<
     current = await applyChanges(rt, ref.projectId, db, { ownerName: i.ownerName }, log);
     extra[ADOPTED_OWNER_KEY] = db.owner_name;
   }
+  // An imported object is this resource's to delete: no other delete of this update may (an adopted
+  // one is never deleted, only released).
+  if (!i.adopt) rt.noteTakenOver("database", String(current.id));
   log.info(
     i.adopt
       ? `adopted ${describeDatabase(current)}; destroy will leave it in place`

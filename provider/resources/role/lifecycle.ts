@@ -95,6 +95,7 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
           const own = async (r: Role) =>
             !first &&
             r.name === news.name &&
+            (r.authentication_method === "no_login") === (news.noLogin === true) &&
             (await leftByThisStack(
               api,
               { projectId: p, branchId: b, name: r.name },
@@ -315,6 +316,9 @@ async function takeOver(rt: Runtime, inputs: Props, i: RoleInputs): Promise<pulu
     );
   }
   const password = noLogin ? undefined : await revealed(api, ref, log);
+  // An imported object is this resource's to delete: no other delete of this update may (an adopted
+  // one is never deleted, only released).
+  if (!i.adopt) rt.noteTakenOver("role", roleId(ref));
   log.info(
     i.adopt
       ? `adopted ${describeRole(ref)}; destroy will leave it in place`

@@ -267,8 +267,24 @@ describe("a killed run's role or database on a branch this stack created", () =>
     await run2.delete(old.id, old.outs);
     expect((await api.databases.list(projectId, b.id)).map((d) => d.name)).toContain("kept");
     expect(logs2.join("\n")).toMatch(
-      /left database .* in place: another resource of this update took it over/,
+      /left database .* in place: a create of this update took it over for its resource/,
     );
+    // The same for an imported role: renamed without an alias, the old resource's delete leaves it.
+    const imported = await made(boundResource("Role", settings()), "Role", "imp-before", {
+      projectId,
+      branchId: b.id,
+      name: "owner2",
+      importId: owner.id,
+    });
+    const roles2 = boundResource("Role", settings());
+    await made(roles2, "Role", "imp-after", {
+      projectId,
+      branchId: b.id,
+      name: "owner2",
+      importId: owner.id,
+    });
+    await roles2.delete(imported.id, imported.outs);
+    expect((await api.roles.list(projectId, b.id)).map((r) => r.name)).toContain("owner2");
     // A declared noLogin that differs from the role found is refused, not taken over.
     const r = await api.roles.create(projectId, b.id, { name: "nl" });
     await api.waitForOperations(projectId, r.operations);
