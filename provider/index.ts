@@ -33,6 +33,6 @@ export {
   type OperationInfo,
   type ComputeInfo,
 } from "./lookups";
-export { Provider, type ProviderArgs } from "./resources/account";
+export { Provider, type ProviderArgs } from "./dynamic/provider";
 /** Classes and lookups served by the provider plugin `pulumi-resource-neoncompute` (see the README). */
 export * as plugin from "./plugin/sdk";

@@ -1,8 +1,9 @@
 /**
  * The registry: every resource and lookup of the package, in one list each. The dynamic face
- * (`resources/dynamic.ts`), the plugin's faces and schema (`plugin/`), the generated docs
- * (`scripts/lib/api-docs.ts`) read it. A new resource is a folder under `resources/` (definition,
- * steps, mapping, `kind.ts`, `resource.ts`, a one-line `impl.ts`) and a line here; TypeScript names
+ * (`dynamic/`), the plugin's faces and schema (`plugin/`), the generated docs
+ * (`scripts/lib/api-docs.ts`) read it. A new resource is a folder under `resources/` and a line
+ * here, as CONTRIBUTING.md lists (a test holds the list to the code): the dynamic face loads
+ * every resource through its one entry (`dynamic/impl.ts`); TypeScript names
  * cannot come from data, so the public index and the plugin SDK each re-export its classes by name.
  */
 import { LOOKUPS, OBJECT_TYPES as LOOKUP_TYPES } from "./lookups/definitions";

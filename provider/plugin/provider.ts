@@ -10,7 +10,7 @@ import type * as provider from "@pulumi/pulumi/provider";
 import * as lookups from "../lookups";
 import { LOOKUPS, RESOURCES } from "../registry";
 import { PACKAGE } from "../resources/classes";
-import { bind, INTERNAL_KEYS, type BoundResource, type ResourceKind } from "../resources/kit";
+import { bind, changedKeysOf, INTERNAL_KEYS, type BoundResource, type ResourceKind } from "../resources/kit";
 import { Runtime } from "../resources/runtime";
 import { schemaJson } from "./schema";
 import { conceal, reveal, secretKeys } from "./secrets";
@@ -113,7 +113,7 @@ export function createProvider(version: string): provider.Provider & {
       rt = next;
     },
     runtime: () => rt,
-    changedKeys: (urn, olds, news) => kindOf(urn).steps.changedKeys(plain(olds), plain(news)),
+    changedKeys: (urn, olds, news) => changedKeysOf(kindOf(urn), plain(olds), plain(news)),
     unknownAtCreate: (urn) => kindOf(urn).unknownAtCreate ?? [],
 
     async check(urn, olds, news) {
@@ -135,7 +135,7 @@ export function createProvider(version: string): provider.Provider & {
       const n = { ...plain(news), __urn: urn };
       const result = await r.diff(id, o, n);
       // A replacement no input asks for (a branch whose creation did not finish) is named too.
-      const keys = result.changes ? [...kind.steps.changedKeys(o, n), ...(result.replaces ?? [])] : [];
+      const keys = result.changes ? [...changedKeysOf(kind, o, n), ...(result.replaces ?? [])] : [];
       const inputs = kind.definition.properties.filter((p) => p.input).map((p) => p.name);
       return { ...result, diffs: [...new Set(keys)], inputs };
     },

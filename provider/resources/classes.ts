@@ -8,7 +8,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DYNAMIC_MODULE, PACKAGE, secretNames, type ResourceDef } from "./definition";
 import type { ResourceKind } from "./kit";
-import { dynamicShim } from "./shim";
 
 /** The outputs of a resource as `Output` properties of its class. */
 export type OutputProperties<O> = { readonly [K in keyof O]-?: pulumi.Output<O[K]> };
@@ -22,25 +21,24 @@ export type ResourceClass<Args, Outs, Base extends pulumi.CustomResource> = {
 
 export { DYNAMIC_MODULE, PACKAGE };
 
-/** The type token of a resource's dynamic class. */
-export function dynamicTypeToken(def: ResourceDef): string {
-  return `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:${def.name}`;
-}
-
 /** Every output of the definition, unset: seeded first so that each appears on the class. */
-function seeded(def: ResourceDef, args: object): Record<string, unknown> {
+export function seeded(def: ResourceDef, args: object): Record<string, unknown> {
   const outputs = def.properties.filter((p) => p.output).map((p) => [p.name, undefined]);
   return { ...Object.fromEntries(outputs), ...args };
 }
 
-function admitted(kind: ResourceKind, args: object, opts: pulumi.CustomResourceOptions | undefined) {
+export function admitted(kind: ResourceKind, args: object, opts: pulumi.CustomResourceOptions | undefined) {
   const admit = kind.classes?.admit;
   return admit
     ? admit(args as { projectId: pulumi.Input<string> }, opts)
     : { args, track: (_: pulumi.Resource) => undefined };
 }
 
-function options(kind: ResourceKind, opts: pulumi.CustomResourceOptions | undefined, aliases: boolean) {
+export function options(
+  kind: ResourceKind,
+  opts: pulumi.CustomResourceOptions | undefined,
+  aliases: boolean,
+) {
   const def = kind.definition;
   const dbr = kind.classes?.deleteBeforeReplace;
   const secrets = secretNames(def.properties);
@@ -52,47 +50,6 @@ function options(kind: ResourceKind, opts: pulumi.CustomResourceOptions | undefi
       : {}),
     ...(dbr ? { deleteBeforeReplace: opts?.deleteBeforeReplace ?? true } : {}),
   };
-}
-
-/**
- * The provider object Pulumi serializes into the state of each of the resource's dynamic resources:
- * the shim, which captures the entry's two strings and nothing else. Its text must not change for an
- * existing resource (a test pins it): a different text is a diff on every resource of every stack.
- */
-export function dynamicProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  return dynamicShim(kind.dynamic.label, kind.dynamic.module);
-}
-
-/** The dynamic resource class of a registry entry. */
-export function dynamicClass<Args extends object, Outs>(
-  kind: ResourceKind,
-): ResourceClass<Args, Outs, pulumi.dynamic.Resource> {
-  const def = kind.definition;
-  const token = dynamicTypeToken(def);
-  // One provider object per resource type: the shim captures two strings and nothing else.
-  const provider = dynamicProvider(kind);
-  class DynamicResource extends pulumi.dynamic.Resource {
-    // Every dynamic resource has the engine type `pulumi-nodejs:dynamic:Resource`: the class tells them apart.
-    static override isInstance(obj: unknown): obj is DynamicResource {
-      return obj instanceof DynamicResource;
-    }
-
-    constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
-      const a = admitted(kind, args, opts);
-      super(
-        provider,
-        name,
-        // Lets the provider attribute its progress lines to this resource in `pulumi up`.
-        { ...seeded(def, a.args), __urn: pulumi.createUrn(name, token, opts?.parent) },
-        options(kind, opts, false),
-        DYNAMIC_MODULE,
-        def.name,
-      );
-      a.track(this);
-    }
-  }
-  Object.defineProperty(DynamicResource, "name", { value: def.name });
-  return DynamicResource as unknown as ResourceClass<Args, Outs, pulumi.dynamic.Resource>;
 }
 
 /** The plugin class of a registry entry (type `neoncompute:index:<Name>`). */

@@ -32,6 +32,16 @@ export type ChangeEffect =
   /** Shapes how the provider works (e.g. a wait deadline); a change does nothing to the resource. */
   | "none";
 
+/**
+ * How a resource's diff compares an input's new value with the old one (default `value`):
+ * `value` — any difference, left out = cleared; `kept-when-absent` — left out, the current value
+ * stands (the service's choice); `nested` — an object compared key by key, only the keys given,
+ * left out = kept; `false-when-absent` — a flag whose absence means `false`; `trigger` — changes when
+ * given a new value (left out = nothing to do); `instant` — an RFC 3339 time compared as the instant.
+ */
+export type Comparison =
+  "value" | "kept-when-absent" | "nested" | "false-when-absent" | "trigger" | "instant";
+
 /** One property of a resource, an object type, or a lookup's arguments or result. */
 export interface PropertyDef {
   name: string;
@@ -50,6 +60,8 @@ export interface PropertyDef {
   platformDefault?: string;
   /** What changing the input does (inputs of resources only). */
   change?: ChangeEffect;
+  /** How a diff compares old and new values (inputs of resources only; see {@link Comparison}). */
+  compare?: Comparison;
   /** Compared through other properties in diffs (e.g. `cu` through `minCu`/`maxCu`). */
   comparedThrough?: readonly string[];
   /** Stored encrypted in the state and shown as `[secret]`. */
@@ -115,45 +127,3 @@ export function replaceNames(props: readonly PropertyDef[]): string[] {
 export function secretNames(props: readonly PropertyDef[]): string[] {
   return props.filter((p) => p.secret).map((p) => p.name);
 }
-
-// Compile-time agreement of a resource's TypeScript types with its definition (declared `as const`):
-// `Agree<keyof ComputeArgs, InputName<typeof COMPUTE_DEFINITION>>` fails to compile when they differ.
-
-/** The input names of a definition declared `as const`, as a type. */
-export type InputName<D extends { properties: readonly { name: string }[] }> = Extract<
-  D["properties"][number],
-  { input: string }
->["name"];
-
-/** The output names of a definition declared `as const`, as a type. */
-export type OutputName<D extends { properties: readonly { name: string }[] }> = Extract<
-  D["properties"][number],
-  { output: string }
->["name"];
-
-/** The required input names of a definition declared `as const`, as a type. */
-export type RequiredInputName<D extends { properties: readonly { name: string }[] }> = Extract<
-  D["properties"][number],
-  { input: "required" }
->["name"];
-
-/** The keys of `T` that are not optional. */
-export type RequiredKey<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
-
-/**
- * `true` when an args type and a definition name the same inputs and the same required ones;
- * otherwise a type naming the difference: `const ok: InputsAgree<ComputeArgs, typeof DEF> = true`.
- */
-export type InputsAgree<Args, D extends { properties: readonly { name: string }[] }> =
-  Agree<keyof Args, InputName<D>> extends true
-    ? Agree<RequiredKey<Args>, RequiredInputName<D>> extends true
-      ? true
-      : { requiredDiffers: Agree<RequiredKey<Args>, RequiredInputName<D>> }
-    : Agree<keyof Args, InputName<D>>;
-
-/** `true` when the two unions are equal; otherwise a type naming the names only one side has. */
-export type Agree<A, B> = [A] extends [B]
-  ? [B] extends [A]
-    ? true
-    : { missingFromTypes: Exclude<B, A> }
-  : { missingFromDefinition: Exclude<A, B> };

@@ -24,6 +24,7 @@ import { ApiError, type Branch, type NeonClient } from "../api";
 import { isTerminal } from "../operations";
 import type { ObjectTypeDef, ResourceDef } from "./definition";
 import type { CheckFailure } from "./check";
+import { definedChangedKeys } from "./compare";
 import type { Runtime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -34,17 +35,29 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Properties the faces add for the provider's own use; never user inputs. */
 export const INTERNAL_KEYS = ["__provider", "__urn"] as const;
 
-/** A resource's own steps: what only it knows. Each gets the instance's runtime first. */
-export interface ResourceSteps {
+/**
+ * Inputs as `check` returned them: the resource's typed inputs (`<Name>Inputs`, generated from its
+ * definition into `types.ts`) and the faces' own keys (`__urn`).
+ */
+export type Checked<I extends object> = I & Props;
+
+/**
+ * A resource's own steps: what only it knows. Each gets the instance's runtime first; create and
+ * update get the inputs `check` parsed, typed.
+ */
+export interface ResourceSteps<I extends object = object> {
   check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
   diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  /** The inputs that differ, for the engine's detailed diff. */
-  changedKeys(olds: Props, news: Props): string[];
-  create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  /**
+   * The inputs that differ, for the engine's detailed diff; left out, the definition's (every input
+   * whose change does something, compared as the definition says: {@link definedChangedKeys}).
+   */
+  changedKeys?(olds: Props, news: Props): string[];
+  create(rt: Runtime, inputs: Checked<I>): Promise<pulumi.dynamic.CreateResult>;
   read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
   /** The inputs that describe a resource read by `pulumi import` as it is (they become its code). */
   importInputs(outs: Props): Props;
-  update(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  update(rt: Runtime, id: string, olds: Props, news: Checked<I>): Promise<pulumi.dynamic.UpdateResult>;
   delete(rt: Runtime, id: string, props: Props): Promise<void>;
   /**
    * For an adopted object, instead of a delete: undoes what taking it over changed that would stand
@@ -77,18 +90,19 @@ export interface ClassOptions {
 }
 
 /** One entry of the registry: everything about a resource that is not its TypeScript types. */
-export interface ResourceKind {
+export interface ResourceKind<I extends object = object> {
   definition: ResourceDef;
-  steps: ResourceSteps;
+  steps: ResourceSteps<I>;
   /** What the resource is called in messages (`compute`, `API key`). */
   noun: string;
   /** The input that adopts an existing object, if the resource can (named in delete's note). */
   adoptInput?: string;
   /**
-   * The module the dynamic face's shim loads by package path, and the label it names in its load
-   * error. States store both (in the serialized shim): never change them for an existing resource.
+   * Only for the resources released in 0.1.0 (Compute, ApiKey): the module their dynamic shim loads
+   * by package path and the label it names in its load error, as their states hold them (never
+   * change). Every other resource's shim loads the package's one dynamic entry by its name.
    */
-  dynamic: { module: string; label: string };
+  releasedDynamic?: { module: string; label: string };
   classes?: ClassOptions;
   /** Object types its inputs use (`{ object: "<Name>" }`), for the schema and the docs. */
   objectTypes?: readonly ObjectTypeDef[];
@@ -99,6 +113,11 @@ export interface ResourceKind {
    * create shows them unknown, so that an invoke given them waits for the create.
    */
   unknownAtCreate?: readonly string[];
+}
+
+/** The inputs that differ between old outputs and new inputs, for the engine's detailed diff. */
+export function changedKeysOf(kind: ResourceKind, olds: Props, news: Props): string[] {
+  return kind.steps.changedKeys?.(olds, news) ?? definedChangedKeys(kind.definition, olds, news);
 }
 
 /** A resource's steps with the kit's rules, for one runtime: what the faces call. */

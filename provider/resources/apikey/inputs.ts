@@ -7,21 +7,13 @@
 import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure } from "../check";
 import { APIKEY_DEFINITION } from "./definition";
+import type { ApiKeyInputs } from "./types";
 
 export { UNKNOWN, INTERNAL_KEYS } from "../kit";
 export type { CheckFailure } from "../check";
 
 /** The longest key name the API accepts. */
 export const MAX_KEY_NAME_LENGTH = 64;
-
-/** Inputs after `check`. */
-export interface ApiKeyInputs {
-  name: string;
-  orgId?: string;
-  projectId?: string;
-  rotationTrigger?: string;
-  importId?: string;
-}
 
 const idPattern = /^[a-z0-9-]{1,60}$/;
 /** `"<keyId>"` (personal key) or `"<orgId>/<keyId>"` (organization or project-scoped key). */

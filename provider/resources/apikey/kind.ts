@@ -1,13 +1,14 @@
 /** `ApiKey`'s registry entry: its definition, its steps and how its classes are made. */
 import type { ResourceKind } from "../kit";
+import type { ApiKeyInputs } from "./types";
 import { APIKEY_DEFINITION } from "./definition";
 import { apiKeySteps } from "./lifecycle";
 
-export const apiKey: ResourceKind = {
+export const apiKey: ResourceKind<ApiKeyInputs> = {
   definition: APIKEY_DEFINITION,
   steps: apiKeySteps,
   noun: "API key",
-  dynamic: {
+  releasedDynamic: {
     module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/apikey/impl",
     label: "API key",
   },

@@ -6,11 +6,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type ApiKey as ListedKey, type ApiKeyCreated, type NeonClient } from "../../api";
-import { refreshInputs, type ResourceSteps } from "../kit";
+import { refreshInputs, type Checked, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
 import { APIKEY_DEFINITION } from "./definition";
 import { diffApiKey } from "./diff";
-import { checkInputs, type ApiKeyInputs } from "./inputs";
+import { checkInputs } from "./inputs";
+import type { ApiKeyInputs } from "./types";
 import { describeKey, parseKeyRef, resourceId, toOutputs, type KeyRef } from "./mapping";
 
 type Props = Record<string, unknown>;
@@ -29,8 +30,8 @@ async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promis
 
 // --- create ------------------------------------------------------------------------------
 
-async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const i = inputs as unknown as ApiKeyInputs;
+async function create(rt: Runtime, i: Checked<ApiKeyInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
   if (i.importId) return importExisting(rt, inputs, i);
   const api = rt.client();
   const orgId = i.orgId ?? (i.projectId ? await organizationOf(api, i.projectId) : undefined);
@@ -275,7 +276,7 @@ async function revoke(api: NeonClient, ref: KeyRef): Promise<void> {
 }
 
 /** `ApiKey`'s own steps (see `../kit.ts`). */
-export const apiKeySteps: ResourceSteps = {
+export const apiKeySteps: ResourceSteps<ApiKeyInputs> = {
   check,
   diff,
   changedKeys: (olds, news) => diffApiKey(olds, news).replaces,

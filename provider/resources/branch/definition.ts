@@ -69,6 +69,7 @@ export const BRANCH_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "replace",
+      compare: "kept-when-absent",
       platformDefault: "the project's default branch",
       description:
         "The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).",
@@ -79,6 +80,7 @@ export const BRANCH_DEFINITION = {
       input: "optional",
       output: "always",
       change: "update",
+      compare: "kept-when-absent",
       platformDefault: "derived from the resource's name and a hash of its URN",
       description:
         "The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the " +
@@ -90,6 +92,7 @@ export const BRANCH_DEFINITION = {
       input: "optional",
       output: "always",
       change: "update",
+      compare: "false-when-absent",
       description:
         "A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.",
     },
@@ -99,6 +102,7 @@ export const BRANCH_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "update",
+      compare: "instant",
       description:
         "RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a " +
         "protected or default branch. Changed in place; removing it clears the expiration.",
@@ -109,6 +113,7 @@ export const BRANCH_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "update",
+      compare: "nested",
       description:
         "The branch's read_write compute, created in the same request as the branch and changed in place " +
         "(a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).",
@@ -119,6 +124,7 @@ export const BRANCH_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "update",
+      compare: "trigger",
       description:
         "Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The " +
         "branch's own changes are lost: the preview says so.",

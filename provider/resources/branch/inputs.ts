@@ -9,27 +9,7 @@ import { UNKNOWN } from "../kit";
 import { checkNestedCompute } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects";
 import { BRANCH_DEFINITION } from "./definition";
-
-/** The branch's compute as declared. */
-export interface BranchComputeInputs {
-  cu?: number;
-  minCu?: number;
-  maxCu?: number;
-  suspendTimeoutSeconds?: number;
-}
-
-/** Inputs after `check`. */
-export interface BranchInputs {
-  projectId: string;
-  parentId?: string;
-  name?: string;
-  protected?: boolean;
-  expiresAt?: string;
-  compute?: BranchComputeInputs;
-  resetTrigger?: string;
-  adoptDefault?: boolean;
-  importId?: string;
-}
+import type { BranchInputs } from "./types";
 
 /** How far ahead an expiration may be (Neon's rule). */
 export const MAX_EXPIRY_DAYS = 30;

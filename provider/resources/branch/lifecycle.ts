@@ -17,48 +17,23 @@ import {
   refreshInputs,
   unfinishedCreation,
   UNKNOWN,
+  type Checked,
   type ResourceSteps,
 } from "../kit";
+import { changedInput, definedDiff, same } from "../compare";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
-import { checkInputs, type BranchInputs } from "./inputs";
+import { checkInputs } from "./inputs";
+import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, NEVER_STARTED_KEY, toOutputs } from "./mapping";
 
 type Props = Record<string, unknown>;
 
-const REPLACES = ["projectId", "parentId"];
-const UPDATES = ["name", "protected", "expiresAt", "compute", "resetTrigger"];
+/** Whether input `key` differs between the old outputs and the new inputs, as the definition compares it. */
+const changed = (key: string, olds: Props, news: Props) => changedInput(BRANCH_DEFINITION, key, olds, news);
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-/** Whether `key` differs between the old outputs and the new inputs (left out: no change, but `expiresAt`). */
-function changed(key: string, olds: Props, news: Props): boolean {
-  const next = news[key];
-  if (next === UNKNOWN) return true;
-  if (key === "parentId" || key === "name" || key === "compute") {
-    if (next === undefined) return false; // the platform's choice stands
-    if (key === "compute" && typeof next === "object" && next) {
-      const old = (olds.compute ?? {}) as Props;
-      return Object.entries(next as Props).some(([k, v]) => v === UNKNOWN || !same(old[k], v));
-    }
-  }
-  if (key === "protected") return (next ?? false) !== (olds.protected ?? false);
-  if (key === "expiresAt" && typeof next === "string" && typeof olds.expiresAt === "string") {
-    // One instant, however written: the service answers `…00.000Z` for `…00Z`.
-    return Date.parse(next) !== Date.parse(olds.expiresAt);
-  }
-  if (key === "resetTrigger") return next !== undefined && next !== olds.resetTrigger;
-  return !same(olds[key], next);
-}
-
-export function diffBranch(olds: Props, news: Props) {
-  const replaces = REPLACES.filter((k) => changed(k, olds, news));
-  const updates = UPDATES.filter((k) => changed(k, olds, news));
-  return { replaces, updates, changes: replaces.length + updates.length > 0 };
-}
+export const diffBranch = (olds: Props, news: Props) => definedDiff(BRANCH_DEFINITION, olds, news);
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news, Date.now(), olds);
@@ -225,10 +200,10 @@ function refuseStranger(i: BranchInputs, b: Branch): Error {
   );
 }
 
-async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const i = inputs as unknown as BranchInputs;
+async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
   if (i.importId) return importExisting(rt, inputs, i);
-  if (i.adoptDefault) return adoptDefault(rt, inputs, i);
+  if (i.adoptDefault) return adoptDefault(rt, i);
   const api = rt.client();
   const log = rt.logger(inputs);
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
@@ -313,11 +288,8 @@ async function createOrReconcile(
 }
 
 /** Takes over the project's default branch: applies the declared name, protection and compute size. */
-async function adoptDefault(
-  rt: Runtime,
-  inputs: Props,
-  i: BranchInputs,
-): Promise<pulumi.dynamic.CreateResult> {
+async function adoptDefault(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
   const api = rt.client();
   const log = rt.logger(inputs);
   const def = (await api.branches.list(i.projectId)).find((b) => b.default);
@@ -330,8 +302,8 @@ async function adoptDefault(
     rt,
     def.id,
     olds,
-    inputs,
-    UPDATES.filter((k) => k !== "resetTrigger" && changed(k, olds, inputs)),
+    i,
+    diffBranch(olds, inputs).updates.filter((k) => k !== "resetTrigger"),
   );
   const fresh = await api.branches.get(i.projectId, def.id);
   return {
@@ -435,30 +407,29 @@ async function applyChanges(
   rt: Runtime,
   id: string,
   olds: Props,
-  news: Props,
+  news: Checked<BranchInputs>,
   updates: string[],
 ): Promise<void> {
   const api = rt.client();
   const projectId = String(news.projectId);
   const log = rt.logger(news);
-  const n = news as unknown as BranchInputs;
   const patch: Record<string, unknown> = {};
-  if (updates.includes("name") && n.name !== undefined) patch.name = n.name;
-  if (updates.includes("protected")) patch.protected = n.protected ?? false;
-  if (updates.includes("expiresAt")) patch.expires_at = n.expiresAt ?? null;
+  if (updates.includes("name") && news.name !== undefined) patch.name = news.name;
+  if (updates.includes("protected")) patch.protected = news.protected ?? false;
+  if (updates.includes("expiresAt")) patch.expires_at = news.expiresAt ?? null;
   await rt.serialized(projectId, async () => {
     if (Object.keys(patch).length > 0) {
       const r = await api.branches.update(projectId, id, patch);
       await rt.waitFor(projectId, r.operations, log);
     }
-    if (updates.includes("compute") && n.compute) {
+    if (updates.includes("compute") && news.compute) {
       const ep = await readWriteCompute(api, projectId, id);
       const r = ep
-        ? await api.endpoints.update(projectId, ep.id, computeBody(n.compute))
+        ? await api.endpoints.update(projectId, ep.id, computeBody(news.compute))
         : await api.endpoints.create(projectId, {
             branch_id: id,
             type: "read_write",
-            ...computeBody(n.compute),
+            ...computeBody(news.compute),
           });
       log.progress(
         ep ? `updating compute ${ep.id} of branch ${id}` : `adding a read_write compute to branch ${id}`,
@@ -482,7 +453,7 @@ async function update(
   rt: Runtime,
   id: string,
   olds: Props,
-  news: Props,
+  news: Checked<BranchInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const api = rt.client();
   const projectId = String(news.projectId);
@@ -575,13 +546,9 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `Branch`'s own steps (see `../kit.ts`). */
-export const branchSteps: ResourceSteps = {
+export const branchSteps: ResourceSteps<BranchInputs> = {
   check,
   diff,
-  changedKeys: (olds, news) => {
-    const d = diffBranch(olds, news);
-    return [...d.replaces, ...d.updates];
-  },
   create,
   read,
   importInputs: (outs) => {

@@ -6,7 +6,7 @@ import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../
 import { derivedName, givenInputNames, ownerAnnotations } from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
-import type { BranchComputeInputs, BranchInputs } from "./inputs";
+import type { BranchComputeInputs, BranchInputs } from "./types";
 
 type Props = Record<string, unknown>;
 

@@ -188,8 +188,8 @@ function programAdmission(): Admission | undefined {
 
 /** An output's value as a promise, settled also when it fails (Output's own `promise`, else `apply`). */
 function settled(o: pulumi.Output<unknown>): Promise<unknown> {
-  const own = (o as unknown as { promise?: () => Promise<unknown> }).promise;
-  if (typeof own === "function") return own.call(o);
+  const own: unknown = Reflect.get(o, "promise");
+  if (typeof own === "function") return (own as () => Promise<unknown>).call(o);
   return new Promise((resolve) => o.apply((v) => (resolve(v), v)));
 }
 
@@ -199,7 +199,8 @@ function settled(o: pulumi.Output<unknown>): Promise<unknown> {
  * such a registration goes to the engine as it would without admission, which decides what to do.
  */
 function allKnown(args: object): Promise<boolean> {
-  const isKnown = (pulumi.output(args) as unknown as { isKnown?: Promise<boolean> }).isKnown;
+  // Not in Output's public type: the SDK's own promise of whether every value is known.
+  const isKnown: unknown = Reflect.get(pulumi.output(args), "isKnown");
   return isKnown instanceof Promise ? isKnown.catch(() => false) : Promise.resolve(false);
 }
 

@@ -11,7 +11,7 @@ import { clause, type Runtime } from "../runtime";
 import { InitError } from "../kit";
 import { propertyChanged } from "./diff";
 import { withProjectDefault } from "./project-default";
-import type { ComputeInputs } from "./inputs";
+import type { ComputeInputs } from "./types";
 import { COMPUTE_INPUT_KEYS } from "./diff";
 import { knownComputes, type KnownComputes } from "./known";
 import { describe, parseId, settledEndpoint, toOutputs, updateBody } from "./mapping";
@@ -24,6 +24,7 @@ import {
   SLOT_TAKEN_REMEDY,
   type EndpointAndOperations,
 } from "./recovery";
+import type { Checked } from "../kit";
 
 type Props = Record<string, unknown>;
 
@@ -100,7 +101,7 @@ async function carryOut(
   rt: Runtime,
   known: KnownComputes,
   i: ComputeInputs,
-  inputs: Props,
+  inputs: Checked<ComputeInputs>,
   autoNamed: boolean,
   planned: { plan: CreatePlan; existing: Endpoint[] },
   log: ResourceLogger,
@@ -149,9 +150,12 @@ export function claimKey(endpointId: string, createdAt: unknown): string {
 }
 
 /** Creates the compute (or finishes, adopts, or imports one) and waits until it is ready. */
-export async function createCompute(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+export async function createCompute(
+  rt: Runtime,
+  inputs: Checked<ComputeInputs>,
+): Promise<pulumi.dynamic.CreateResult> {
   if (typeof inputs.importId === "string") return importExisting(rt, inputs);
-  const i = { ...(inputs as unknown as ComputeInputs) };
+  const i: ComputeInputs = { ...inputs };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
   if (!i.name && urn) i.name = autoName(urn, i);
   const known = knownComputes(rt);
@@ -200,7 +204,7 @@ export async function createCompute(rt: Runtime, inputs: Props): Promise<pulumi.
 async function adoptPrimary(
   api: NeonClient,
   primary: Endpoint,
-  inputs: Props,
+  inputs: Checked<ComputeInputs>,
   log: ResourceLogger,
 ): Promise<EndpointAndOperations & { adopted: true }> {
   const desired = { ...inputs, branchId: primary.branch_id };

@@ -11,6 +11,7 @@ import { branchIdRule } from "../branch-objects";
 import { didYouMean } from "../settings";
 import { COMPUTE_DEFINITION } from "./definition";
 import { MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";
+import type { ComputeInputs } from "./types";
 
 export { UNKNOWN, INTERNAL_KEYS } from "../kit";
 export type { CheckFailure } from "../check";
@@ -23,28 +24,6 @@ export const PROVISIONERS = ["k8s-neonvm", "k8s-pod", "serverless-platform"] as 
 export const SUSPEND_TIMEOUT_DEFAULT_SECONDS = 300;
 export const SUSPEND_TIMEOUT_MIN_SECONDS = 60;
 export const SUSPEND_TIMEOUT_MAX_SECONDS = 604800;
-
-/** Inputs after `check`: plain values, sizes resolved into `minCu`/`maxCu`. */
-export interface ComputeInputs {
-  projectId: string;
-  branchId: string;
-  type: EndpointType;
-  cu?: number;
-  minCu?: number;
-  maxCu?: number;
-  suspendTimeoutSeconds?: number;
-  pgSettings?: Record<string, string>;
-  poolerEnabled?: boolean;
-  poolerMode?: "transaction";
-  disabled?: boolean;
-  name?: string;
-  provisioner?: (typeof PROVISIONERS)[number];
-  regionId?: string;
-  restartTrigger?: string;
-  adoptExistingPrimary?: boolean;
-  operationTimeoutSeconds?: number;
-  importId?: string;
-}
 
 const sizesText = "0.25, 0.5, 1 to 16 in steps of 1, or 18 to 56 in steps of 2";
 

@@ -1,15 +1,16 @@
 /** `Compute`'s registry entry: its definition, its steps and how its classes are made. */
 import type { ResourceKind } from "../kit";
+import type { ComputeInputs } from "./types";
 import { admit } from "./admission";
 import { COMPUTE_DEFINITION } from "./definition";
 import { computeSteps } from "./lifecycle";
 
-export const compute: ResourceKind = {
+export const compute: ResourceKind<ComputeInputs> = {
   definition: COMPUTE_DEFINITION,
   steps: computeSteps,
   noun: "compute",
   adoptInput: "adoptExistingPrimary",
-  dynamic: {
+  releasedDynamic: {
     module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl",
     label: "Compute",
   },

@@ -7,12 +7,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Endpoint } from "../../api";
 import type { ResourceLogger } from "../engine-log";
 import type { ResourceDef } from "../definition";
-import { confirmGone, refreshInputs, type ResourceSteps } from "../kit";
+import { confirmGone, refreshInputs, type Checked, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
 import { claimedByCreate, claimKey, createCompute } from "./create";
 import { COMPUTE_DEFINITION } from "./definition";
 import { diffCompute, propertyChanged } from "./diff";
-import { checkInputs, UNKNOWN, type ComputeInputs } from "./inputs";
+import { checkInputs, UNKNOWN } from "./inputs";
+import type { ComputeInputs } from "./types";
 import { knownComputes } from "./known";
 import { describe, parseId, toOutputs } from "./mapping";
 import { withProjectDefault } from "./project-default";
@@ -97,7 +98,8 @@ async function preflightChange(
   scope: PreflightScope | undefined,
 ): Promise<void> {
   if (!scope) return;
-  const t = news as unknown as ComputeInputs;
+  // Inputs that passed check, possibly with values unknown at preview.
+  const t = news as Checked<ComputeInputs>;
   const relevant = [t.projectId, t.branchId, t.type, t.name, t.regionId, t.maxCu];
   if (relevant.some((v) => v === UNKNOWN)) return;
   const failures = await preflight(
@@ -196,7 +198,7 @@ async function deleteCompute(rt: Runtime, id: string, props: Props): Promise<voi
 // --- the steps the kit binds ------------------------------------------------------------------
 
 /** `Compute`'s own steps (see `../kit.ts`). */
-export const computeSteps: ResourceSteps = {
+export const computeSteps: ResourceSteps<ComputeInputs> = {
   check,
   diff,
   changedKeys: (olds, news) => {

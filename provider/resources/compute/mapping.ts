@@ -6,8 +6,9 @@ import { stripUndefined } from "../runtime";
 import { givenInputNames } from "../kit";
 import { COMPUTE_DEFINITION } from "./definition";
 import { propertyChanged, sameValue } from "./diff";
-import type { ComputeInputs } from "./inputs";
+import type { ComputeInputs } from "./types";
 import { deriveSizing } from "./sizing";
+import type { Checked } from "../kit";
 
 type Props = Record<string, unknown>;
 
@@ -30,8 +31,8 @@ export function createBody(i: ComputeInputs): EndpointCreateBody {
 }
 
 /** The PATCH body for the properties that changed, nothing more. */
-export function updateBody(olds: Props, news: Props): EndpointUpdateBody {
-  const i = news as unknown as ComputeInputs;
+export function updateBody(olds: Props, i: Checked<ComputeInputs>): EndpointUpdateBody {
+  const news: Props = i;
   const changed = (k: string) => propertyChanged(k, olds, news);
   const body: EndpointUpdateBody = {};
   if (changed("branchId")) body.branch_id = i.branchId;

@@ -8,7 +8,7 @@ import { isSucceeded, isTerminal } from "../../operations";
 import type { ResourceLogger } from "../engine-log";
 import { derivedName } from "../kit";
 import type { Runtime } from "../runtime";
-import type { ComputeInputs } from "./inputs";
+import type { ComputeInputs } from "./types";
 import { createBody, describe } from "./mapping";
 
 /** A created (or found) compute and the operations still to wait for. */

@@ -12,6 +12,8 @@ import { withProjectDefault } from "./project-default";
 import { knownComputes, type KnownComputes } from "./known";
 import { describe, parseId, patchApplied, settledEndpoint, toOutputs, updateBody } from "./mapping";
 import { ensureStarted, neverStarted, operationsOf } from "./recovery";
+import type { Checked } from "../kit";
+import type { ComputeInputs } from "./types";
 
 type Props = Record<string, unknown>;
 
@@ -20,7 +22,7 @@ export async function updateCompute(
   rt: Runtime,
   id: string,
   given: Props,
-  news: Props,
+  news: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { projectId, endpointId } = parseId(id, given);
   const known = knownComputes(rt);

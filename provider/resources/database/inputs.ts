@@ -5,16 +5,6 @@ import { checkAgainst, inputSchema, type CheckFailure } from "../check";
 import { apiId as id, branchIdRule, importIdFailures, pgName, threePartImportId } from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
 
-/** Inputs after `check`. */
-export interface DatabaseInputs {
-  projectId: string;
-  branchId: string;
-  name: string;
-  ownerName: string;
-  adopt?: boolean;
-  importId?: string;
-}
-
 const inputsSchema = inputSchema(DATABASE_DEFINITION, {
   projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
   branchId: branchIdRule('is required: the id of the branch ("br-…")'),

@@ -1,17 +1,14 @@
 /** `Database`'s registry entry: its definition, its steps and how its classes are made. */
 import type { ResourceKind } from "../kit";
+import type { DatabaseInputs } from "./types";
 import { DATABASE_DEFINITION } from "./definition";
 import { databaseSteps } from "./lifecycle";
 
-export const database: ResourceKind = {
+export const database: ResourceKind<DatabaseInputs> = {
   definition: DATABASE_DEFINITION,
   steps: databaseSteps,
   noun: "database",
   adoptInput: "adopt",
-  dynamic: {
-    module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/database/impl",
-    label: "database",
-  },
   // Database names are unique in a branch: a replacement deletes the old database first.
   classes: { deleteBeforeReplace: true },
   unknownAtCreate: ["name"],

@@ -6,7 +6,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
-import { confirmGone, InitError, isNewResource, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import {
+  confirmGone,
+  InitError,
+  isNewResource,
+  refreshInputs,
+  UNKNOWN,
+  type Checked,
+  type ResourceSteps,
+} from "../kit";
+import { definedDiff } from "../compare";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import type { CheckFailure } from "../check";
@@ -23,7 +32,8 @@ import {
   type BranchObjectRef,
 } from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
-import { checkInputs, type DatabaseInputs } from "./inputs";
+import { checkInputs } from "./inputs";
+import type { DatabaseInputs } from "./types";
 import { describeDatabase, toOutputs } from "./mapping";
 
 type Props = Record<string, unknown>;
@@ -31,17 +41,7 @@ type Props = Record<string, unknown>;
 /** The state key of the owner an adopted database had before the stack changed it. */
 const ADOPTED_OWNER_KEY = "__ownerBeforeAdoption";
 
-const REPLACES = ["projectId", "branchId"];
-const UPDATES = ["name", "ownerName"];
-
-const changed = (key: string, olds: Props, news: Props): boolean =>
-  news[key] === UNKNOWN || JSON.stringify(olds[key] ?? null) !== JSON.stringify(news[key] ?? null);
-
-export function diffDatabase(olds: Props, news: Props) {
-  const replaces = REPLACES.filter((k) => changed(k, olds, news));
-  const updates = UPDATES.filter((k) => changed(k, olds, news));
-  return { replaces, updates, changes: replaces.length + updates.length > 0 };
-}
+export const diffDatabase = (olds: Props, news: Props) => definedDiff(DATABASE_DEFINITION, olds, news);
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkInputs(news);
@@ -132,8 +132,8 @@ async function explainOwner(
   );
 }
 
-async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const i = inputs as unknown as DatabaseInputs;
+async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
   if (i.importId || i.adopt) return takeOver(rt, inputs, i);
   const api = rt.client();
   const log = rt.logger(inputs);
@@ -376,7 +376,7 @@ async function update(
   rt: Runtime,
   id: string,
   olds: Props,
-  news: Props,
+  news: Checked<DatabaseInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const api = rt.client();
   const db = await current(api, id, olds);
@@ -386,12 +386,11 @@ async function update(
         "Run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again.",
     );
   }
-  const n = news as unknown as DatabaseInputs;
   const after = await applyChanges(
     rt,
     String(olds.projectId),
     db,
-    { name: n.name, ownerName: n.ownerName },
+    { name: news.name, ownerName: news.ownerName },
     rt.logger(news),
   );
   const extra: Props = olds.adopted === true ? { adopted: true } : {};
@@ -451,13 +450,9 @@ async function release(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `Database`'s own steps (see `../kit.ts`). */
-export const databaseSteps: ResourceSteps = {
+export const databaseSteps: ResourceSteps<DatabaseInputs> = {
   check,
   diff,
-  changedKeys: (olds, news) => {
-    const d = diffDatabase(olds, news);
-    return [...d.replaces, ...d.updates];
-  },
   create,
   read,
   importInputs: (outs) => ({

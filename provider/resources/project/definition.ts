@@ -65,6 +65,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "always",
       change: "update",
+      compare: "kept-when-absent",
       platformDefault: "derived from the resource's name and a hash of its URN",
       description:
         "The project's name, 1–256 characters. Renamed in place. Without it the provider names the project " +
@@ -76,6 +77,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "always",
       change: "refused",
+      compare: "kept-when-absent",
       platformDefault: "the service's default region",
       description: `The region, e.g. \`aws-us-east-2\`. ${CREATE_TIME}`,
     },
@@ -85,6 +87,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "always",
       change: "refused",
+      compare: "kept-when-absent",
       platformDefault: "17",
       description: `The Postgres major version, 14–18. ${CREATE_TIME}`,
     },
@@ -94,6 +97,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "refused",
+      compare: "kept-when-absent",
       platformDefault: "`main`",
       description: `The name of the default branch at creation (rename it later with a \`Branch\` that has \`adoptDefault\`). ${CREATE_TIME}`,
     },
@@ -103,6 +107,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "always",
       change: "refused",
+      compare: "kept-when-absent",
       platformDefault: "`neondb`",
       description: `The database created with the project. ${CREATE_TIME}`,
     },
@@ -112,6 +117,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "always",
       change: "refused",
+      compare: "kept-when-absent",
       platformDefault: "`<databaseName>_owner`",
       description: `The role that owns the database. ${CREATE_TIME}`,
     },
@@ -121,6 +127,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "refused",
+      compare: "kept-when-absent",
       platformDefault: "the organization of an organization key; a personal project for a personal key",
       description: `The organization that owns the project (needed with a personal key for an organization project). ${CREATE_TIME}`,
     },
@@ -130,6 +137,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "always",
       change: "update",
+      compare: "kept-when-absent",
       platformDefault: "86400 (one day)",
       description:
         "How far back the project's history is kept (point-in-time restore), 0–2592000 seconds. Changed in place.",
@@ -140,6 +148,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "update",
+      compare: "nested",
       description:
         "The size and suspend timeout computes created in the project get unless they set their own. Changed in " +
         "place; computes that already exist keep their settings (except a suspend timeout of `0`, which follows it).",
@@ -150,6 +159,7 @@ export const PROJECT_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "create-only",
+      compare: "kept-when-absent",
       description:
         "Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it " +
         "is. Deleting the resource deletes the project.",

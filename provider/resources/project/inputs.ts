@@ -6,27 +6,7 @@ import { z } from "zod";
 import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
 import { checkNestedCompute } from "../compute/inputs";
 import { PROJECT_DEFINITION } from "./definition";
-
-/** The default compute settings as declared (after `check`: `cu` resolved into `minCu`/`maxCu`). */
-export interface ProjectComputeInputs {
-  minCu?: number;
-  maxCu?: number;
-  suspendTimeoutSeconds?: number;
-}
-
-/** Inputs after `check`. */
-export interface ProjectInputs {
-  name?: string;
-  regionId?: string;
-  pgVersion?: number;
-  defaultBranchName?: string;
-  databaseName?: string;
-  roleName?: string;
-  orgId?: string;
-  historyRetentionSeconds?: number;
-  defaultCompute?: ProjectComputeInputs;
-  importId?: string;
-}
+import type { ProjectInputs } from "./types";
 
 /** Longest history the service keeps (30 days). */
 export const MAX_HISTORY_RETENTION_SECONDS = 2592000;

@@ -1,17 +1,14 @@
 /** `Project`'s registry entry: its definition, its steps and how its classes are made. */
 import type { ResourceKind } from "../kit";
+import type { ProjectInputs } from "./types";
 import { PROJECT_DEFAULT_COMPUTE_TYPE, PROJECT_DEFINITION } from "./definition";
 import { projectSteps } from "./lifecycle";
 
-export const project: ResourceKind = {
+export const project: ResourceKind<ProjectInputs> = {
   definition: PROJECT_DEFINITION,
   steps: projectSteps,
   noun: "project",
   objectTypes: [PROJECT_DEFAULT_COMPUTE_TYPE],
-  dynamic: {
-    module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/project/impl",
-    label: "project",
-  },
   // Never replaced (diff refuses); a forced replacement creates first and its create takes the project
   // over, so the delete that follows leaves it: no deleteBeforeReplace.
 };

@@ -8,11 +8,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Operation, type Project, type ProjectUpdateBody } from "../../api";
 import { isTerminal } from "../../operations";
-import { InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { InitError, refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
+import { changedInput, definedDiff } from "../compare";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { PROJECT_DEFINITION } from "./definition";
-import { checkInputs, type ProjectInputs } from "./inputs";
+import { checkInputs } from "./inputs";
+import type { ProjectInputs } from "./types";
 import { autoName, createBody, describeProject, settingsBody, toOutputs, type ProjectParts } from "./mapping";
 
 type Props = Record<string, unknown>;
@@ -21,29 +23,10 @@ type Props = Record<string, unknown>;
 export const REFUSED = PROJECT_DEFINITION.properties
   .filter((p) => "change" in p && p.change === "refused")
   .map((p) => p.name);
-const UPDATES = ["name", "historyRetentionSeconds", "defaultCompute"];
+/** Whether input `key` differs between the old outputs and the new inputs, as the definition compares it. */
+const changed = (key: string, olds: Props, news: Props) => changedInput(PROJECT_DEFINITION, key, olds, news);
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-/** Whether `key` differs between the old outputs and the new inputs; left out: the service's choice stands. */
-function changed(key: string, olds: Props, news: Props): boolean {
-  const next = news[key];
-  if (next === UNKNOWN) return true;
-  if (next === undefined) return false;
-  if (key === "defaultCompute" && typeof next === "object" && next) {
-    const old = (olds.defaultCompute ?? {}) as Props;
-    return Object.entries(next as Props).some(([k, v]) => v === UNKNOWN || !same(old[k], v));
-  }
-  return !same(olds[key], next);
-}
-
-export function diffProject(olds: Props, news: Props) {
-  const refused = REFUSED.filter((k) => changed(k, olds, news));
-  const updates = UPDATES.filter((k) => changed(k, olds, news));
-  return { refused, updates, changes: refused.length + updates.length > 0 };
-}
+export const diffProject = (olds: Props, news: Props) => definedDiff(PROJECT_DEFINITION, olds, news);
 
 /** The error of a change that would need a new project: what to set back, and how to move instead. */
 export function refusal(id: string, olds: Props, news: Props, keys: string[]): Error {
@@ -209,8 +192,8 @@ async function createOrReconcile(
   }
 }
 
-async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const i = inputs as unknown as ProjectInputs;
+async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
   if (i.importId) return importExisting(rt, inputs, i.importId);
   const api = rt.client();
   const log = rt.logger(inputs);
@@ -311,18 +294,17 @@ async function update(
   rt: Runtime,
   id: string,
   olds: Props,
-  news: Props,
+  news: Checked<ProjectInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const d = diffProject(olds, news);
   if (d.refused.length > 0) throw refusal(id, olds, news, d.refused);
-  const n = news as unknown as ProjectInputs;
   const body: ProjectUpdateBody = {
-    ...(d.updates.includes("name") && n.name !== undefined ? { name: n.name } : {}),
+    ...(d.updates.includes("name") && news.name !== undefined ? { name: news.name } : {}),
     ...(d.updates.includes("historyRetentionSeconds")
-      ? { history_retention_seconds: n.historyRetentionSeconds }
+      ? { history_retention_seconds: news.historyRetentionSeconds }
       : {}),
-    ...(d.updates.includes("defaultCompute") && n.defaultCompute
-      ? { default_endpoint_settings: settingsBody(n.defaultCompute) }
+    ...(d.updates.includes("defaultCompute") && news.defaultCompute
+      ? { default_endpoint_settings: settingsBody(news.defaultCompute) }
       : {}),
   };
   const api = rt.client();
@@ -391,13 +373,9 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `Project`'s own steps (see `../kit.ts`). */
-export const projectSteps: ResourceSteps = {
+export const projectSteps: ResourceSteps<ProjectInputs> = {
   check,
   diff,
-  changedKeys: (olds, news) => {
-    const d = diffProject(olds, news);
-    return [...d.refused, ...d.updates];
-  },
   create,
   read,
   importInputs: (outs) => {

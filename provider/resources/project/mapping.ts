@@ -6,7 +6,7 @@
 import type { DefaultEndpointSettingsBody, Project, ProjectCreateBody } from "../../api";
 import { derivedName, givenInputNames } from "../kit";
 import { PROJECT_DEFINITION } from "./definition";
-import type { ProjectComputeInputs, ProjectInputs } from "./inputs";
+import type { ProjectDefaultComputeInputs, ProjectInputs } from "./types";
 
 type Props = Record<string, unknown>;
 
@@ -24,7 +24,7 @@ export function describeProject(p: { id: string; name?: string }): string {
 }
 
 /** The default compute as the API's `default_endpoint_settings`. */
-export function settingsBody(c: ProjectComputeInputs): DefaultEndpointSettingsBody {
+export function settingsBody(c: ProjectDefaultComputeInputs): DefaultEndpointSettingsBody {
   return {
     ...(c.minCu !== undefined ? { autoscaling_limit_min_cu: c.minCu } : {}),
     ...(c.maxCu !== undefined ? { autoscaling_limit_max_cu: c.maxCu } : {}),
@@ -52,7 +52,7 @@ export function createBody(i: ProjectInputs, name: string): ProjectCreateBody {
 }
 
 /** The default compute as the project holds it, with the keys the program declared. */
-export function actualDefaultCompute(p: Project, declared: unknown): ProjectComputeInputs | undefined {
+export function actualDefaultCompute(p: Project, declared: unknown): ProjectDefaultComputeInputs | undefined {
   const s = p.default_endpoint_settings;
   if (!s) return declared === undefined ? undefined : {};
   const all: Record<string, number | undefined> = {

@@ -53,6 +53,7 @@ export const ROLE_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "replace",
+      compare: "false-when-absent",
       description: "A role that cannot log in (no password). Changing it replaces the role.",
     },
     {
@@ -61,6 +62,7 @@ export const ROLE_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "update",
+      compare: "trigger",
       description:
         "Any string; a change resets the role's password through the service, waits until the reset has " +
         "finished and then reports the new `password`. The old password works until then.",

@@ -13,17 +13,6 @@ import {
 } from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
 
-/** Inputs after `check`. */
-export interface RoleInputs {
-  projectId: string;
-  branchId: string;
-  name: string;
-  noLogin?: boolean;
-  passwordRotationTrigger?: string;
-  adopt?: boolean;
-  importId?: string;
-}
-
 const inputsSchema = inputSchema(ROLE_DEFINITION, {
   projectId: id("a project id (1–60 lower-case letters, digits and dashes)"),
   branchId: branchIdRule('is required: the id of the branch ("br-…")'),

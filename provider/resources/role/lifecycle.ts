@@ -6,7 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
-import { confirmGone, InitError, refreshInputs, UNKNOWN, type ResourceSteps } from "../kit";
+import { confirmGone, InitError, refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
+import { definedDiff } from "../compare";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
@@ -20,26 +21,13 @@ import {
   refuseTakenTarget,
 } from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
-import { checkInputs, type RoleInputs } from "./inputs";
+import { checkInputs } from "./inputs";
+import type { RoleInputs } from "./types";
 import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
 
 type Props = Record<string, unknown>;
 
-const REPLACES = ["projectId", "branchId", "name", "noLogin"];
-
-function changed(key: string, olds: Props, news: Props): boolean {
-  const next = news[key];
-  if (next === UNKNOWN) return true;
-  if (key === "noLogin") return (next ?? false) !== (olds.noLogin ?? false);
-  if (key === "passwordRotationTrigger") return next !== undefined && next !== olds.passwordRotationTrigger;
-  return JSON.stringify(olds[key] ?? null) !== JSON.stringify(next ?? null);
-}
-
-export function diffRole(olds: Props, news: Props) {
-  const replaces = REPLACES.filter((k) => changed(k, olds, news));
-  const updates = changed("passwordRotationTrigger", olds, news) ? ["passwordRotationTrigger"] : [];
-  return { replaces, updates, changes: replaces.length + updates.length > 0 };
-}
+export const diffRole = (olds: Props, news: Props) => definedDiff(ROLE_DEFINITION, olds, news);
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkInputs(news);
@@ -167,8 +155,8 @@ async function revealed(
   }
 }
 
-async function create(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const i = inputs as unknown as RoleInputs;
+async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
   if (i.importId || i.adopt) return takeOver(rt, inputs, i);
   const api = rt.client();
   const log = rt.logger(inputs);
@@ -460,13 +448,9 @@ async function remove(rt: Runtime, _id: string, props: Props): Promise<void> {
 }
 
 /** `Role`'s own steps (see `../kit.ts`). */
-export const roleSteps: ResourceSteps = {
+export const roleSteps: ResourceSteps<RoleInputs> = {
   check,
   diff,
-  changedKeys: (olds, news) => {
-    const d = diffRole(olds, news);
-    return [...d.replaces, ...d.updates];
-  },
   create,
   read,
   importInputs: (outs) => {

@@ -4,7 +4,8 @@
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
-import { InitError as ComputeInitError } from "../../../provider/resources/kit";
+import { InitError as ComputeInitError, type Checked } from "../../../provider/resources/kit";
+import type { ComputeInputs } from "../../../provider/resources/compute/types";
 import { autoName } from "../../../provider/resources/compute/recovery";
 import { updateBody } from "../../../provider/resources/compute/mapping";
 import * as dynamicCompute from "../../../provider/resources/compute/impl";
@@ -113,7 +114,8 @@ describe("Compute provider against the emulator", () => {
       cu: 1,
       pgSettings: { work_mem: "1024" },
     });
-    const news = { ...c.outs, cu: undefined, minCu: 0.5, maxCu: 4 };
+    // The outputs hold every input: as check would give them, with the new sizes.
+    const news = { ...c.outs, cu: undefined, minCu: 0.5, maxCu: 4 } as Checked<ComputeInputs>;
     expect(updateBody(c.outs, news)).toEqual({
       autoscaling_limit_min_cu: 0.5,
       autoscaling_limit_max_cu: 4,

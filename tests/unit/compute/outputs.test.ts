@@ -6,7 +6,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { COMPUTE_OUTPUT_KEYS } from "../../../provider/resources/compute/resource";
 import { toOutputs } from "../../../provider/resources/compute/mapping";
-import { APIKEY_OUTPUT_KEYS } from "../../../provider/resources/apikey/resource";
+import { outputNames } from "../../../provider/resources/definition";
+import { RESOURCES } from "../../../provider/registry";
 import type { Endpoint } from "../../../provider/api";
 
 const endpoint: Endpoint = {
@@ -54,10 +55,13 @@ function declared(file: string, iface: string): Map<string, boolean> {
   return out;
 }
 
-describe.each([
-  ["compute/resource.ts", "ComputeOutputs", COMPUTE_OUTPUT_KEYS],
-  ["apikey/resource.ts", "ApiKeyOutputs", APIKEY_OUTPUT_KEYS],
-])("%s", (file, iface, seeded) => {
+describe.each(
+  RESOURCES.map((r) => [
+    `${r.definition.name.toLowerCase()}/types.ts`,
+    `${r.definition.name}Outputs`,
+    outputNames(r.definition.properties),
+  ]),
+)("%s", (file, iface, seeded) => {
   const members = declared(file, iface);
 
   it("types every seeded output on the class (its Outputs interface), each with TSDoc", () => {

@@ -4,7 +4,7 @@
  * client (tests/support/fake-api.ts); no network, no clock.
  */
 import { decide } from "../../../provider/resources/compute/create";
-import type { ComputeInputs } from "../../../provider/resources/compute/inputs";
+import type { ComputeInputs } from "../../../provider/resources/compute/types";
 import { KnownComputes } from "../../../provider/resources/compute/known";
 import { preflight } from "../../../provider/resources/compute/preflight";
 import { neverStarted, operationsOf } from "../../../provider/resources/compute/recovery";

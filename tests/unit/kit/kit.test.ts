@@ -85,7 +85,6 @@ function kindWith(calls: string[], deadlines: number[], rt: Runtime): ResourceKi
     steps,
     noun: "widget",
     adoptInput: "adoptIt",
-    dynamic: { module: "m", label: "Widget" },
   };
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES } from "../../../provider/registry";
-import { dynamicProvider } from "../../../provider/resources/classes";
-import { runtimeFromConfig } from "../../../provider/resources/dynamic";
+import { DYNAMIC_ENTRY, dynamicProvider } from "../../../provider/dynamic/class";
+import { runtimeFromConfig } from "../../../provider/dynamic/host";
 
 // Pulumi stores this text in the state of every dynamic resource of the type.
 async function serialized(name: string): Promise<string> {
@@ -35,7 +35,7 @@ describe("serialized dynamic providers", () => {
       expect(text).not.toContain(key);
       expect(text).not.toMatch(/axios|zod|Bearer|apiKey"/i);
       expect(text).toContain("loadImpl");
-      expect(text).toContain("@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/");
+      expect(text).toContain("@neon-labs-unofficial/pulumi-neon-compute/dist/provider/");
       // Bytes per resource in state.
       expect(Buffer.byteLength(text)).toBeLessThan(8 * 1024);
     },
@@ -47,5 +47,46 @@ describe("serialized dynamic providers", () => {
     ["ApiKey", "7151efc009c6db6c"],
   ])("%s: the text states already hold is unchanged", async (name, digest) => {
     expect(sha(await serialized(name))).toBe(digest);
+  });
+});
+
+// The module paths states hold (in the serialized shim) must keep loading from the installed package
+// (in this repository: the build linked into node_modules, which `npm test` makes first).
+describe("the dynamic modules states name", () => {
+  const methods = ["configure", "check", "diff", "create", "read", "update", "delete"];
+  const released = RESOURCES.filter((r) => r.releasedDynamic);
+
+  it("are Compute's and ApiKey's own modules (released in 0.1.0) and the one entry for the others", async () => {
+    expect(released.map((r) => [r.definition.name, r.releasedDynamic!.module])).toEqual([
+      ["Compute", "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl"],
+      ["ApiKey", "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/apikey/impl"],
+    ]);
+    for (const r of RESOURCES.filter((k) => !k.releasedDynamic)) {
+      const text = await serialized(r.definition.name);
+      expect(text).toContain(DYNAMIC_ENTRY);
+      expect(text).toContain(`"${r.definition.name}"`);
+    }
+  });
+
+  it.each(released.map((r) => [r.definition.name, r.releasedDynamic!.module]))(
+    "%s: %s loads and has every method",
+    (_, module) => {
+      const impl = require(module) as Record<string, unknown>;
+      expect(methods.filter((m) => typeof impl[m] !== "function")).toEqual([]);
+    },
+  );
+
+  it("the one entry loads and gives every resource of the registry its methods", () => {
+    const entry = require(DYNAMIC_ENTRY) as { resource(name: string): Record<string, unknown> };
+    for (const r of RESOURCES) {
+      const impl = entry.resource(r.definition.name);
+      expect([r.definition.name, methods.filter((m) => typeof impl[m] !== "function")]).toEqual([
+        r.definition.name,
+        [],
+      ]);
+    }
+    expect(() => entry.resource("Snapshot")).toThrow(
+      /Failed to find resource Snapshot: the package's resources are Compute, ApiKey/,
+    );
   });
 });

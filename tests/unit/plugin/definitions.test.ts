@@ -1,8 +1,8 @@
 /**
  * One source of truth: the definitions (provider/resources/*\/definition.ts, provider/lookups/
  * definitions.ts) against what the code does — the key lists, the diff's property lists, the
- * outputs the mapping produces, the dynamic classes' TSDoc — and against what is generated from
- * them: the plugin schema and docs/api (which must be up to date).
+ * outputs the mapping produces — and against what is generated from them: the plugin schema,
+ * docs/api and each resource's `types.ts` with its TSDoc (which must be up to date).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -27,6 +27,7 @@ import { computeInfo, operationInfo, projectInfo } from "../../../provider/looku
 import { schemaObject } from "../../../provider/plugin/schema";
 import { RESOURCES } from "../../../provider/registry";
 import { apiDocs } from "../../../scripts/lib/api-docs";
+import { resourceTypes } from "../../../scripts/lib/resource-types";
 import { formatted } from "../../../scripts/lib/formatted";
 
 const names = (props: readonly PropertyDef[], keep: (p: PropertyDef) => boolean) =>
@@ -198,24 +199,42 @@ function tsdoc(file: string, container: string): Record<string, string> {
   return out;
 }
 
-describe.each([
-  ["provider/resources/compute/resource.ts", "ComputeArgs", "ComputeOutputs", COMPUTE_DEFINITION],
-  ["provider/resources/apikey/resource.ts", "ApiKeyArgs", "ApiKeyOutputs", APIKEY_DEFINITION],
-] as [string, string, string, ResourceDef][])("the TypeScript types' TSDoc in %s", (file, args, cls, def) => {
+describe.each(
+  RESOURCES.map(
+    (r) => [`provider/resources/${r.definition.name.toLowerCase()}/types.ts`, r.definition] as const,
+  ),
+)("the TypeScript types' TSDoc in %s", (file, def: ResourceDef) => {
   const described = (name: string) => def.properties.find((p) => p.name === name)!.description;
+  const docText = (name: string) => described(name).replace(/\s+/g, " ").trim();
 
-  it("documents each input exactly as the definition does", () => {
-    const docs = tsdoc(file, args);
-    expect(Object.keys(docs).sort()).toEqual(inputNames(def.properties).sort());
-    for (const [name, text] of Object.entries(docs)) expect([name, text]).toEqual([name, described(name)]);
+  it("documents each input exactly as the definition does, in the args and the checked inputs", () => {
+    for (const container of [`${def.name}Args`, `${def.name}Inputs`]) {
+      const docs = tsdoc(file, container);
+      expect(Object.keys(docs).sort()).toEqual(inputNames(def.properties).sort());
+      for (const [name, text] of Object.entries(docs)) expect([name, text]).toEqual([name, docText(name)]);
+    }
   });
 
-  it("documents its output-only properties, where it documents them, as the definition does", () => {
-    const outputOnly = def.properties.filter((p) => p.output && !p.input).map((p) => p.name);
-    const docs = Object.entries(tsdoc(file, cls)).filter(([name]) => outputOnly.includes(name));
-    expect(docs.length).toBeGreaterThan(3);
-    for (const [name, text] of docs) expect([name, text]).toEqual([name, described(name)]);
+  it("documents each output exactly as the definition does", () => {
+    const docs = tsdoc(file, `${def.name}Outputs`);
+    expect(Object.keys(docs).sort()).toEqual(
+      def.properties
+        .filter((p) => p.output)
+        .map((p) => p.name)
+        .sort(),
+    );
+    for (const [name, text] of Object.entries(docs)) expect([name, text]).toEqual([name, docText(name)]);
   });
+});
+
+describe("the generated types.ts files", () => {
+  it.each(Object.keys(resourceTypes()))(
+    "%s is generated from the current definition (run `npm run types:gen`)",
+    (file) => {
+      const onDisk = fs.readFileSync(path.join(repo, file), "utf8");
+      expect(onDisk).toBe(formatted(resourceTypes()[file], file));
+    },
+  );
 });
 
 describe("the plugin schema", () => {

@@ -1,4 +1,4 @@
-import { reportedOnce, runtimeFromConfig } from "../../../provider/resources/dynamic";
+import { reportedOnce, runtimeFromConfig } from "../../../provider/dynamic/host";
 import { retryLine, Runtime } from "../../../provider/resources/runtime";
 import { closest } from "../../../provider/resources/settings";
 

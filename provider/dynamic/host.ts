@@ -11,11 +11,11 @@
  * object, and the plugin never loads this module.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { dynamicHostEngineAddress } from "./engine-log";
-import { bind, type BoundResource } from "./kit";
+import { dynamicHostEngineAddress } from "../resources/engine-log";
+import { bind, type BoundResource } from "../resources/kit";
 import { resourceKind } from "../registry";
-import { isExpectedError, Runtime } from "./runtime";
-import { parseSettings, settingsOrThrow } from "./settings";
+import { isExpectedError, Runtime } from "../resources/runtime";
+import { parseSettings, settingsOrThrow } from "../resources/settings";
 
 const processBinding: { runtime?: Runtime; signature?: string } = {};
 

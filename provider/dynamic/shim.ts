@@ -25,6 +25,34 @@ export function dynamicShim(resource: string, implModule: string): pulumi.dynami
       );
     }
   }
+  return forwarding(loadImpl);
+}
+
+/**
+ * A provider whose every method loads the package's one dynamic entry (`entryModule`, see
+ * `impl.ts`) and calls the same method of the resource named `resource` there. Resources released
+ * after 0.1.0 use it: their states name one module, which can stay where it is however the package's
+ * folders change. (Compute's and ApiKey's states name their own modules, through {@link dynamicShim}.)
+ */
+export function entryShim(resource: string, entryModule: string): pulumi.dynamic.ResourceProvider {
+  function loadImpl(): Impl {
+    let entry: { resource(name: string): Impl };
+    try {
+      entry = require(entryModule);
+    } catch (err) {
+      throw new Error(
+        `Failed to load the ${resource} provider from ${entryModule} (${(err as Error).message}). ` +
+          "Install @neon-labs-unofficial/pulumi-neon-compute in the program's project (npm install), " +
+          'or in a checkout of it run "npm run build:link" (which builds dist/ and links the package).',
+      );
+    }
+    return entry.resource(resource);
+  }
+  return forwarding(loadImpl);
+}
+
+/** Each method loads the implementation and calls its own (the parameter's name is part of states' text). */
+function forwarding(loadImpl: () => Impl): pulumi.dynamic.ResourceProvider {
   return {
     configure: (req) => loadImpl().configure(req),
     check: (olds, news) => loadImpl().check(olds, news),

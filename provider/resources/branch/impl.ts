@@ -1,5 +1,0 @@
-/** `Branch` as the dynamic provider host loads it (states name this module's path: it stays). */
-import { dynamicImpl } from "../dynamic";
-
-export const { configure, check, diff, create, read, update, delete: remove } = dynamicImpl("Branch");
-export { remove as delete };

@@ -1,0 +1,204 @@
+// Generated from definition.ts by `npm run types:gen`: do not edit (a test fails when it is stale).
+
+/** `Branch`'s TypeScript types: the program's args, the outputs, and the inputs its steps receive after `check`. */
+
+import type * as pulumi from "@pulumi/pulumi";
+
+/**
+ * The branch's read_write compute: created in the same request as the branch, changed in place afterwards.
+ */
+export interface BranchComputeArgs {
+  /** A fixed size in compute units (sets `minCu` and `maxCu` to it). */
+  cu?: pulumi.Input<number>;
+  /** Autoscaling lower bound in compute units (with `maxCu`). */
+  minCu?: pulumi.Input<number>;
+  /** Autoscaling upper bound in compute units (with `minCu`). */
+  maxCu?: pulumi.Input<number>;
+  /** Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800. */
+  suspendTimeoutSeconds?: pulumi.Input<number>;
+}
+
+/**
+ * As read: The branch's read_write compute: created in the same request as the branch, changed in place
+ * afterwards.
+ */
+export interface BranchComputeOutputs {
+  /** A fixed size in compute units (sets `minCu` and `maxCu` to it). */
+  cu?: number;
+  /** Autoscaling lower bound in compute units (with `maxCu`). */
+  minCu?: number;
+  /** Autoscaling upper bound in compute units (with `minCu`). */
+  maxCu?: number;
+  /** Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800. */
+  suspendTimeoutSeconds?: number;
+}
+
+/**
+ * After `check`: The branch's read_write compute: created in the same request as the branch, changed in place
+ * afterwards.
+ */
+export interface BranchComputeInputs {
+  /** A fixed size in compute units (sets `minCu` and `maxCu` to it). */
+  cu?: number;
+  /** Autoscaling lower bound in compute units (with `maxCu`). */
+  minCu?: number;
+  /** Autoscaling upper bound in compute units (with `minCu`). */
+  maxCu?: number;
+  /** Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800. */
+  suspendTimeoutSeconds?: number;
+}
+
+/** Inputs of a {@link Branch}. */
+export interface BranchArgs {
+  /** The project. Changing it replaces the branch (the old one is deleted first). */
+  projectId: pulumi.Input<string>;
+  /**
+   * The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is
+   * deleted first).
+   */
+  parentId?: pulumi.Input<string>;
+  /**
+   * The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider
+   * names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
+   */
+  name?: pulumi.Input<string>;
+  /**
+   * A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected
+   * branch.
+   */
+  protected?: pulumi.Input<boolean>;
+  /**
+   * RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a
+   * protected or default branch. Changed in place; removing it clears the expiration.
+   */
+  expiresAt?: pulumi.Input<string>;
+  /**
+   * The branch's read_write compute, created in the same request as the branch and changed in place (a size
+   * change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
+   */
+  compute?: pulumi.Input<BranchComputeArgs>;
+  /**
+   * Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The
+   * branch's own changes are lost: the preview says so.
+   */
+  resetTrigger?: pulumi.Input<string>;
+  /**
+   * Manage the project's default branch instead of creating one: its name, protection and primary compute's
+   * size follow the inputs; destroy leaves it in place.
+   */
+  adoptDefault?: pulumi.Input<boolean>;
+  /**
+   * Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must
+   * describe it as it is. Deleting the resource deletes the branch.
+   */
+  importId?: pulumi.Input<string>;
+}
+
+/** Outputs of a {@link Branch}. */
+export interface BranchOutputs {
+  /** The project. Changing it replaces the branch (the old one is deleted first). */
+  projectId: string;
+  /**
+   * The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is
+   * deleted first).
+   */
+  parentId?: string;
+  /**
+   * The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider
+   * names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
+   */
+  name: string;
+  /**
+   * A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected
+   * branch.
+   */
+  protected: boolean;
+  /**
+   * RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a
+   * protected or default branch. Changed in place; removing it clears the expiration.
+   */
+  expiresAt?: string;
+  /**
+   * The branch's read_write compute, created in the same request as the branch and changed in place (a size
+   * change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
+   */
+  compute?: BranchComputeOutputs;
+  /**
+   * Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The
+   * branch's own changes are lost: the preview says so.
+   */
+  resetTrigger?: string;
+  /**
+   * Manage the project's default branch instead of creating one: its name, protection and primary compute's
+   * size follow the inputs; destroy leaves it in place.
+   */
+  adoptDefault?: boolean;
+  /**
+   * Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must
+   * describe it as it is. Deleting the resource deletes the branch.
+   */
+  importId?: string;
+  /** Whether this is the project's default branch. */
+  default: boolean;
+  /** `init`, `resetting`, `ready` or `archived`, as of the last read. */
+  currentState?: string;
+  /** When the branch was created (ISO 8601 UTC). */
+  createdAt?: string;
+  /** The id of the branch's read_write compute, when it has one. */
+  computeId?: string;
+  /**
+   * The state of the branch's read_write compute as of the last read (`init`, `active` or `idle`); `init`
+   * means it has never started (its first start failed), which the next `pulumi up` fixes by starting it.
+   */
+  computeState?: string;
+  /** The host name of the branch's read_write compute, when it has one. */
+  host?: string;
+  /** `true` for the project's default branch taken over with `adoptDefault` (destroy leaves it in place). */
+  adopted?: boolean;
+}
+
+/** Inputs of a {@link Branch} after `check`: what its steps receive. */
+export interface BranchInputs {
+  /** The project. Changing it replaces the branch (the old one is deleted first). */
+  projectId: string;
+  /**
+   * The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is
+   * deleted first).
+   */
+  parentId?: string;
+  /**
+   * The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider
+   * names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
+   */
+  name?: string;
+  /**
+   * A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected
+   * branch.
+   */
+  protected?: boolean;
+  /**
+   * RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a
+   * protected or default branch. Changed in place; removing it clears the expiration.
+   */
+  expiresAt?: string;
+  /**
+   * The branch's read_write compute, created in the same request as the branch and changed in place (a size
+   * change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
+   */
+  compute?: BranchComputeInputs;
+  /**
+   * Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The
+   * branch's own changes are lost: the preview says so.
+   */
+  resetTrigger?: string;
+  /**
+   * Manage the project's default branch instead of creating one: its name, protection and primary compute's
+   * size follow the inputs; destroy leaves it in place.
+   */
+  adoptDefault?: boolean;
+  /**
+   * Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must
+   * describe it as it is. Deleting the resource deletes the branch.
+   */
+  importId?: string;
+}

@@ -1,0 +1,12 @@
+/** Writes each resource's `types.ts` from its definition (`npm run types:gen`), formatted as Prettier would. */
+import * as fs from "fs";
+import * as path from "path";
+import { formatted } from "./lib/formatted";
+import { resourceTypes } from "./lib/resource-types";
+
+const repo = path.resolve(__dirname, "..");
+const files = resourceTypes();
+for (const [file, text] of Object.entries(files)) {
+  fs.writeFileSync(path.join(repo, file), formatted(text, file));
+}
+console.log(`wrote ${Object.keys(files).length} types.ts files`);

@@ -1,0 +1,98 @@
+/**
+ * Each resource's TypeScript types, generated from its definition (`npm run types:gen` writes
+ * `provider/resources/<name>/types.ts`): the program's `<Name>Args` (every input wrapped in
+ * `pulumi.Input`), the `<Name>Outputs` the classes expose, and the `<Name>Inputs` the steps receive
+ * after `check`, each property with its definition's description as TSDoc — so the docs an editor
+ * shows are the definition's, and a property is declared once. A test fails when a file is stale.
+ */
+import type { ObjectTypeDef, PropertyDef, PropertyType } from "../../provider/resources/definition";
+import { RESOURCES } from "../../provider/registry";
+
+type Face = "Args" | "Outputs" | "Inputs";
+
+/** The TypeScript type of a property's value in one face. */
+function valueType(type: PropertyType, p: PropertyDef, face: Face): string {
+  const input = (t: string) => (face === "Args" ? `pulumi.Input<${t}>` : t);
+  if (typeof type === "string") {
+    if (type === "string") return p.enum ? p.enum.map((v) => JSON.stringify(v)).join(" | ") : "string";
+    return type === "boolean" ? "boolean" : "number";
+  }
+  if ("map" in type) return `Record<string, ${input("string")}>`;
+  if ("arrayOf" in type) return `${input(type.arrayOf)}[]`;
+  return `${type.object}${face}`;
+}
+
+/** A TSDoc block of `text` at `indent`, wrapped at 110 columns. */
+function tsdoc(text: string, indent: string): string {
+  const safe = text.replace(/\*\//g, "*\\/");
+  const oneLine = `${indent}/** ${safe} */`;
+  if (oneLine.length <= 110) return oneLine;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of safe.split(/\s+/)) {
+    if (line && `${indent} * ${line} ${word}`.length > 110) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`].join("\n");
+}
+
+/** Whether a property belongs to a face, and whether it is optional there. */
+function member(p: PropertyDef, face: Face): { optional: boolean } | undefined {
+  if (face === "Outputs") return p.output ? { optional: p.output === "optional" } : undefined;
+  if (!p.input) return undefined;
+  // After check, an input with a default has its value.
+  return { optional: p.input === "optional" && !(face === "Inputs" && p.default !== undefined) };
+}
+
+function iface(name: string, doc: string, props: readonly PropertyDef[], face: Face): string {
+  const body = props.flatMap((p) => {
+    const m = member(p, face);
+    if (!m) return [];
+    const t = valueType(p.type, p, face);
+    return [
+      tsdoc(p.description, "  "),
+      `  ${p.name}${m.optional ? "?" : ""}: ${face === "Args" ? `pulumi.Input<${t}>` : t};`,
+    ];
+  });
+  return [tsdoc(doc, ""), `export interface ${name}${face} {`, ...body, "}"].join("\n");
+}
+
+/** The object types a resource's properties name (`{ object: "<Name>" }`). */
+function objectTypesOf(props: readonly PropertyDef[], known: readonly ObjectTypeDef[]): ObjectTypeDef[] {
+  return props.flatMap((p) => {
+    const t = p.type;
+    const name = typeof t === "object" && "object" in t ? t.object : undefined;
+    if (!name) return [];
+    const found = known.find((o) => o.name === name);
+    if (!found) throw new Error(`${p.name}: object type ${name} is not among the resource's objectTypes`);
+    return [found];
+  });
+}
+
+/** The generated `types.ts` of every resource, by its path in the repository. */
+export function resourceTypes(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const kind of RESOURCES) {
+    const def = kind.definition;
+    const n = def.name;
+    const objects = objectTypesOf(def.properties, kind.objectTypes ?? []);
+    const parts = [
+      `// Generated from definition.ts by \`npm run types:gen\`: do not edit (a test fails when it is stale).`,
+      `/** \`${n}\`'s TypeScript types: the program's args, the outputs, and the inputs its steps receive after \`check\`. */`,
+      `import type * as pulumi from "@pulumi/pulumi";`,
+      ...objects.flatMap((o) => [
+        iface(o.name, o.description, o.properties, "Args"),
+        iface(o.name, `As read: ${o.description}`, o.properties, "Outputs"),
+        iface(o.name, `After \`check\`: ${o.description}`, o.properties, "Inputs"),
+      ]),
+      iface(n, `Inputs of a {@link ${n}}.`, def.properties, "Args"),
+      iface(n, `Outputs of a {@link ${n}}.`, def.properties, "Outputs"),
+      iface(n, `Inputs of a {@link ${n}} after \`check\`: what its steps receive.`, def.properties, "Inputs"),
+    ];
+    files[`provider/resources/${n.toLowerCase()}/types.ts`] = parts.join("\n\n") + "\n";
+  }
+  return files;
+}
