@@ -25,7 +25,8 @@ import { isTerminal } from "../operations";
 import type { ObjectTypeDef, ResourceDef } from "./definition";
 import type { CheckFailure } from "./check";
 import { definedChangedKeys } from "./compare";
-import type { Runtime } from "./runtime";
+import type { ResourceLogger } from "./engine-log";
+import { clause, type Runtime } from "./runtime";
 
 type Props = Record<string, unknown>;
 
@@ -376,6 +377,75 @@ export class InitError extends Error {
     super(message);
     this.name = "InitError";
   }
+}
+
+/**
+ * The error of a create whose object exists but did not become ready: the object (`what`, as
+ * messages describe it) stays in the stack with its outputs as they are, so that the next `up`
+ * finishes it or `destroy` removes it.
+ */
+export function keptInStack(what: string, err: unknown, id: string, outs: Props): InitError {
+  const reason = clause(err);
+  return new InitError(
+    `Failed to finish creating ${what}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+    id,
+    outs,
+    [reason],
+  );
+}
+
+/** How {@link createOnce} sends a create and recognises what a lost answer made. */
+export interface CreateOnce<R, F> {
+  log: ResourceLogger;
+  /** Sends the create request. */
+  send(): Promise<R>;
+  /** The object a create whose answer was lost made, if any (throws when it cannot tell which). */
+  find(): Promise<F | undefined>;
+  /** The create's result for an object found after a lost answer (its operations still to wait for). */
+  finish(found: F): Promise<R>;
+  /** The found object as messages name it. */
+  describe(found: F): string;
+  /** The first send's error when it may not have created anything: thrown as is unless this says otherwise. */
+  refused?(err: unknown): Promise<R>;
+  /** Whether a failed send may have created the object (default: the request may have reached the service). */
+  mayHaveMade?(err: unknown): boolean;
+}
+
+/**
+ * Creates an object once. A create whose answer is lost may have made the object: it is looked for
+ * (`find`) before anything is sent again — found, it is this create's object; not found, the create
+ * is sent once more, and a 409 or a lost answer to that is looked up the same way. Never a second
+ * object, never a 409 loop.
+ */
+export async function createOnce<R, F>(c: CreateOnce<R, F>): Promise<R> {
+  const mayHaveMade = c.mayHaveMade ?? ((e: unknown) => e instanceof ApiError && e.mayHaveReachedServer);
+  let found: F | undefined;
+  try {
+    return await c.send();
+  } catch (err) {
+    if (!mayHaveMade(err)) {
+      if (c.refused) return c.refused(err);
+      throw err;
+    }
+    found = await c.find();
+    if (!found) {
+      c.log.info("the answer to the create request was lost and nothing was created; sending it again");
+      try {
+        return await c.send();
+      } catch (again) {
+        if (!(mayHaveMade(again) || (again instanceof ApiError && again.kind === "conflict"))) throw again;
+        found = await c.find();
+        if (!found) throw again;
+      }
+    }
+  }
+  c.log.info(`the answer to the create request was lost; found ${c.describe(found)}, which it created`);
+  return c.finish(found);
+}
+
+/** The progress line of a step that waits for operations: "`done`; waiting for create_branch, start_compute". */
+export function waitingLine(done: string, operations: readonly { action: string }[], after = ""): string {
+  return `${done}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}${after}`;
 }
 
 /**

@@ -12,16 +12,18 @@ import { planFailures } from "../compute/preflight";
 import { ensureStarted } from "../compute/recovery";
 import {
   confirmGone,
-  InitError,
+  createOnce,
   isNewResource,
+  keptInStack,
   refreshInputs,
   unfinishedCreation,
   UNKNOWN,
+  waitingLine,
   type Checked,
   type ResourceSteps,
 } from "../kit";
 import { changedInput, definedDiff, same } from "../compare";
-import { clause, type Runtime } from "../runtime";
+import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
@@ -225,9 +227,7 @@ async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dyn
       } else {
         ({ branch, operations } = await createOrReconcile(api, i, name, autoNamed, log, urn));
       }
-      log.progress(
-        `${found ? "finishing" : "created"} ${describeBranch(branch)}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}`,
-      );
+      log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
       await rt.waitFor(i.projectId, operations, log);
       if (i.compute && !(await readWriteCompute(api, i.projectId, branch.id))) {
         // Found again after a kill that came before its compute: add it now.
@@ -244,17 +244,11 @@ async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dyn
     return { id: b.id, outs: toOutputs(inputs, fresh, await readWriteCompute(api, i.projectId, b.id)) };
   } catch (err) {
     if (!branch) throw err;
-    const reason = clause(err);
     // As it is now (its compute too, when readable), so that the next up knows what to finish.
     const b = branch;
     const now = await api.branches.get(i.projectId, b.id).catch(() => b);
     const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
-    throw new InitError(
-      `Failed to finish creating ${describeBranch(branch)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
-      branch.id,
-      toOutputs(inputs, now, ep),
-      [reason],
-    );
+    throw keptInStack(describeBranch(branch), err, branch.id, toOutputs(inputs, now, ep));
   }
 }
 
@@ -267,24 +261,29 @@ async function createOrReconcile(
   log: ResourceLogger,
   urn: string | undefined,
 ): Promise<{ branch: Branch; operations: Operation[] }> {
-  try {
-    const r = await api.branches.create(i.projectId, createBody(i, name, urn));
-    return { branch: r.branch, operations: r.operations };
-  } catch (err) {
-    const conflict = err instanceof ApiError && err.kind === "conflict";
-    if (!(err instanceof ApiError) || !(err.mayHaveReachedServer || conflict)) throw err;
-    const found = (await api.branches.list(i.projectId)).find((b) => b.name === name);
-    if (!found) {
-      if (conflict) throw err;
-      log.info("the answer to the create request was lost and nothing was created; sending it again");
+  const find = async () => (await api.branches.list(i.projectId)).find((b) => b.name === name);
+  const finish = async (found: Branch) => ({
+    branch: found,
+    operations: await pendingOps(api, i.projectId, found.id),
+  });
+  return createOnce<{ branch: Branch; operations: Operation[] }, Branch>({
+    log,
+    send: async () => {
       const r = await api.branches.create(i.projectId, createBody(i, name, urn));
       return { branch: r.branch, operations: r.operations };
-    }
-    // A 409 names a branch that was there before this create: only an auto-name proves it is ours.
-    if (conflict && !autoNamed) throw refuseStranger(i, found);
-    log.info(`the answer to the create request was lost; found ${describeBranch(found)}, which it created`);
-    return { branch: found, operations: await pendingOps(api, i.projectId, found.id) };
-  }
+    },
+    find,
+    finish,
+    describe: describeBranch,
+    refused: async (err) => {
+      // A 409 names a branch that was there before this create: only an auto-name proves it is ours.
+      const found = err instanceof ApiError && err.kind === "conflict" ? await find() : undefined;
+      if (!found) throw err;
+      if (!autoNamed) throw refuseStranger(i, found);
+      log.info(`the answer to the create request was lost; found ${describeBranch(found)}, which it created`);
+      return finish(found);
+    },
+  });
 }
 
 /** Takes over the project's default branch: applies the declared name, protection and compute size. */

@@ -7,8 +7,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Endpoint, type NeonClient } from "../../api";
 import type { ResourceLogger } from "../engine-log";
-import { clause, type Runtime } from "../runtime";
-import { InitError } from "../kit";
+import type { Runtime } from "../runtime";
+import { keptInStack, waitingLine } from "../kit";
 import { propertyChanged } from "./diff";
 import { withProjectDefault } from "./project-default";
 import type { ComputeInputs } from "./types";
@@ -170,8 +170,7 @@ export async function createCompute(
       ep = result.endpoint;
       adopted = result.adopted;
       await known.remember(ep);
-      const waitingFor = result.operations.map((o) => o.action).join(", ") || "nothing";
-      log.progress(`created ${describe(ep)}; waiting for ${waitingFor}`);
+      log.progress(waitingLine(`created ${describe(ep)}`, result.operations));
       const finished = await rt.waitFor(i.projectId, result.operations, log);
       // This run's own create, every operation finished: nothing to read back. A compute found again
       // (interrupted run, lost answer) may have failed to start earlier.
@@ -187,13 +186,7 @@ export async function createCompute(
     known.invalidate(i.projectId);
     if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
-    const reason = clause(err);
-    throw new InitError(
-      `Failed to finish creating ${describe(ep)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
-      ep.id,
-      toOutputs({ ...inputs, adopted }, ep),
-      [reason],
-    );
+    throw keptInStack(describe(ep), err, ep.id, toOutputs({ ...inputs, adopted }, ep));
   }
 }
 

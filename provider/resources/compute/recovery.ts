@@ -6,7 +6,7 @@
 import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
 import { isSucceeded, isTerminal } from "../../operations";
 import type { ResourceLogger } from "../engine-log";
-import { derivedName } from "../kit";
+import { createOnce, derivedName } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ComputeInputs } from "./types";
 import { createBody, describe } from "./mapping";
@@ -51,32 +51,30 @@ export async function createOrReconcile(
   before: Set<string>,
   log: ResourceLogger,
 ): Promise<EndpointAndOperations> {
-  try {
-    return { ...(await api.endpoints.create(i.projectId, createBody(i))), answered: true };
-  } catch (err) {
-    if (!(err instanceof ApiError) || !err.mayHaveReachedServer) throw friendlyCreateError(err, i);
-    const found = (await api.endpoints.listByBranch(i.projectId, i.branchId)).filter(
-      (e) => !before.has(e.id) && e.type === (i.type ?? "read_write") && (!i.name || e.name === i.name),
-    );
-    if (found.length === 1) {
-      const ep = found[0];
-      log.info(`the answer to the create request was lost; found ${describe(ep)}, which it created`);
-      // A brand-new compute: every operation it has is this request's, failures included.
-      return {
-        endpoint: ep,
-        operations: await operationsOf(api, i.projectId, ep.id, { includeFailed: true }),
-      };
-    }
-    if (found.length === 0) {
-      log.info("the answer to the create request was lost and nothing was created; sending it again");
-      return { ...(await api.endpoints.create(i.projectId, createBody(i))), answered: true };
-    }
-    throw new Error(
-      `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +
-        `${found.length} new computes (${found.map((e) => e.id).join(", ")}) appeared on the branch, so it is ` +
-        "not clear which one is this resource's. Delete the extra ones, then run `pulumi up` again.",
-    );
-  }
+  return createOnce<EndpointAndOperations, Endpoint>({
+    log,
+    send: async () => ({ ...(await api.endpoints.create(i.projectId, createBody(i))), answered: true }),
+    find: async () => {
+      const found = (await api.endpoints.listByBranch(i.projectId, i.branchId)).filter(
+        (e) => !before.has(e.id) && e.type === (i.type ?? "read_write") && (!i.name || e.name === i.name),
+      );
+      if (found.length > 1) {
+        throw new Error(
+          `Failed to create a compute on branch ${i.branchId}: the answer to the create request was lost and ` +
+            `${found.length} new computes (${found.map((e) => e.id).join(", ")}) appeared on the branch, so it is ` +
+            "not clear which one is this resource's. Delete the extra ones, then run `pulumi up` again.",
+        );
+      }
+      return found[0];
+    },
+    // A brand-new compute: every operation it has is this request's, failures included.
+    finish: async (ep) => ({
+      endpoint: ep,
+      operations: await operationsOf(api, i.projectId, ep.id, { includeFailed: true }),
+    }),
+    describe,
+    refused: (err) => Promise.reject(friendlyCreateError(err, i)),
+  });
 }
 
 /**

@@ -8,10 +8,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
 import {
   confirmGone,
-  InitError,
+  createOnce,
   isNewResource,
+  keptInStack,
   refreshInputs,
   UNKNOWN,
+  waitingLine,
   type Checked,
   type ResourceSteps,
 } from "../kit";
@@ -169,20 +171,12 @@ async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<pulumi.d
             made = db;
           });
       made = r.database;
-      log.progress(
-        `created ${describeDatabase(made)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
-      );
+      log.progress(waitingLine(`created ${describeDatabase(made)}`, r.operations));
       await rt.waitFor(ref.projectId, r.operations, log);
     });
   } catch (err) {
     if (!made) throw err;
-    const reason = clause(err);
-    throw new InitError(
-      `Failed to finish creating ${describeDatabase(made)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
-      String(made.id),
-      toOutputs(inputs, ref.projectId, made),
-      [reason],
-    );
+    throw keptInStack(describeDatabase(made), err, String(made.id), toOutputs(inputs, ref.projectId, made));
   }
   const db = made as Database;
   return { id: String(db.id), outs: toOutputs(inputs, ref.projectId, db) };
@@ -199,33 +193,21 @@ async function createOrReconcile(
   log: ResourceLogger,
   onFound: (db: Database) => void,
 ): Promise<DatabaseOperations> {
-  const send = () =>
-    api.databases.create(ref.projectId, ref.branchId, { name: i.name, owner_name: i.ownerName });
-  const find = async () => (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === i.name);
-  let found: Database | undefined;
-  try {
-    return await send();
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (!err.mayHaveReachedServer) {
+  return createOnce<DatabaseOperations, Database>({
+    log,
+    send: () => api.databases.create(ref.projectId, ref.branchId, { name: i.name, owner_name: i.ownerName }),
+    find: async () => (await listed(api, ref.projectId, ref.branchId)).find((d) => d.name === i.name),
+    describe: describeDatabase,
+    refused: async (err) => {
+      if (!(err instanceof ApiError)) throw err;
       if (err.kind === "conflict") throw refuseTaken("database", ref);
       throw await explainOwner(api, ref, i.ownerName, err);
-    }
-    found = await find();
-    if (!found) {
-      log.info("the answer to the create request was lost and nothing was created; sending it again");
-      try {
-        return await send();
-      } catch (again) {
-        if (!(again instanceof ApiError && again.kind === "conflict")) throw again;
-        found = await find();
-        if (!found) throw again;
-      }
-    }
-  }
-  log.info(`the answer to the create request was lost; found ${describeDatabase(found)}, which it created`);
-  onFound(found);
-  return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
+    },
+    finish: async (found) => {
+      onFound(found);
+      return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
+    },
+  });
 }
 
 /** The names of a branch's databases. */
@@ -357,9 +339,7 @@ async function applyChanges(
       log.info(`the answer to the update was lost; ${describeDatabase(now)} shows the change`);
       r = { database: now, operations: await pendingBranchOps(api, projectId, db.branch_id) };
     }
-    log.progress(
-      `updating ${describeDatabase(db)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
-    );
+    log.progress(waitingLine(`updating ${describeDatabase(db)}`, r.operations));
     await rt.waitFor(projectId, r.operations, log);
     return r.database;
   });

@@ -8,9 +8,17 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Operation, type Project, type ProjectUpdateBody } from "../../api";
 import { isTerminal } from "../../operations";
-import { InitError, refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
+import {
+  createOnce,
+  keptInStack,
+  refreshInputs,
+  UNKNOWN,
+  waitingLine,
+  type Checked,
+  type ResourceSteps,
+} from "../kit";
 import { changedInput, definedDiff } from "../compare";
-import { clause, type Runtime } from "../runtime";
+import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { PROJECT_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
@@ -149,47 +157,43 @@ interface Started {
 }
 
 /** Sends the create; a lost answer is reconciled by the name (no project had it before), never resent blindly. */
-async function createOrReconcile(
+function createOrReconcile(
   api: NeonClient,
   i: ProjectInputs,
   name: string,
   log: ResourceLogger,
-  resent = false,
 ): Promise<Started> {
-  try {
-    const r = await api.projects.create(createBody(i, name));
-    const rw = r.endpoints.find((e) => e.type === "read_write");
-    const db = r.databases[0];
-    return {
-      project: r.project,
-      operations: r.operations,
-      parts: {
-        defaultBranchId: r.branch.id,
-        defaultBranchName: r.branch.name,
-        primaryComputeId: rw?.id,
-        host: rw?.host,
-        databaseName: db?.name,
-        roleName: db?.owner_name ?? r.roles[0]?.name,
-        connectionUri: r.connection_uris?.[0]?.connection_uri,
-      },
-    };
-  } catch (err) {
+  return createOnce<Started, Project>({
+    log,
+    send: async () => {
+      const r = await api.projects.create(createBody(i, name));
+      const rw = r.endpoints.find((e) => e.type === "read_write");
+      const db = r.databases[0];
+      return {
+        project: r.project,
+        operations: r.operations,
+        parts: {
+          defaultBranchId: r.branch.id,
+          defaultBranchName: r.branch.name,
+          primaryComputeId: rw?.id,
+          host: rw?.host,
+          databaseName: db?.name,
+          roleName: db?.owner_name ?? r.roles[0]?.name,
+          connectionUri: r.connection_uris?.[0]?.connection_uri,
+        },
+      };
+    },
+    find: async () => {
+      const found = await projectsNamed(api, name, i.orgId);
+      if (found.length > 1) throw refuseStranger(name, found);
+      return found[0];
+    },
+    finish: async (p) => ({ project: p, operations: await pendingOps(api, p.id) }),
+    describe: describeProject,
     // An answer that did not arrive, or arrived in a shape not understood: the project may exist.
-    const unknownOutcome =
-      err instanceof ApiError && (err.mayHaveReachedServer || err.kind === "invalid_response");
-    if (!unknownOutcome) throw err;
-    const found = await projectsNamed(api, name, i.orgId);
-    if (found.length === 0) {
-      if (resent) throw err;
-      log.info("the answer to the create request was lost and nothing was created; sending it again");
-      return createOrReconcile(api, i, name, log, true);
-    }
-    if (found.length > 1) throw refuseStranger(name, found);
-    log.info(
-      `the answer to the create request was lost; found ${describeProject(found[0])}, which it created`,
-    );
-    return { project: found[0], operations: await pendingOps(api, found[0].id) };
-  }
+    mayHaveMade: (err) =>
+      err instanceof ApiError && (err.mayHaveReachedServer || err.kind === "invalid_response"),
+  });
 }
 
 async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pulumi.dynamic.CreateResult> {
@@ -216,19 +220,16 @@ async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pulumi.dy
   }
   const p = started.project;
   try {
-    log.progress(
-      `created ${describeProject(p)}; waiting for ${started.operations.map((o) => o.action).join(", ") || "nothing"}`,
-    );
+    log.progress(waitingLine(`created ${describeProject(p)}`, started.operations));
     await rt.serialized(p.id, () => rt.waitFor(p.id, started.operations, log));
     const parts = started.parts ?? (await readParts(api, p, inputs));
     return { id: p.id, outs: toOutputs(inputs, p, parts) };
   } catch (err) {
-    const reason = clause(err);
-    throw new InitError(
-      `Failed to finish creating ${describeProject(p)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
+    throw keptInStack(
+      describeProject(p),
+      err,
       p.id,
       toOutputs(inputs, p, started.parts ?? { defaultBranchId: "" }),
-      [reason],
     );
   }
 }

@@ -6,7 +6,17 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
-import { confirmGone, InitError, refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
+import {
+  confirmGone,
+  createOnce,
+  InitError,
+  keptInStack,
+  refreshInputs,
+  UNKNOWN,
+  waitingLine,
+  type Checked,
+  type ResourceSteps,
+} from "../kit";
 import { definedDiff } from "../compare";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
@@ -190,20 +200,12 @@ async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulumi.dynam
             made = { role };
           });
       made = { role: r.role, password: r.role.password };
-      log.progress(
-        `created ${describeRole(ref)}; waiting for ${r.operations.map((o) => o.action).join(", ") || "nothing"}`,
-      );
+      log.progress(waitingLine(`created ${describeRole(ref)}`, r.operations));
       await rt.waitFor(ref.projectId, r.operations, log);
     });
   } catch (err) {
     if (!made) throw err;
-    const reason = clause(err);
-    throw new InitError(
-      `Failed to finish creating ${describeRole(ref)}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
-      roleId(ref),
-      toOutputs(inputs, ref, made.role, made.password),
-      [reason],
-    );
+    throw keptInStack(describeRole(ref), err, roleId(ref), toOutputs(inputs, ref, made.role, made.password));
   }
   const m = made as { role: Role; password?: string };
   return { id: roleId(ref), outs: toOutputs(inputs, ref, m.role, m.password) };
@@ -221,37 +223,28 @@ async function createOrReconcile(
   log: ResourceLogger,
   onFound: (role: Role) => void,
 ): Promise<RoleOperations> {
-  const send = () =>
-    api.roles.create(ref.projectId, ref.branchId, {
-      name: ref.name,
-      ...(i.noLogin ? { no_login: true } : {}),
-    });
-  let found: Role | undefined;
-  try {
-    return await send();
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (!err.mayHaveReachedServer) {
+  return createOnce<RoleOperations, Role>({
+    log,
+    send: () =>
+      api.roles.create(ref.projectId, ref.branchId, {
+        name: ref.name,
+        ...(i.noLogin ? { no_login: true } : {}),
+      }),
+    find: () => findRole(api, ref),
+    describe: () => describeRole(ref),
+    refused: async (err) => {
       // A 409 here: someone else created the name between the check and the create.
-      if (err.kind === "conflict" && (await findRole(api, ref))) throw refuseTaken("role", ref);
-      throw err;
-    }
-    found = await findRole(api, ref);
-    if (!found) {
-      log.info("the answer to the create request was lost and nothing was created; sending it again");
-      try {
-        return await send();
-      } catch (again) {
-        if (!(again instanceof ApiError && again.kind === "conflict")) throw again;
-        found = await findRole(api, ref);
-        if (!found) throw again;
+      if (err instanceof ApiError && err.kind === "conflict" && (await findRole(api, ref))) {
+        throw refuseTaken("role", ref);
       }
-    }
-  }
-  log.info(`the answer to the create request was lost; found ${describeRole(ref)}, which it created`);
-  // From here on it is this stack's role: a failure keeps it in the stack.
-  onFound(found);
-  return finishFound(api, i, ref, found);
+      throw err;
+    },
+    finish: (found) => {
+      // From here on it is this stack's role: a failure keeps it in the stack.
+      onFound(found);
+      return finishFound(api, i, ref, found);
+    },
+  });
 }
 
 /** The names of a branch's roles. */
@@ -374,7 +367,11 @@ async function update(
     await rt.serialized(ref.projectId, async () => {
       reset = await resetOrReconcile(api, ref, log);
       log.progress(
-        `reset the password of ${describeRole(ref)}; waiting for ${reset.operations.map((o) => o.action).join(", ") || "nothing"} (the old password works until then)`,
+        waitingLine(
+          `reset the password of ${describeRole(ref)}`,
+          reset.operations,
+          " (the old password works until then)",
+        ),
       );
       await rt.waitFor(ref.projectId, reset.operations, log);
     });
