@@ -6,9 +6,8 @@
 import { z } from "zod";
 import { ApiError, type NeonClient, type Operation } from "../api";
 import { displayName, type CheckFailure } from "./check";
-import { createdByStack, UNKNOWN } from "./kit";
+import { createdByStack, pendingOperations, UNKNOWN } from "./kit";
 import type { Runtime } from "./runtime";
-import { isTerminal } from "../operations";
 
 /** Where an object of a branch is. */
 export interface BranchObjectRef {
@@ -40,8 +39,7 @@ export async function pendingBranchOps(
   projectId: string,
   branchId: string,
 ): Promise<Operation[]> {
-  const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => o.branch_id === branchId && !isTerminal(o.status));
+  return pendingOperations(api, projectId, (o) => o.branch_id === branchId, { includeFailed: false });
 }
 
 /** True for a 404 (the object, or its branch, is not there). */

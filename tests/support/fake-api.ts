@@ -114,6 +114,11 @@ export function fakeApi(endpoints: Endpoint[] = [], operations: Operation[] = []
         f.calls.push(`operations.listPage ${projectId}`);
         return { operations: f.operations.filter((o) => o.project_id === projectId) };
       },
+      // Newest first, as the service lists them (the fake's list is in that order).
+      list: async function* (projectId: string) {
+        f.calls.push(`operations.list ${projectId}`);
+        yield* f.operations.filter((o) => o.project_id === projectId);
+      },
     },
   } as unknown as NeonClient;
   return f;

@@ -6,7 +6,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation } from "../../api";
-import { isSucceeded } from "../../operations";
 import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
 import { ensureStarted } from "../compute/recovery";
@@ -15,6 +14,7 @@ import {
   createOnce,
   isNewResource,
   keptInStack,
+  pendingOperations,
   refreshInputs,
   unfinishedCreation,
   UNKNOWN,
@@ -181,8 +181,8 @@ function computeToFinish(olds: Props): boolean {
 
 /** Unfinished operations of one branch (and its computes). */
 async function pendingOps(api: NeonClient, projectId: string, branchId: string): Promise<Operation[]> {
-  const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => o.branch_id === branchId && !isSucceeded(o.status));
+  // Failed ones too: they belong to this branch's creation, and waiting on them fails.
+  return pendingOperations(api, projectId, (o) => o.branch_id === branchId, { includeFailed: true });
 }
 
 async function readWriteCompute(

@@ -4,9 +4,8 @@
  * methods hand off to; callers hold the project's queue (`rt.serialized`).
  */
 import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
-import { isSucceeded, isTerminal } from "../../operations";
 import type { ResourceLogger } from "../engine-log";
-import { createOnce, derivedName } from "../kit";
+import { createOnce, derivedName, pendingOperations } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ComputeInputs } from "./types";
 import { createBody, describe } from "./mapping";
@@ -88,14 +87,11 @@ export async function operationsOf(
   endpointId: string,
   opts: { includeFailed: boolean; sinceMs?: number },
 ): Promise<Operation[]> {
-  const page = await api.operations.listPage(projectId, { limit: 100 });
-  const done = opts.includeFailed ? isSucceeded : isTerminal;
-  return page.operations.filter(
-    (o) =>
-      o.endpoint_id === endpointId &&
-      !done(o.status) &&
-      (opts.sinceMs === undefined || Date.parse(o.created_at) >= opts.sinceMs),
-  );
+  const since = opts.sinceMs === undefined ? undefined : new Date(opts.sinceMs).toISOString();
+  return pendingOperations(api, projectId, (o) => o.endpoint_id === endpointId, {
+    includeFailed: opts.includeFailed,
+    since,
+  });
 }
 
 /**

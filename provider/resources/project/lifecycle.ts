@@ -7,10 +7,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Operation, type Project, type ProjectUpdateBody } from "../../api";
-import { isTerminal } from "../../operations";
 import {
   createOnce,
   keptInStack,
+  pendingOperations,
   refreshInputs,
   UNKNOWN,
   waitingLine,
@@ -122,8 +122,7 @@ async function projectsNamed(api: NeonClient, name: string, orgId: string | unde
 
 /** Unfinished operations of a project (a killed run's, when its create is finished by this one). */
 async function pendingOps(api: NeonClient, projectId: string): Promise<Operation[]> {
-  const page = await api.operations.listPage(projectId, { limit: 100 });
-  return page.operations.filter((o) => !isTerminal(o.status));
+  return pendingOperations(api, projectId, () => true, { includeFailed: false });
 }
 
 /**
