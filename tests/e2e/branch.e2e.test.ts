@@ -7,9 +7,9 @@
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
-import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
+import { createTempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { pluginPath } from "./plugin-helpers";
+import { changedCounts, pluginPath, stackOutputs } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -29,13 +29,6 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-async function outputs(temp: TempStack): Promise<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
-}
-
-const changed = (summary: Record<string, number | undefined>) =>
-  Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
-
 test("TypeScript: a branch with its compute and a replica; rename and resize in place; destroy", async () => {
   const { projectId } = emulator.seed;
   const branchesBefore = (await api.branches.list(projectId)).length;
@@ -52,7 +45,7 @@ test("TypeScript: a branch with its compute and a replica; rename and resize in 
   try {
     const up = await temp.stack.up({ onOutput: capture, onError: capture });
     expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
-    const out = await outputs(temp);
+    const out = await stackOutputs(temp);
     const branch = await api.branches.get(projectId, String(out.branchId));
     expect([branch.name, branch.current_state]).toEqual(["pr-101", "ready"]);
     const onBranch = await api.endpoints.listByBranch(projectId, branch.id);
@@ -63,8 +56,8 @@ test("TypeScript: a branch with its compute and a replica; rename and resize in 
     await temp.stack.setConfig("branchName", { value: "pr-101-renamed" });
     await temp.stack.setConfig("maxCu", { value: "1" });
     const second = await temp.stack.up({ onOutput: capture, onError: capture });
-    expect(changed(second.summary.resourceChanges ?? {})).toEqual({ update: 1 });
-    const after = await outputs(temp);
+    expect(changedCounts(second.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+    const after = await stackOutputs(temp);
     expect([after.branchId, after.computeId]).toEqual([out.branchId, out.computeId]);
     expect((await api.branches.get(projectId, branch.id)).name).toBe("pr-101-renamed");
     expect((await api.endpoints.get(projectId, String(out.computeId))).autoscaling_limit_max_cu).toBe(1);
@@ -91,7 +84,7 @@ test("YAML through the plugin: a branch with its compute, then destroy", async (
   });
   try {
     await temp.stack.up({ onOutput: capture, onError: capture });
-    const out = await outputs(temp);
+    const out = await stackOutputs(temp);
     const ep = await api.endpoints.get(projectId, String(out.computeId));
     expect([ep.branch_id, ep.type, ep.autoscaling_limit_max_cu, ep.current_state]).toEqual([
       out.branchId,

@@ -11,7 +11,7 @@ import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { descendants, killAll, useStepBudgets } from "../support/budgets";
-import { waitWhileRunning, watchCli } from "./plugin-helpers";
+import { changedCounts, waitWhileRunning, watchCli } from "./plugin-helpers";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
 useStepBudgets();
@@ -50,10 +50,6 @@ async function preview(specs: Spec[]) {
   const result = await temp.stack.preview({ onOutput: capture, onError: capture, diff: true });
   lastPreview = result.stdout;
   return result;
-}
-
-function changed(summary: Record<string, number | undefined>) {
-  return Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
 }
 
 beforeAll(async () => {
@@ -107,14 +103,14 @@ test("1. up creates a read_write compute and two replicas; a second preview show
   expect(new Set(Object.values(outputs).map((o) => o.host)).size).toBe(3);
 
   const again = await preview(specs);
-  expect(changed(again.changeSummary)).toEqual({});
+  expect(changedCounts(again.changeSummary)).toEqual({});
 });
 
 test("2. a resize is an in-place update with a restart warning", async () => {
   specs = [primary({ cu: 2 }), replica(1), replica(2)];
   const before = transcript.length;
   const pre = await preview(specs);
-  expect(changed(pre.changeSummary)).toEqual({ update: 1 });
+  expect(changedCounts(pre.changeSummary)).toEqual({ update: 1 });
   expect(transcript.slice(before)).toMatch(/restarts the compute and drops its open connections/);
 
   await up(specs);
@@ -131,7 +127,7 @@ test("3. a branch move is in place; moving a read_write compute onto a branch th
     { name: "other", branchId: branches[1], cu: 0.25 },
   ];
   const pre = await preview(specs);
-  expect({ changes: changed(pre.changeSummary), lastPreview }).toEqual({
+  expect({ changes: changedCounts(pre.changeSummary), lastPreview }).toEqual({
     changes: { update: 1, create: 1 },
     lastPreview: expect.any(String),
   });
@@ -147,7 +143,7 @@ test("3. a branch move is in place; moving a read_write compute onto a branch th
   expect(after.find((e) => e.type === "read_write" && e.branch_id === branches[0])).toBeDefined();
   // The stack still describes what runs: the good spec applies cleanly.
   const back = await preview(specs);
-  expect(changed(back.changeSummary)).toEqual({});
+  expect(changedCounts(back.changeSummary)).toEqual({});
 });
 
 /** True when the engine finished deleting the original before it finished creating the replacement. */
@@ -171,7 +167,7 @@ test("4. changing type replaces the compute, deleting the old one first", async 
   const events: EngineEvent[] = [];
   await setComputes(specs);
   const result = await temp.stack.up({ onOutput: capture, onError: capture, onEvent: (e) => events.push(e) });
-  expect(changed(result.summary.resourceChanges ?? {})).toEqual({ replace: 1 });
+  expect(changedCounts(result.summary.resourceChanges ?? {})).toEqual({ replace: 1 });
   expect(stepsOf(events, "other")).toContain("replace");
   expect(deletedBeforeCreated(stepsOf(events, "other"))).toBe(true);
   const eps = await endpointsInEmulator();
@@ -252,7 +248,7 @@ test("7. importing an existing compute by projectId/endpointId yields no diff af
   expect((await temp.stack.outputs()).endpoints.value["replica-9"].endpointId).toBe(made.endpoint.id);
   expect(await endpointsInEmulator()).toHaveLength(count);
   const after = await preview(specs);
-  expect(changed(after.changeSummary)).toEqual({});
+  expect(changedCounts(after.changeSummary)).toEqual({});
 });
 
 test("8. a run killed mid-create leaves no orphan and no duplicate after the next up", async () => {

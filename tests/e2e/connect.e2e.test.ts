@@ -15,7 +15,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { cli, persisted, pluginPath } from "./plugin-helpers";
+import { changedCounts, cli, persisted, pluginPath } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -50,9 +50,6 @@ async function login(
   expect(res.status).toBe(200);
   return (await res.json()) as { ok: boolean; reason?: string };
 }
-
-const changed = (summary: Record<string, number | undefined>) =>
-  Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
 
 const mutations = (route: string) => emulator.requestsByRoute()[route] ?? 0;
 const DELETE_ROLE = "DELETE /projects/:project_id/branches/:branch_id/roles/:role_name";
@@ -108,7 +105,7 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
 
   // --- create: branch with its compute → role → database → connection string ---------------
   const up = await temp.stack.up({ onOutput: capture, onError: capture });
-  expect(changed(up.summary.resourceChanges ?? {})).toEqual({ create: 4 }); // with the stack
+  expect(changedCounts(up.summary.resourceChanges ?? {})).toEqual({ create: 4 }); // with the stack
   const first = await outputs();
   expect([first.roleName, first.databaseName]).toEqual(["app", "app"]);
   const branch = await api.branches.get(projectId, first.branchId);
@@ -140,7 +137,7 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   expect(await login(branch.id, "app", oldPassword)).toEqual({ ok: true });
   await temp.stack.setConfig("passwordRotationTrigger", { value: nextRotation });
   const rotated = await temp.stack.up({ onOutput: capture, onError: capture });
-  expect(changed(rotated.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+  expect(changedCounts(rotated.summary.resourceChanges ?? {})).toEqual({ update: 1 });
   const second = await outputs();
   const newPassword = second.password;
   expect(typeof newPassword).toBe("string");
@@ -170,12 +167,12 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
     onError: (s) => (diff += s),
   });
   transcript += diff;
-  expect(changed(preview.changeSummary)).toEqual({ update: 1 });
+  expect(changedCounts(preview.changeSummary)).toEqual({ update: 1 });
   expect(diff).toMatch(/~ .*Database: \(update\)/);
   expect(diff).toMatch(/~ name\s*: "app" => "app_renamed"/);
   expect(diff).not.toMatch(/replace|\+-|-\+/i);
   const renamed = await temp.stack.up({ onOutput: capture, onError: capture });
-  expect(changed(renamed.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+  expect(changedCounts(renamed.summary.resourceChanges ?? {})).toEqual({ update: 1 });
   const third = await outputs();
   expect([third.databaseId, third.databaseName, third.branchId]).toEqual([
     first.databaseId,

@@ -16,7 +16,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { GO_COMPILE_BUDGET_MS, goBinDir, goEnv, runGo } from "../../scripts/lib/go";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
-import { cli, persisted, pluginPath, stepsOf } from "./plugin-helpers";
+import { cli, persisted, pluginPath, stackOutputs, stepsOf } from "./plugin-helpers";
 import { useStepBudgets } from "../support/budgets";
 
 const SDK_MODULE = "github.com/neon-labs-unofficial/pulumi-neon-compute/sdk/go";
@@ -37,10 +37,6 @@ const capture = (s: string) => {
 };
 const existing: { legacy?: string; adopted?: string } = {};
 let seeded: string[] = [];
-
-async function outputs(): Promise<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
-}
 
 /** The version of a module that a go.mod requires. */
 function required(goMod: string, module: string): string | undefined {
@@ -122,7 +118,7 @@ test("1. up creates the compute through the Go program and the plugin", async ()
   const events: EngineEvent[] = [];
   const result = await temp.stack.up({ onOutput: capture, onError: capture, onEvent: (e) => events.push(e) });
   expect(result.summary.resourceChanges).toEqual({ create: 2 });
-  const out = await outputs();
+  const out = await stackOutputs(temp);
   const ep = await api.endpoints.get(emulator.seed.projectId, String(out.endpointId));
   expect(ep).toMatchObject({
     branch_id: emulator.seed.branchIds[1],
@@ -136,13 +132,13 @@ test("1. up creates the compute through the Go program and the plugin", async ()
 });
 
 test("2. a changed config value updates the compute in place", async () => {
-  const before = await outputs();
+  const before = await stackOutputs(temp);
   await temp.stack.setConfig("suspendTimeoutSeconds", { value: "600" });
   const preview = await temp.stack.preview({ diff: true, onOutput: capture, onError: capture });
   expect(preview.changeSummary).toEqual({ update: 1, same: 1 });
   const result = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(result.summary.resourceChanges).toEqual({ update: 1, same: 1 });
-  const after = await outputs();
+  const after = await stackOutputs(temp);
   expect(after.endpointId).toBe(before.endpointId);
   expect(after.suspendTimeoutSeconds).toBe(600);
   const ep = await api.endpoints.get(emulator.seed.projectId, String(after.endpointId));
@@ -192,7 +188,7 @@ test("3. pulumi import adopts an existing compute; once the program declares it,
   expect(preview.changeSummary).toEqual({ same: 3 });
   const result = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(result.summary.resourceChanges).toEqual({ same: 3 });
-  expect((await outputs()).legacyEndpointId).toBe(existing.legacy);
+  expect((await stackOutputs(temp)).legacyEndpointId).toBe(existing.legacy);
   // Adopted as it was: no compute created, none changed.
   expect((await api.endpoints.list(projectId)).length).toBe(count);
   expect(await api.endpoints.get(projectId, existing.legacy)).toMatchObject({
@@ -218,12 +214,12 @@ test("4. the importId input adopts an existing compute instead of creating one",
   });
   const result = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(result.summary.resourceChanges).toEqual({ create: 1, same: 3 });
-  expect((await outputs()).adoptedEndpointId).toBe(existing.adopted);
+  expect((await stackOutputs(temp)).adoptedEndpointId).toBe(existing.adopted);
   expect((await api.endpoints.list(projectId)).length).toBe(count);
 });
 
 test("5. destroy deletes the stack's computes, the imported and adopted ones too, and nothing else", async () => {
-  const out = await outputs();
+  const out = await stackOutputs(temp);
   const ours = [out.endpointId, existing.legacy, existing.adopted];
   expect(ours.every((id) => typeof id === "string" && id.length > 0)).toBe(true);
   const result = await temp.stack.destroy({ onOutput: capture, onError: capture });

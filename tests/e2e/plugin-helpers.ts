@@ -176,3 +176,15 @@ export async function persisted(temp: TempStack): Promise<string> {
     .map((f) => fs.readFileSync(path.join(temp.backendDir, f), "utf8"));
   return [exported, ...files].join("\n");
 }
+
+/** The stack's outputs as plain values. */
+export async function stackOutputs(temp: TempStack): Promise<Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
+}
+
+/** The kinds of change of a preview's or update's summary that happened (`same` and zeros left out). */
+export function changedCounts(
+  summary: Record<string, number | undefined>,
+): Record<string, number | undefined> {
+  return Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
+}

@@ -10,7 +10,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
-import { persisted, pluginPath, stepsOf } from "./plugin-helpers";
+import { persisted, pluginPath, stackOutputs, stepsOf } from "./plugin-helpers";
 import { useStepBudgets } from "../support/budgets";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
@@ -25,10 +25,6 @@ const capture = (s: string) => {
   transcript += s;
 };
 const first: Record<string, unknown> = {};
-
-async function outputs(): Promise<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
-}
 
 async function types(): Promise<Record<string, string>> {
   const resources = (await temp.stack.exportStack()).deployment.resources as { urn: string; type: string }[];
@@ -68,7 +64,7 @@ afterAll(async () => {
 test("1. the dynamic classes create the compute and the key", async () => {
   const result = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(result.summary.resourceChanges).toMatchObject({ create: 3 });
-  Object.assign(first, await outputs());
+  Object.assign(first, await stackOutputs(temp));
   expect(await types()).toEqual({
     db: "pulumi-nodejs:dynamic/neon:Compute",
     ci: "pulumi-nodejs:dynamic/neon:ApiKey",
@@ -89,7 +85,7 @@ test("2. switching to the plugin's classes replaces nothing: same compute, same 
   expect(result.summary.resourceChanges?.replace ?? 0).toBe(0);
   expect(stepsOf(events, "db")).not.toContain("create");
   expect(await types()).toEqual({ db: "neoncompute:index:Compute", ci: "neoncompute:index:ApiKey" });
-  const after = await outputs();
+  const after = await stackOutputs(temp);
   expect(after).toMatchObject({
     endpointId: first.endpointId,
     host: first.host,
@@ -107,7 +103,7 @@ test("3. the plugin's Compute class resizes in place; destroy removes the comput
   await temp.stack.setConfig("cu", { value: "0.5" });
   const result = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(result.summary.resourceChanges).toMatchObject({ update: 1 });
-  expect(await outputs()).toMatchObject({ endpointId: first.endpointId, maxCu: 0.5 });
+  expect(await stackOutputs(temp)).toMatchObject({ endpointId: first.endpointId, maxCu: 0.5 });
   await temp.stack.destroy({ onOutput: capture, onError: capture });
   expect((await api.endpoints.list(emulator.seed.projectId)).map((e) => e.id)).not.toContain(
     first.endpointId,

@@ -9,7 +9,15 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
-import { addResources, cli, diagnosticsOf, persisted, pluginPath, stepsOf } from "./plugin-helpers";
+import {
+  addResources,
+  cli,
+  diagnosticsOf,
+  persisted,
+  pluginPath,
+  stackOutputs,
+  stepsOf,
+} from "./plugin-helpers";
 import { useStepBudgets } from "../support/budgets";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
@@ -25,10 +33,6 @@ const capture = (s: string) => {
 };
 const imported: { endpointId?: string; keyId?: number; token?: string } = {};
 let stackToken = "";
-
-async function outputs(): Promise<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
-}
 
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 50, seed: 23 });
@@ -71,7 +75,7 @@ test("2. up creates the compute and the key through the plugin; the provider's m
   const events: EngineEvent[] = [];
   const result = await temp.stack.up({ onOutput: capture, onError: capture, onEvent: (e) => events.push(e) });
   expect(result.summary.resourceChanges).toMatchObject({ create: 3 });
-  const out = await outputs();
+  const out = await stackOutputs(temp);
   const ep = await api.endpoints.get(emulator.seed.projectId, String(out.endpointId));
   expect(ep).toMatchObject({
     branch_id: emulator.seed.branchIds[1],
@@ -90,13 +94,13 @@ test("2. up creates the compute and the key through the plugin; the provider's m
 });
 
 test("3. a changed input updates the compute in place", async () => {
-  const before = await outputs();
+  const before = await stackOutputs(temp);
   await temp.stack.setConfig("suspendTimeoutSeconds", { value: "600" });
   const preview = await temp.stack.preview({ diff: true, onOutput: capture, onError: capture });
   expect(preview.changeSummary).toMatchObject({ update: 1, same: 2 });
   const result = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(result.summary.resourceChanges).toMatchObject({ update: 1, same: 2 });
-  const after = await outputs();
+  const after = await stackOutputs(temp);
   expect(after.endpointId).toBe(before.endpointId);
   expect(after.suspendTimeoutSeconds).toBe(600);
   expect(
@@ -173,7 +177,7 @@ test("4. pulumi import adopts an existing compute and key, prints their code, an
 });
 
 test("5. destroy deletes the computes and revokes the keys, the imported ones too", async () => {
-  const out = await outputs();
+  const out = await stackOutputs(temp);
   await temp.stack.destroy({ onOutput: capture, onError: capture });
   const left = (await api.endpoints.list(emulator.seed.projectId)).map((e) => e.id);
   expect(left).not.toContain(out.endpointId);

@@ -13,7 +13,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { pluginPath } from "./plugin-helpers";
+import { pluginPath, stackOutputs } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -32,10 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator?.stop();
 });
-
-async function outputs(temp: TempStack): Promise<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value]));
-}
 
 /** `pulumi stack export` as a user runs it, and every state file of the backend. */
 function exportAndState(temp: TempStack): string {
@@ -76,7 +72,7 @@ test("TypeScript (examples/project): project → branch with compute → replica
     const up = await temp.stack.up({ onOutput: capture, onError: capture });
     expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
     expect(posts()).toBe(1);
-    const out = await outputs(temp);
+    const out = await stackOutputs(temp);
     const projectId = String(out.projectId);
     const branch = await api.branches.get(projectId, String(out.branchId));
     expect([branch.name, branch.current_state, branch.parent_id]).toEqual([
@@ -104,7 +100,7 @@ test("TypeScript (examples/project): project → branch with compute → replica
 
     await temp.stack.setConfig("projectName", { value: "e2e-app-renamed" });
     await temp.stack.up({ onOutput: capture, onError: capture });
-    expect((await outputs(temp)).projectId).toBe(projectId);
+    expect((await stackOutputs(temp)).projectId).toBe(projectId);
     expect((await api.projects.get(projectId)).name).toBe("e2e-app-renamed");
 
     const everything = exportAndState(temp);
@@ -135,7 +131,7 @@ test("YAML through the plugin: project → branch with compute → replica, then
   });
   try {
     await temp.stack.up({ onOutput: capture, onError: capture });
-    const out = await outputs(temp);
+    const out = await stackOutputs(temp);
     const projectId = String(out.projectId);
     expect(await projectsNamed("e2e-yaml-app")).toEqual([projectId]);
     const replica = await api.endpoints.get(projectId, String(out.replicaId));

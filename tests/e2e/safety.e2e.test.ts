@@ -9,6 +9,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
+import { changedCounts } from "./plugin-helpers";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
 useStepBudgets();
@@ -35,10 +36,6 @@ async function up(specs: Spec[]) {
 async function preview(specs: Spec[]) {
   await temp.stack.setConfig("computes", { value: JSON.stringify(specs) });
   return temp.stack.preview({ onOutput: capture, onError: capture });
-}
-
-function changed(summary: Record<string, number | undefined>) {
-  return Object.fromEntries(Object.entries(summary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0));
 }
 
 async function stateIds(): Promise<string[]> {
@@ -93,7 +90,7 @@ test("1. a replacement into a project the key cannot see fails at preview and at
   expect((await api.endpoints.get(emulator.seed.projectId, primaryId)).id).toBe(primaryId);
   expect(await stateIds()).toEqual(ids);
   // The stack still describes what runs.
-  expect(changed((await preview(specs)).changeSummary)).toEqual({});
+  expect(changedCounts((await preview(specs)).changeSummary)).toEqual({});
 });
 
 test("2. a refresh with a key scoped to another project fails and leaves the state untouched", async () => {
@@ -118,7 +115,7 @@ test("2. a refresh with a key scoped to another project fails and leaves the sta
   expect(shown).not.toMatch(/\n\s+at \S+ \(/);
   expect(shown).not.toMatch(/ApiError: Failed to/);
   expect(await stateIds()).toEqual(before);
-  expect(changed((await preview(specs)).changeSummary)).toEqual({});
+  expect(changedCounts((await preview(specs)).changeSummary)).toEqual({});
   expect(transcript).not.toContain(scoped.key);
 });
 
@@ -131,12 +128,12 @@ test("3. a compute whose start failed ends started after refresh and up", async 
   emulator.setFaults({});
   await temp.stack.refresh({ onOutput: capture, onError: capture });
   const pre = await preview(specs);
-  expect(changed(pre.changeSummary)).toEqual({ update: 1 });
+  expect(changedCounts(pre.changeSummary)).toEqual({ update: 1 });
   await up(specs);
   const onBranch = await api.endpoints.listByBranch(emulator.seed.projectId, branches[1]);
   expect(onBranch).toHaveLength(1);
   expect(onBranch[0].current_state).toBe("active");
-  expect(changed((await preview(specs)).changeSummary)).toEqual({});
+  expect(changedCounts((await preview(specs)).changeSummary)).toEqual({});
 });
 
 test("4. destroy removes every compute the stack created; no request was ever refused by the rate limits", async () => {

@@ -13,7 +13,7 @@ import {
   type EndpointUpdateBody,
   type NeonClient,
 } from "../../../provider/api";
-import { FakeClock } from "../operations/fake-clock";
+import { FakeClock } from "../../support/fake-clock";
 
 // Ids with characters that must be encoded in a path.
 const P = "p/1";

@@ -15,7 +15,7 @@ import {
   type RetryInfo,
 } from "../../../provider/http";
 import { buildClient, createNeonClient } from "../../../provider/api";
-import { FakeClock } from "../operations/fake-clock";
+import { FakeClock } from "../../support/fake-clock";
 
 const KEY = "napi_unit_test_secret_0123456789abcdef";
 

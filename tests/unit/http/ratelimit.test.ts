@@ -1,5 +1,5 @@
 import { NEON_RATE_LIMITS, nextSendAt, RateLimiter, shouldRetry } from "../../../provider/http";
-import { FakeClock } from "../operations/fake-clock";
+import { FakeClock } from "../../support/fake-clock";
 
 const ROUTE = "GET /projects/{project_id}/operations";
 const KEYS = "POST /organizations/{org_id}/api_keys";

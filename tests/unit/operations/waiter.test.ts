@@ -6,7 +6,7 @@ import {
   type WaitedOperation,
   type WaitProgress,
 } from "../../../provider/operations";
-import { FakeClock } from "./fake-clock";
+import { FakeClock } from "../../support/fake-clock";
 
 type Phase = [atMs: number, status: string, extra?: { failures_count?: number; error?: string }];
 
