@@ -19,7 +19,7 @@ import { createOperations, hasPending, materialize, type OpSpec } from "./engine
 import type { Store } from "./store";
 import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
 import { parseBody } from "./validation";
-import type { Emulator } from "./server";
+import type { Emulator, ServerSettings } from "./server";
 
 /** Who is calling: the key and, for personal keys, its user. */
 export interface Principal {
@@ -44,6 +44,10 @@ export class Ctx {
 
   get store(): Store {
     return this.emu.store;
+  }
+
+  get settings(): ServerSettings {
+    return this.emu.settings;
   }
 
   now(): number {

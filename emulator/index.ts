@@ -61,6 +61,11 @@ export interface EmulatorOptions {
    * that count requests per second, or watch an operation run, never race real time.
    */
   frozenClock?: boolean;
+  /**
+   * The most branches one page of the branch listing holds, whatever `limit` the client asks (default
+   * the spec's maximum, 10000): a smaller cap makes a client follow `pagination.next` with few branches.
+   */
+  branchPageCap?: number;
 }
 
 /** A running emulator. */
@@ -147,6 +152,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       engine,
       logger: options.logger ?? false,
       omitDeprecatedFields: options.omitDeprecatedFields ?? false,
+      branchPageCap: options.branchPageCap ?? 10_000,
       ...(rateLimit ? { rateLimiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimit }) } : {}),
     },
     store,

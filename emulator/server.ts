@@ -42,6 +42,8 @@ export interface ServerSettings {
   omitDeprecatedFields: boolean;
   /** Rate limits when enabled (`rateLimit` option). */
   rateLimiter?: RateLimiter;
+  /** The most branches one page of `GET …/branches` holds, whatever `limit` asks (`branchPageCap` option). */
+  branchPageCap: number;
 }
 
 /** The answer of `POST /_emulator/login`. */

@@ -275,6 +275,16 @@ export function stringQuery(value: unknown, name: string, required = false): str
   return value;
 }
 
+/** An optional query parameter that is one of `allowed`. */
+export function enumQuery<T extends string>(value: unknown, name: string, allowed: readonly T[], dflt: T): T {
+  const s = stringQuery(value, name);
+  if (s === undefined) return dflt;
+  if (!(allowed as readonly string[]).includes(s)) {
+    throw badRequest(`Invalid query parameter ${name}=${s}: must be one of ${allowed.join(", ")}`);
+  }
+  return s as T;
+}
+
 /** An optional identifier query parameter (`^[a-z0-9-]{1,60}$`). */
 export function idQuery(value: unknown, name: string): string | undefined {
   const s = stringQuery(value, name);

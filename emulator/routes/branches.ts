@@ -6,25 +6,60 @@ import type { OpSpec } from "../engine";
 import type { Router } from "../server";
 import type { Branch, Endpoint } from "../state";
 import { branchAnnotation } from "../views";
-import { BranchCreateBody, BranchRestoreBody, BranchUpdateBody } from "../validation";
+import {
+  BranchCreateBody,
+  BranchRestoreBody,
+  BranchUpdateBody,
+  enumQuery,
+  intQuery,
+  stringQuery,
+} from "../validation";
 import { buildEndpoint } from "./endpoints";
 import { connectionDetails, inheritRolesAndDatabases, roleWithPassword } from "../roles";
 
 export function branchRoutes(r: Router): void {
   r.get("/projects/:project_id/branches", (ctx) => {
     const p = ctx.project(ctx.params().project_id, "list branches");
-    const branches = ctx.store
+    const q = ctx.query();
+    const search = stringQuery(q.search, "search");
+    const sortBy = enumQuery(q.sort_by, "sort_by", ["name", "created_at", "updated_at"], "updated_at");
+    const sortOrder = enumQuery(q.sort_order, "sort_order", ["asc", "desc"], "desc");
+    const limit = q.limit === undefined ? undefined : intQuery(q.limit, "limit", 1, 10_000, 10_000);
+    const after = q.cursor === undefined ? undefined : parseBranchCursor(q.cursor, sortBy, sortOrder);
+    // Sorted by the key, then by id: every branch has one place, so pages never skip or repeat.
+    const key = (b: Branch) => `${b[sortBy]}\u0000${b.id}`;
+    const sign = sortOrder === "asc" ? 1 : -1;
+    const matching = ctx.store
       .branchesOf(p.id)
-      .sort((a, b) =>
-        a.updated_at === b.updated_at ? a.name.localeCompare(b.name) : a.updated_at < b.updated_at ? 1 : -1,
-      );
+      .filter((b) => !search || b.name.includes(search) || b.id.includes(search))
+      .sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+      .filter((b) => after === undefined || sign * (key(b) < after ? -1 : key(b) > after ? 1 : 0) > 0);
+    const size = limit === undefined ? matching.length : Math.min(limit, ctx.settings.branchPageCap);
+    const branches = matching.slice(0, size);
     // The annotations of the listed branches that have one, keyed by branch id.
     const annotations = Object.fromEntries(
       branches
         .filter((b) => ctx.store.state.annotations[b.id])
         .map((b) => [b.id, branchAnnotation(b, ctx.store.state.annotations[b.id])]),
     );
-    return { body: { branches, annotations } };
+    const last = branches[branches.length - 1];
+    const more = matching.length > branches.length && last !== undefined;
+    return {
+      body: {
+        branches,
+        annotations,
+        // `next` only while branches remain: the opaque cursor names the last branch of this page.
+        ...(limit !== undefined
+          ? {
+              pagination: {
+                ...(more ? { next: formatBranchCursor(key(last), sortBy, sortOrder) } : {}),
+                sort_by: sortBy,
+                sort_order: sortOrder,
+              },
+            }
+          : {}),
+      },
+    };
   });
 
   r.get("/projects/:project_id/branches/:branch_id", (ctx) => {
@@ -260,4 +295,24 @@ function expiryRule(
         ? "a parent"
         : undefined;
   if (why) throw badRequest(`Failed to ${what}: expiration is not allowed on ${why} branch`);
+}
+
+/** The opaque cursor of the branch listing: where the page ended, and the order it was read in. */
+function formatBranchCursor(key: string, sortBy: string, sortOrder: string): string {
+  return Buffer.from(JSON.stringify({ key, sortBy, sortOrder })).toString("base64url");
+}
+
+function parseBranchCursor(raw: unknown, sortBy: string, sortOrder: string): string {
+  let c: { key?: unknown; sortBy?: unknown; sortOrder?: unknown } | undefined;
+  try {
+    c = typeof raw === "string" ? JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) : undefined;
+  } catch {
+    c = undefined;
+  }
+  if (!c || typeof c.key !== "string" || c.sortBy !== sortBy || c.sortOrder !== sortOrder) {
+    throw badRequest(
+      `Invalid query parameter cursor=${String(raw)}: pass the pagination.next of the previous page unchanged, with the same sort_by and sort_order`,
+    );
+  }
+  return c.key;
 }

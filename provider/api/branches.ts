@@ -1,6 +1,7 @@
 /** The branch calls of the client (`NeonClient["branches"]`). */
 import { ResponseShapeError, route, type HttpClient } from "../http";
 import type { Call, NeonClient } from "./client";
+import { collectAll, paginate } from "./pager";
 import {
   BranchesResponseSchema,
   BranchOperationsSchema,
@@ -9,8 +10,21 @@ import {
   type BranchOperations,
 } from "./schemas";
 
+/** Branches asked for per page of the listing (the spec allows up to 10000). */
+export const BRANCH_PAGE_SIZE = 1000;
+
+/** Branches read at most from one project's listing: a plan's cap (5000) and then some. */
+const MAX_BRANCHES = 20_000;
+
 export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
   const branch = (p: string, b: string) => `branch ${b} of project ${p}`;
+  // The string values of an annotation as the service answers it.
+  const strings = (
+    a: { value?: Record<string, unknown> | null } | null | undefined,
+  ): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(a?.value ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
   // One read of a branch: the branch, and the string values of its annotation.
   const getAnnotated: NeonClient["branches"]["getAnnotated"] = (p, b) =>
     call(
@@ -18,28 +32,31 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
       "read",
       branch(p, b),
       BranchResponseSchema,
-      {
-        map: (r) => ({
-          branch: r.branch,
-          annotation: Object.fromEntries(
-            Object.entries(r.annotation?.value ?? {}).filter(
-              (e): e is [string, string] => typeof e[1] === "string",
-            ),
-          ),
-        }),
-      },
+      { map: (r) => ({ branch: r.branch, annotation: strings(r.annotation) }) },
+    );
+  // Every page of the listing, following `pagination.next` to the end.
+  const listAnnotated: NeonClient["branches"]["listAnnotated"] = (p, o = {}) =>
+    collectAll(
+      paginate(BRANCH_PAGE_SIZE, async (cursor) => {
+        const page = await call(
+          route("GET /projects/{project_id}/branches", { project_id: p }),
+          "list",
+          `the branches of project ${p}`,
+          BranchesResponseSchema,
+          { query: { limit: BRANCH_PAGE_SIZE, cursor, search: o.search } },
+        );
+        return {
+          items: page.branches.map((b) => ({ branch: b, annotation: strings(page.annotations?.[b.id]) })),
+          cursor: page.pagination?.next ?? undefined,
+        };
+      }),
+      { limit: MAX_BRANCHES },
     );
   return {
     get: async (p, b) => (await getAnnotated(p, b)).branch,
     getAnnotated,
-    list: (p) =>
-      call(
-        route("GET /projects/{project_id}/branches", { project_id: p }),
-        "list",
-        `the branches of project ${p}`,
-        BranchesResponseSchema,
-        { map: (r) => r.branches },
-      ),
+    list: async (p, o) => (await listAnnotated(p, o)).map((x) => x.branch),
+    listAnnotated,
     create: (p, body) =>
       call(
         route("POST /projects/{project_id}/branches", { project_id: p }),

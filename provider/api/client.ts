@@ -127,8 +127,13 @@ export interface NeonClient {
       projectId: string,
       branchId: string,
     ): Promise<{ branch: Branch; annotation: Record<string, string> }>;
-    /** Every branch of the project. */
-    list(projectId: string): Promise<Branch[]>;
+    /** Every branch of the project (every page); `search` keeps those whose name or id contains it. */
+    list(projectId: string, opts?: { search?: string }): Promise<Branch[]>;
+    /** {@link list} with each branch's annotation (`{}` when none). */
+    listAnnotated(
+      projectId: string,
+      opts?: { search?: string },
+    ): Promise<{ branch: Branch; annotation: Record<string, string> }[]>;
     /** Creates a branch, with its computes (`endpoints`) in the same request. */
     create(projectId: string, body: BranchCreateBody): Promise<BranchOperations>;
     update(projectId: string, branchId: string, body: BranchUpdateBody): Promise<BranchOperations>;

@@ -250,19 +250,24 @@ export const BranchSchema = z.object({
   created_at: z.string().optional(),
 });
 
-/** `{ branch }` from `GET /projects/{project_id}/branches/{branch_id}`. */
+/** A branch's annotation as the service answers it (only the string values matter). */
+const AnnotationSchema = z.object({ value: z.record(z.string(), z.unknown()).nullish() });
+
+/** `{ branch, annotation }` from `GET /projects/{project_id}/branches/{branch_id}`. */
 export const BranchResponseSchema = z.object({
   branch: BranchSchema,
   // Schema-required by the service; read leniently (only the string values matter).
-  annotation: z.object({ value: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+  annotation: AnnotationSchema.nullish(),
 });
 /** A branch. */
 export type Branch = z.infer<typeof BranchSchema>;
 
-/** `{ branches }` from `GET /projects/{project_id}/branches` (one page). */
+/** `{ branches, annotations, pagination }` from `GET /projects/{project_id}/branches` (one page). */
 export const BranchesResponseSchema = z.object({
   branches: z.array(BranchSchema),
-  pagination: z.object({ next: z.string().optional() }).optional(),
+  /** The listed branches' annotations, by branch id. */
+  annotations: z.record(z.string(), AnnotationSchema.nullish()).nullish(),
+  pagination: z.object({ next: z.string().nullish() }).nullish(),
 });
 
 /** `{ branch, endpoints?, operations }` from branch create, update, restore and delete. */

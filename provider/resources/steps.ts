@@ -230,8 +230,29 @@ export function ownerAnnotations(urn: string | undefined): Record<string, string
   return {
     [OWNER_KEYS.project]: s.project,
     [OWNER_KEYS.stack]: s.stack,
-    [OWNER_KEYS.resource]: createHash("sha256").update(urn).digest("hex").slice(0, 16),
+    [OWNER_KEYS.resource]: resourceHash(urn),
   };
+}
+
+/** The hash of a URN a branch's annotation carries (`pulumi-resource`). */
+function resourceHash(urn: string): string {
+  return createHash("sha256").update(urn).digest("hex").slice(0, 16);
+}
+
+/** True when a branch's annotation says this very resource (`urn`: its stack and its URN) created it. */
+export function madeForResource(annotation: Record<string, string>, urn: string | undefined): boolean {
+  return (
+    urn !== undefined &&
+    createdByStack(annotation, urn) &&
+    annotation[OWNER_KEYS.resource] === resourceHash(urn)
+  );
+}
+
+/** The stack a branch's annotation names as its maker (`<project>/<stack>`), if it names one. */
+export function annotatedStack(annotation: Record<string, string>): string | undefined {
+  const project = annotation[OWNER_KEYS.project];
+  const stack = annotation[OWNER_KEYS.stack];
+  return project && stack ? `${project}/${stack}` : undefined;
 }
 
 /** True when a branch's annotation says the stack of `urn` created it. */

@@ -227,7 +227,7 @@ test("a killed run's auto-named branch is found again by its name: one branch, i
     expect(result.summary.result).toBe("succeeded");
     expect(transcript.slice(mark)).toMatch(
       new RegExp(
-        `found branch ${killed[0].id} .*created for this resource by an interrupted run; finishing it`,
+        `found branch ${killed[0].id} .*made for this resource by an earlier run of this stack .*; managing it`,
       ),
     );
     expect(createRequests() - requests).toBe(0);

@@ -99,3 +99,76 @@ test("YAML through the plugin: a branch with its compute, then destroy", async (
     await temp.dispose();
   }
 });
+
+// A pipeline whose state is gone (a new runner, a wiped backend) runs `up` again: the branch its
+// earlier run made carries this stack's and resource's annotation, so the rerun manages it instead of
+// failing on "already exists"; another stack's preview of the same name fails naming this stack.
+describe.each([
+  [
+    "TypeScript",
+    "rerun-program",
+    "neon-e2e-rerun",
+    (projectId: string, name: string) => ({
+      "neon-e2e-rerun:projectId": { value: projectId },
+      "neon-e2e-rerun:branchName": { value: name },
+      "neon:apiUrl": { value: emulator.url },
+      "neon:apiKey": { value: emulator.apiKey, secret: true },
+    }),
+    {},
+  ],
+  [
+    "YAML",
+    "branch-yaml-program",
+    "neon-e2e-branch-yaml",
+    (projectId: string, name: string) => ({
+      "neoncompute:apiUrl": { value: emulator.url },
+      "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
+      projectId: { value: projectId },
+      branchName: { value: name },
+    }),
+    { PATH: pluginPath(), NEON_API_KEY: "" },
+  ],
+] as const)("%s: a rerun from a fresh backend", (_, program, project, config, env) => {
+  test("manages the branch its earlier run made; another stack's preview is refused naming the owner", async () => {
+    const { projectId } = emulator.seed;
+    const name = `rerun-${program.length}`;
+    const stack = (stackName: string) =>
+      createTempStack({
+        programDir: path.join(__dirname, program),
+        stackName,
+        config: config(projectId, name),
+        env: { ...env },
+      });
+    const first = await stack("pr-7");
+    const again = await stack("pr-7");
+    const other = await stack("pr-8");
+    try {
+      await first.stack.up({ onOutput: capture, onError: capture });
+      const made = (await api.branches.list(projectId)).filter((b) => b.name === name);
+      expect(made).toHaveLength(1);
+
+      let log = "";
+      const rerun = await again.stack.up({ onOutput: (s) => (log += s), onError: (s) => (log += s) });
+      expect(rerun.summary.result).toBe("succeeded");
+      expect(log).toMatch(
+        /made for this resource by an earlier run of this stack \(.*\/pr-7, its annotation says\)/,
+      );
+      expect((await api.branches.list(projectId)).filter((b) => b.name === name).map((b) => b.id)).toEqual([
+        made[0].id,
+      ]);
+
+      let refused = "";
+      await expect(
+        other.stack.preview({ onOutput: (s) => (refused += s), onError: (s) => (refused += s) }),
+      ).rejects.toThrow();
+      expect(refused).toMatch(
+        new RegExp(`stack ${project}/pr-7 made it.*importId: "${projectId}/${made[0].id}"`),
+      );
+
+      await again.stack.destroy({ onOutput: capture, onError: capture });
+      expect((await api.branches.list(projectId)).some((b) => b.name === name)).toBe(false);
+    } finally {
+      await Promise.all([first.dispose(), again.dispose(), other.dispose()]);
+    }
+  });
+});

@@ -284,7 +284,7 @@ async function pullRequest(face: Face, number: number): Promise<void> {
     const again = await previewJob();
     expect(again.out).toMatch(/\+ 3 to create\s+1 unchanged/); // the stack itself was recorded before the kill
     const recovered = await pulumi(UP);
-    expect(recovered.out).toMatch(/created for this resource by an interrupted run; finishing it/);
+    expect(recovered.out).toMatch(/made for this resource by an earlier run of this stack .*; managing it/);
     expect((await branchesNamed(prefix)).map((b) => b.id)).toEqual([killed[0].id]);
 
     // ---- the outputs: branch, compute (scale to zero), expiry, role, database, connection string -----

@@ -10,6 +10,7 @@ import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
 import { ensureStarted } from "../compute/recovery";
 import {
+  annotatedStack,
   confirmGone,
   createOnce,
   isNewResource,
@@ -27,6 +28,7 @@ import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
+import { branchNamed, isOwnLeftover, previewName, refuseStranger, type Named } from "./ownership";
 import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, NEVER_STARTED_KEY, toOutputs } from "./mapping";
 
@@ -62,6 +64,10 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   if (isNewResource(olds) && inputs.importId !== undefined) {
     const failures = await previewImport(rt, inputs);
     if (failures?.length) return { inputs, failures };
+  }
+  if (isNewResource(olds) && inputs.importId === undefined && !inputs.adoptDefault) {
+    const failures = await previewName(rt, inputs);
+    if (failures.length) return { inputs, failures };
   }
   // A size above the free plan's, for a new compute or a changed one: one read, only then.
   const c = inputs.compute as Props | undefined;
@@ -193,15 +199,6 @@ async function readWriteCompute(
   return (await api.endpoints.listByBranch(projectId, branchId)).find((e) => e.type === "read_write");
 }
 
-function refuseStranger(i: BranchInputs, b: Branch): Error {
-  return new Error(
-    `Failed to create branch "${b.name}" in project ${i.projectId}: ${describeBranch(b)} already has this ` +
-      "name, and an explicit name is unique in a project. If an earlier run of this stack was interrupted " +
-      `and created it, set importId: "${i.projectId}/${b.id}" on this resource and run \`pulumi up\` again to ` +
-      "manage it; otherwise give this branch another name. Nothing was changed.",
-  );
-}
-
 async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
   const inputs: Props = i;
   if (i.importId) return importExisting(rt, inputs, i);
@@ -209,23 +206,24 @@ async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dyn
   const api = rt.client();
   const log = rt.logger(inputs);
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
-  const autoNamed = !i.name && urn !== undefined;
   const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
   if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
   let branch: Branch | undefined;
   let operations: Operation[] = [];
   try {
     await rt.serialized(i.projectId, async () => {
-      const found = (await api.branches.list(i.projectId)).find((b) => b.name === name);
-      if (found && !autoNamed) throw refuseStranger(i, found);
+      const found = await branchNamed(api, i.projectId, name);
+      if (found && !isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
       if (found) {
         log.info(
-          `found ${describeBranch(found)}, created for this resource by an interrupted run; finishing it`,
+          `found ${describeBranch(found.branch)}, made for this resource by an earlier run of this stack ` +
+            `(${annotatedStack(found.annotation)}, its annotation says); managing it`,
         );
-        branch = found;
-        operations = await pendingOps(api, i.projectId, found.id);
+        rt.noteTakenOver("branch", found.branch.id);
+        branch = found.branch;
+        operations = await pendingOps(api, i.projectId, found.branch.id);
       } else {
-        ({ branch, operations } = await createOrReconcile(api, i, name, autoNamed, log, urn));
+        ({ branch, operations } = await createOrReconcile(api, i, name, log, urn));
       }
       log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
       await rt.waitFor(i.projectId, operations, log);
@@ -257,16 +255,15 @@ async function createOrReconcile(
   api: NeonClient,
   i: BranchInputs,
   name: string,
-  autoNamed: boolean,
   log: ResourceLogger,
   urn: string | undefined,
 ): Promise<{ branch: Branch; operations: Operation[] }> {
-  const find = async () => (await api.branches.list(i.projectId)).find((b) => b.name === name);
-  const finish = async (found: Branch) => ({
-    branch: found,
-    operations: await pendingOps(api, i.projectId, found.id),
+  const find = () => branchNamed(api, i.projectId, name);
+  const finish = async (found: Named) => ({
+    branch: found.branch,
+    operations: await pendingOps(api, i.projectId, found.branch.id),
   });
-  return createOnce<{ branch: Branch; operations: Operation[] }, Branch>({
+  return createOnce<{ branch: Branch; operations: Operation[] }, Named>({
     log,
     send: async () => {
       const r = await api.branches.create(i.projectId, createBody(i, name, urn));
@@ -274,13 +271,16 @@ async function createOrReconcile(
     },
     find,
     finish,
-    describe: describeBranch,
+    describe: (found) => describeBranch(found.branch),
     refused: async (err) => {
-      // A 409 names a branch that was there before this create: only an auto-name proves it is ours.
+      // A 409 names a branch that was there before this create: only its annotation says it is ours.
       const found = err instanceof ApiError && err.kind === "conflict" ? await find() : undefined;
       if (!found) throw err;
-      if (!autoNamed) throw refuseStranger(i, found);
-      log.info(`the answer to the create request was lost; found ${describeBranch(found)}, which it created`);
+      if (!isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
+      log.info(
+        `the name is held by ${describeBranch(found.branch)}, made for this resource by an earlier run of this ` +
+          "stack (its annotation says); managing it",
+      );
       return finish(found);
     },
   });

@@ -8,6 +8,7 @@
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { autoName } from "../../../provider/resources/branch/mapping";
+import { ownerAnnotations } from "../../../provider/resources/kit";
 import { boundResource, urnOf } from "../../support/provider";
 
 jest.setTimeout(60_000);
@@ -77,13 +78,57 @@ describe("create", () => {
     expect(c.outs.parentId).toBe(emulator.seed.defaultBranchId);
   });
 
-  it("an auto-named branch a killed run left is finished, not created twice", async () => {
+  it("an auto-named branch a killed run left (its annotation names this resource) is finished, not created twice", async () => {
     const name = autoName(urn("env"), projectId);
-    const left = await api.branches.create(projectId, { branch: { name } });
+    const left = await api.branches.create(projectId, {
+      branch: { name },
+      annotation_value: ownerAnnotations(urn("env")),
+    });
     const c = await create("env", {});
     expect(c.id).toBe(left.branch.id);
     expect(await branchesNamed(name)).toHaveLength(1);
-    expect(logs.join("\n")).toMatch(/created for this resource by an interrupted run; finishing it/);
+    expect(logs.join("\n")).toMatch(/made for this resource by an earlier run of this stack .*; managing it/);
+  });
+
+  it("safe rerun: a branch this resource made before its state was lost is managed again, said at preview", async () => {
+    const first = await create("pr-7", { name: "pr-7", compute: { cu: 0.25 } });
+    // The state is gone (a fresh backend): a new run of the same stack and resource.
+    impl = boundResource("Branch", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
+    const before = emulator.requestsByRoute()["POST /projects/:project_id/branches"] ?? 0;
+    const inputs = await checked("pr-7", { name: "pr-7", compute: { cu: 0.25 } });
+    expect(logs.join("\n")).toMatch(/`pulumi up` manages it instead of creating one/);
+    const again = await impl.create(inputs);
+    expect(again.id).toBe(first.id);
+    expect(emulator.requestsByRoute()["POST /projects/:project_id/branches"] ?? 0).toBe(before);
+    expect(await branchesNamed("pr-7")).toHaveLength(1);
+    expect(logs.join("\n")).toMatch(
+      /found branch .* made for this resource by an earlier run of this stack \(neon-it\/dev/,
+    );
+  });
+
+  it("a name another stack's branch holds is refused at preview naming that stack; another resource's of this stack too", async () => {
+    const other = urn("db").replace("urn:pulumi:dev::neon-it::", "urn:pulumi:pr-41::acme::");
+    const theirs = await api.branches.create(projectId, {
+      branch: { name: "shared" },
+      annotation_value: ownerAnnotations(other),
+    });
+    const r = await impl.check({}, { projectId, __provider: "shim", __urn: urn("mine"), name: "shared" });
+    expect(r.failures).toEqual([
+      {
+        property: "name",
+        reason: expect.stringMatching(
+          new RegExp(
+            `stack acme/pr-41 made it, so this stack does not take it over.*importId: "${projectId}/${theirs.branch.id}"`,
+          ),
+        ),
+      },
+    ]);
+    await api.branches.create(projectId, {
+      branch: { name: "sibling" },
+      annotation_value: ownerAnnotations(urn("a")),
+    });
+    const s2 = await impl.check({}, { projectId, __provider: "shim", __urn: urn("b"), name: "sibling" });
+    expect(s2.failures?.[0].reason).toMatch(/for another resource of this stack/);
   });
 
   it("a lost answer is reconciled by the name: one branch", async () => {
@@ -99,15 +144,49 @@ describe("create", () => {
     expect(c.id).toBe((await branchesNamed("lost-answer"))[0].id);
   });
 
-  it("a name held by a branch this stack did not create fails naming its importId, changing nothing", async () => {
+  it("a name held by a branch no annotation names fails naming its importId, at preview and at up, changing nothing", async () => {
     const stranger = await api.branches.create(projectId, { branch: { name: "taken" } });
-    const inputs = await checked("mine", { name: "taken" });
+    const news = { projectId, __provider: "shim", __urn: urn("mine"), name: "taken" };
+    const r = await impl.check({}, news);
+    expect(r.failures?.map((f) => f.reason)).toEqual([
+      expect.stringMatching(
+        new RegExp(`no annotation says which stack made it.*importId: "${projectId}/${stranger.branch.id}"`),
+      ),
+    ]);
     const before = mutations();
-    await expect(impl.create(inputs)).rejects.toThrow(
+    // At up, the same (the create step reads the name again before sending anything).
+    await expect(impl.create(news)).rejects.toThrow(
       new RegExp(`importId: "${projectId}/${stranger.branch.id}"`),
     );
     expect(mutations()).toBe(before);
     expect(await branchesNamed("taken")).toHaveLength(1);
+  });
+
+  it("an auto-named branch without this resource's annotation is never taken over", async () => {
+    const name = autoName(urn("env2"), projectId);
+    await api.branches.create(projectId, { branch: { name } });
+    const r = await impl.check({}, { projectId, __provider: "shim", __urn: urn("env2") });
+    expect(r.failures?.[0]).toMatchObject({
+      property: "name",
+      reason: expect.stringMatching(/no annotation/),
+    });
+  });
+
+  it("follows the listing's pages: finds a branch on page 3", async () => {
+    const paged = await startEmulator({ opMs: 10, seed: 23, branchPageCap: 10 });
+    try {
+      const pagedApi = createNeonClient({ apiKey: paged.apiKey, baseUrl: paged.url });
+      const p = paged.seed.projectId; // 25 branches: main, dev-01 … dev-24
+      const all = await pagedApi.branches.list(p);
+      expect(all).toHaveLength(25);
+      expect(paged.requestsByRoute()["GET /projects/:project_id/branches"]).toBe(3);
+      const last = all[all.length - 1];
+      expect(
+        (await pagedApi.branches.listAnnotated(p, { search: last.name })).map((x) => x.branch.id),
+      ).toContain(last.id);
+    } finally {
+      await paged.stop();
+    }
   });
 });
 

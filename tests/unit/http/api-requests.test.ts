@@ -231,7 +231,17 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     (api) => api.branches.list(P),
     {
       method: "GET",
-      url: "/projects/p%2F1/branches",
+      url: "/projects/p%2F1/branches?limit=1000",
+      route: "GET /projects/{project_id}/branches",
+      failed: "Failed to list the branches of project p/1",
+    },
+  ],
+  [
+    "branches.listAnnotated",
+    (api) => api.branches.listAnnotated(P, { search: "pr 1" }),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches?limit=1000&search=pr+1",
       route: "GET /projects/{project_id}/branches",
       failed: "Failed to list the branches of project p/1",
     },
