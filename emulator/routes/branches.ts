@@ -223,19 +223,53 @@ export function branchRoutes(r: Router): void {
         `Failed to ${what}: preserve_under_name is required when ${self ? "restoring a branch from its own history" : `${b.id} has child branches`}`,
       );
     }
-    if (body.preserve_under_name) {
-      throw badRequest(
-        `Failed to ${what}: this emulator does not keep a branch's previous state (preserve_under_name)`,
-      );
+    const keepAs = body.preserve_under_name;
+    if (keepAs !== undefined) {
+      if (store.branchesOf(p.id).some((x) => x.name === keepAs)) {
+        throw conflict(
+          `Failed to ${what}: a branch named "${keepAs}" already exists in project ${p.id}; choose another preserve_under_name`,
+        );
+      }
+      const limit = store.plan(p) === "free" ? 10 : 5000;
+      if (store.branchesOf(p.id).length >= limit) {
+        throw unprocessable(
+          `Failed to ${what}: project ${p.id} already has ${limit} branches, the most its plan allows, and preserve_under_name needs one more`,
+        );
+      }
     }
     ctx.ready(b);
     ctx.lock(p);
+    const specs: OpSpec[] = [];
+    if (keepAs !== undefined) {
+      // The branch's state before the restore, as a new branch under the given name: it takes the
+      // branch's children (they were made from that state) and copies of its roles and databases.
+      const nowMs = ctx.now();
+      const now = iso(nowMs);
+      const id = branchId(store.rngIds, (x) => x in store.state.branches);
+      store.state.branches[id] = {
+        ...b,
+        id,
+        name: keepAs,
+        parent_id: b.parent_id,
+        current_state: "init",
+        pending_state: "ready",
+        state_changed_at: now,
+        default: false,
+        protected: false,
+        expires_at: undefined,
+        created_at: now,
+        updated_at: now,
+      };
+      inheritRolesAndDatabases(store, b.id, id, nowMs, false);
+      for (const child of store.branchesOf(p.id).filter((x) => x.parent_id === b.id)) child.parent_id = id;
+      specs.push({ action: "create_branch", branch_id: id });
+    }
     b.logical_size = source.logical_size;
     b.current_state = "resetting";
     b.pending_state = "ready";
     b.updated_at = iso(ctx.now());
     store.dirty = true;
-    const specs: OpSpec[] = [{ action: "create_branch", branch_id: b.id }];
+    specs.push({ action: "create_branch", branch_id: b.id });
     // Its computes restart on the restored data.
     for (const ep of store
       .endpointList(p.id)

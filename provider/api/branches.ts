@@ -73,13 +73,18 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
         BranchOperationsSchema,
         { body: { branch: body } },
       ),
-    restore: (p, b, source) =>
+    restore: (p, b, source, preserveUnderName) =>
       call(
         route("POST /projects/{project_id}/branches/{branch_id}/restore", { project_id: p, branch_id: b }),
         "reset",
         branch(p, b),
         BranchOperationsSchema,
-        { body: { source_branch_id: source } },
+        {
+          body: {
+            source_branch_id: source,
+            ...(preserveUnderName ? { preserve_under_name: preserveUnderName } : {}),
+          },
+        },
       ),
     delete: (p, b) =>
       http.request<BranchOperations | undefined>({

@@ -137,8 +137,16 @@ export interface NeonClient {
     /** Creates a branch, with its computes (`endpoints`) in the same request. */
     create(projectId: string, body: BranchCreateBody): Promise<BranchOperations>;
     update(projectId: string, branchId: string, body: BranchUpdateBody): Promise<BranchOperations>;
-    /** Resets the branch to `sourceBranchId`'s head (`restore`), keeping its id. */
-    restore(projectId: string, branchId: string, sourceBranchId: string): Promise<BranchOperations>;
+    /**
+     * Resets the branch to `sourceBranchId`'s head (`restore`), keeping its id; `preserveUnderName`
+     * keeps its previous state as a new branch of that name (required when it has children).
+     */
+    restore(
+      projectId: string,
+      branchId: string,
+      sourceBranchId: string,
+      preserveUnderName?: string,
+    ): Promise<BranchOperations>;
     /** `undefined` when the API answers 204 (the branch does not exist or is already deleted). */
     delete(projectId: string, branchId: string): Promise<BranchOperations | undefined>;
   };

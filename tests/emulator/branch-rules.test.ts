@@ -62,6 +62,26 @@ test("expiry: in the future, at most 30 days ahead, not on a protected or defaul
   ).toBe(400);
 });
 
+test("restore of a branch with children needs preserve_under_name: its old state becomes that branch, holding the children", async () => {
+  const b = await newBranch("rules-parent");
+  const child = await api.branches.create(projectId, { branch: { name: "rules-child", parent_id: b.id } });
+  await api.waitForOperations(projectId, child.operations);
+  expect(await status(api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId))).toBe(400);
+  // A name another branch holds is refused.
+  expect(
+    await status(api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId, "rules-child")),
+  ).toBe(409);
+  const r = await api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId, "rules-parent-old");
+  await api.waitForOperations(projectId, r.operations);
+  const kept = (await api.branches.list(projectId)).find((x) => x.name === "rules-parent-old");
+  expect(kept).toMatchObject({ parent_id: b.parent_id, default: false, current_state: "ready" });
+  expect((await api.branches.get(projectId, child.branch.id)).parent_id).toBe(kept?.id);
+  expect(r.branch.id).toBe(b.id);
+  // No child left: restored again without a name.
+  const again = await api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId);
+  await api.waitForOperations(projectId, again.operations);
+});
+
 test("restore to the parent's head keeps the id and runs operations; protected branches refuse it and delete", async () => {
   const b = await newBranch("rules-restore");
   const r = await api.branches.restore(projectId, b.id, emulator.seed.defaultBranchId);

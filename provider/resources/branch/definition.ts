@@ -127,7 +127,9 @@ export const BRANCH_DEFINITION = {
       compare: "trigger",
       description:
         "Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The " +
-        "branch's own changes are lost: the preview says so.",
+        "branch's own changes are lost: the preview says so. A branch with child branches keeps its state " +
+        "before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack " +
+        "does not manage it).",
     },
     {
       name: "adoptDefault",

@@ -115,9 +115,15 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     if (d.replaces.length === 0)
       await refuseServiceRules(rt.client(), String(olds.projectId), id, d.updates, news);
     if (d.updates.includes("resetTrigger") && d.replaces.length === 0) {
+      const children = await childrenOf(rt.client(), String(olds.projectId), id);
       log.warn(
         `resetTrigger changed: branch ${id} will be reset to its parent's latest data; its own changes since ` +
-          "it was created (or last reset) are replaced, and its compute restarts",
+          "it was created (or last reset) are replaced, and its compute restarts" +
+          (children.length > 0
+            ? `; it has child branches (${children.map((c) => c.id).join(", ")}), so its state before the reset is ` +
+              `kept as a new branch "${preservedName(String(olds.name ?? id), Date.now())}" (or so, by the time of ` +
+              "the reset) that holds them, which this stack does not manage"
+            : ""),
       );
     }
     if (d.replaces.includes("parentId") && news.parentId === id) {
@@ -161,7 +167,7 @@ async function refuseServiceRules(
     );
   }
   if (updates.includes("expiresAt") && typeof news.expiresAt === "string" && news.expiresAt !== UNKNOWN) {
-    const children = (await api.branches.list(projectId)).filter((b) => b.parent_id === id);
+    const children = await childrenOf(api, projectId, id);
     if (children.length > 0) {
       throw new Error(
         `Failed to set expiresAt on branch ${id}: it has child branches (${children.map((c) => c.id).join(", ")}), ` +
@@ -170,6 +176,17 @@ async function refuseServiceRules(
       );
     }
   }
+}
+
+/** The branches whose parent is `id`. */
+async function childrenOf(api: NeonClient, projectId: string, id: string): Promise<Branch[]> {
+  return (await api.branches.list(projectId)).filter((b) => b.parent_id === id);
+}
+
+/** The name a reset keeps a branch's previous state under: `<name>-before-reset-<UTC time>` (≤ 256). */
+export function preservedName(name: string, nowMs: number): string {
+  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
+  return `${name.slice(0, 256 - 14 - stamp.length)}-before-reset-${stamp}`;
 }
 
 /** A branch's compute as a Compute's size inputs (`cu` is equal bounds). */
@@ -441,8 +458,19 @@ async function applyChanges(
         throw new Error(
           `Failed to reset branch ${id}: it has no parent to reset to (a default or root branch)`,
         );
-      const r = await api.branches.restore(projectId, id, parent);
+      // A branch with children keeps its state before the reset as a new branch, which takes the children
+      // (the service requires a name for it): they were made from that state.
+      const children = await childrenOf(api, projectId, id);
+      const preserve = children.length > 0 ? preservedName(String(olds.name ?? id), Date.now()) : undefined;
+      const r = await api.branches.restore(projectId, id, parent, preserve);
       log.progress(`resetting branch ${id} to the latest data of ${parent}`);
+      if (preserve) {
+        log.warn(
+          `branch ${id} has child branches (${children.map((c) => c.id).join(", ")}): its state before the reset ` +
+            `is kept as the new branch "${preserve}", which now holds them; this stack does not manage that ` +
+            "branch (delete it once its children are gone)",
+        );
+      }
       await rt.waitFor(projectId, r.operations, log);
     }
   });

@@ -79,7 +79,9 @@ export interface BranchArgs {
   compute?: pulumi.Input<BranchComputeArgs>;
   /**
    * Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The
-   * branch's own changes are lost: the preview says so.
+   * branch's own changes are lost: the preview says so. A branch with child branches keeps its state before
+   * the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not
+   * manage it).
    */
   resetTrigger?: pulumi.Input<string>;
   /**
@@ -125,7 +127,9 @@ export interface BranchOutputs {
   compute?: BranchComputeOutputs;
   /**
    * Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The
-   * branch's own changes are lost: the preview says so.
+   * branch's own changes are lost: the preview says so. A branch with child branches keeps its state before
+   * the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not
+   * manage it).
    */
   resetTrigger?: string;
   /**
@@ -188,7 +192,9 @@ export interface BranchInputs {
   compute?: BranchComputeInputs;
   /**
    * Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The
-   * branch's own changes are lost: the preview says so.
+   * branch's own changes are lost: the preview says so. A branch with child branches keeps its state before
+   * the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not
+   * manage it).
    */
   resetTrigger?: string;
   /**

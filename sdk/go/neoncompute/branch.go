@@ -52,7 +52,7 @@ type Branch struct {
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
 	Protected pulumi.BoolOutput `pulumi:"protected"`
-	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger pulumi.StringPtrOutput `pulumi:"resetTrigger"`
 }
 
@@ -121,7 +121,7 @@ type branchArgs struct {
 	ProjectId string `pulumi:"projectId"`
 	// A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
 	Protected *bool `pulumi:"protected"`
-	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger *string `pulumi:"resetTrigger"`
 }
 
@@ -143,7 +143,7 @@ type BranchArgs struct {
 	ProjectId pulumi.StringInput
 	// A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
 	Protected pulumi.BoolPtrInput
-	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger pulumi.StringPtrInput
 }
 
@@ -259,7 +259,7 @@ func (o BranchOutput) Protected() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Branch) pulumi.BoolOutput { return v.Protected }).(pulumi.BoolOutput)
 }
 
-// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 func (o BranchOutput) ResetTrigger() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ResetTrigger }).(pulumi.StringPtrOutput)
 }

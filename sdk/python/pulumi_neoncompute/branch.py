@@ -41,7 +41,7 @@ class BranchArgs:
         :param pulumi.Input[_builtins.str] name: The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
         :param pulumi.Input[_builtins.str] parent_id: The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.bool] protected: A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
-        :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+        :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
         """
         pulumi.set(__self__, "project_id", project_id)
         if adopt_default is not None:
@@ -161,7 +161,7 @@ class BranchArgs:
     @pulumi.getter(name="resetTrigger")
     def reset_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+        Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
         """
         return pulumi.get(self, "reset_trigger")
 
@@ -206,7 +206,7 @@ class Branch(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] parent_id: The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.bool] protected: A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
-        :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+        :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
         """
         ...
     @overload
@@ -441,7 +441,7 @@ class Branch(pulumi.CustomResource):
     @pulumi.getter(name="resetTrigger")
     def reset_trigger(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so.
+        Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
         """
         return pulumi.get(self, "reset_trigger")
 

@@ -217,6 +217,25 @@ describe("update", () => {
     );
     expect((await api.branches.get(projectId, c.id)).current_state).toBe("ready");
   });
+
+  it("a reset of a branch with children keeps its old state as a new branch holding them, and says so", async () => {
+    const c = await create("reset-p", { name: "reset-parent", resetTrigger: "1" });
+    const child = await api.branches.create(projectId, { branch: { name: "reset-child", parent_id: c.id } });
+    await api.waitForOperations(projectId, child.operations);
+    const news = await checked("reset-p", { name: "reset-parent", resetTrigger: "2" }, c.outs);
+    await impl.diff(c.id, c.outs, news);
+    expect(logs.join("\n")).toMatch(
+      /it has child branches \(br-[^)]+\), so its state before the reset is kept/,
+    );
+    await impl.update(c.id, c.outs, news);
+    const kept = (await api.branches.list(projectId)).find((b) =>
+      b.name.startsWith("reset-parent-before-reset-"),
+    );
+    expect(kept).toBeDefined();
+    expect((await api.branches.get(projectId, child.branch.id)).parent_id).toBe(kept?.id);
+    expect(logs.join("\n")).toMatch(/is kept as the new branch "reset-parent-before-reset-\d{8}-\d{6}"/);
+    expect((await api.branches.get(projectId, c.id)).current_state).toBe("ready");
+  });
 });
 
 describe("delete", () => {
