@@ -227,8 +227,11 @@ export function describeIssues(error: z.ZodError): string[] {
 /** `{ project }` from `GET /projects/{project_id}`: the list item plus its owner's plan. */
 export const ProjectResponseSchema = z.object({
   project: ProjectSchema.extend({
-    // `subscription_type` names the owner's plan (e.g. `free_v3`, `launch`, `scale`).
-    owner: z.object({ subscription_type: z.string().optional() }).optional(),
+    // `subscription_type` names the owner's plan (e.g. `free_v3`, `launch`, `scale`); `branches_limit`
+    // is how many branches a project of that plan may hold.
+    owner: z
+      .object({ subscription_type: z.string().optional(), branches_limit: z.number().optional() })
+      .optional(),
   }),
 });
 /** A project as read by id. */

@@ -6,9 +6,9 @@
  *   from a gateway): `pulumi up` succeeds with one create request and one branch, in the stack;
  * - `pulumi up` SIGKILLed (whole process tree) after the create request was carried out and before
  *   its answer came back (the emulator's `holdAnswers`), then what a CI job does — `pulumi cancel`,
- *   `pulumi refresh --clear-pending-creates`, `pulumi up`: an auto-named branch is found again by its
- *   deterministic name; an explicitly named one is refused with the exact `importId`, never created
- *   twice, and following the message the stack manages it;
+ *   `pulumi refresh --clear-pending-creates`, `pulumi up`: the branch, auto-named or explicitly
+ *   named, is found again by its name and recognised by its annotation (this stack, this resource),
+ *   never created twice;
  * - `pulumi import neoncompute:index:Branch <projectId>/<branchId>` through the provider plugin (a
  *   YAML program: the CLI cannot import into a dynamic provider), a preview without changes, destroy.
  *
@@ -239,7 +239,7 @@ test("a killed run's auto-named branch is found again by its name: one branch, i
   }
 });
 
-test("a killed run's explicitly named branch: the next up names its importId and creates nothing; following it, the stack manages that branch", async () => {
+test("a killed run's explicitly named branch: its annotation names this stack and resource, so the next up manages it and creates nothing", async () => {
   const name = "killed-explicit";
   const temp = await programStack("killed-named", name);
   try {
@@ -251,24 +251,18 @@ test("a killed run's explicitly named branch: the next up names its importId and
 
     await afterKill(temp);
     const requests = createRequests();
-    const refusal = await temp.stack.up({ onOutput: capture, onError: capture }).then(
-      () => "up succeeded",
-      (e: unknown) => String(e),
-    );
-    expect(refusal).toContain(`importId: "${projectId}/${killed[0].id}"`);
-    // Again: still refused, still one branch of that name, and no create request was sent.
-    await expect(temp.stack.up({ onOutput: capture, onError: capture })).rejects.toThrow(/importId/);
-    expect(createRequests() - requests).toBe(0);
-    expect((await newBranches(before)).map((b) => b.id)).toEqual([killed[0].id]);
-    expect((await computes()).map((e) => e.branch_id)).toEqual([killed[0].id]);
-
-    // Following the message.
-    await temp.stack.setConfig("importId", { value: `${projectId}/${killed[0].id}` });
+    const mark = transcript.length;
     const result = await temp.stack.up({ onOutput: capture, onError: capture });
     expect(result.summary.result).toBe("succeeded");
+    expect(transcript.slice(mark)).toMatch(
+      new RegExp(
+        `found branch ${killed[0].id} .*made for this resource by an earlier run of this stack .*; managing it`,
+      ),
+    );
     expect(createRequests() - requests).toBe(0);
     const branch = await expectOneManagedBranch(temp, before, name);
     expect(branch.id).toBe(killed[0].id);
+    expect((await computes()).map((e) => e.branch_id)).toEqual([killed[0].id]);
     const again = await temp.stack.preview({ onOutput: capture, onError: capture });
     expect(again.changeSummary).toEqual({ same: 2 });
     await expectDestroyLeavesNothing(temp, before);

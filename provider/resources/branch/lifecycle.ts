@@ -27,6 +27,7 @@ import { changedInput, definedDiff, same } from "../compare";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
+import { budgetFailures } from "./budget";
 import { checkInputs } from "./inputs";
 import { branchNamed, isOwnLeftover, previewName, refuseStranger, type Named } from "./ownership";
 import type { BranchInputs } from "./types";
@@ -66,8 +67,17 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     if (failures?.length) return { inputs, failures };
   }
   if (isNewResource(olds) && inputs.importId === undefined && !inputs.adoptDefault) {
-    const failures = await previewName(rt, inputs);
-    if (failures.length) return { inputs, failures };
+    const named = await previewName(rt, inputs);
+    if (named.failures.length) return { inputs, failures: named.failures };
+    // A branch of this name this resource made before is taken over: nothing new counts.
+    if (!named.exists && typeof projectId === "string" && projectId !== UNKNOWN) {
+      const over = await budgetFailures(
+        rt,
+        projectId,
+        typeof news.__urn === "string" ? news.__urn : undefined,
+      );
+      if (over.length) return { inputs, failures: over };
+    }
   }
   // A size above the free plan's, for a new compute or a changed one: one read, only then.
   const c = inputs.compute as Props | undefined;

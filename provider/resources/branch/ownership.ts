@@ -19,26 +19,33 @@ type Props = Record<string, unknown>;
  * branch this resource's earlier run left (killed, or its state gone) is said to be managed by `up`;
  * one made by another stack, or by no stack the annotation names, fails here, before anything changes.
  */
-export async function previewName(rt: Runtime, inputs: Props): Promise<CheckFailure[]> {
+export async function previewName(
+  rt: Runtime,
+  inputs: Props,
+): Promise<{ failures: CheckFailure[]; exists: boolean }> {
   const i = inputs as Checked<BranchInputs>;
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
   const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
-  if (!name || [i.projectId, name].includes(UNKNOWN)) return [];
+  if (!name || [i.projectId, name].includes(UNKNOWN)) return { failures: [], exists: false };
   let found: Named | undefined;
   try {
     found = await branchNamed(rt.client(), i.projectId, name);
   } catch (err) {
     // A project the key cannot see is reported by the kit's target check, naming projectId.
-    if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
+    if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) {
+      return { failures: [], exists: false };
+    }
     throw err;
   }
-  if (!found) return [];
-  if (!isOwnLeftover(found, urn)) return [{ property: "name", reason: strangerReason(i, found, urn) }];
+  if (!found) return { failures: [], exists: false };
+  if (!isOwnLeftover(found, urn)) {
+    return { failures: [{ property: "name", reason: strangerReason(i, found, urn) }], exists: true };
+  }
   rt.logger(inputs).info(
     `${describeBranch(found.branch)} was made for this resource by an earlier run of this stack ` +
       `(${annotatedStack(found.annotation)}, its annotation says): \`pulumi up\` manages it instead of creating one`,
   );
-  return [];
+  return { failures: [], exists: true };
 }
 
 /** A branch of the project with this name, and its annotation (every page of the listing, by search). */

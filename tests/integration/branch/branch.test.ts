@@ -190,6 +190,41 @@ describe("create", () => {
   });
 });
 
+describe("branch budget at preview", () => {
+  it("a new branch past the plan's branch limit fails at preview with the count, the limit and the oldest sweepable branches", async () => {
+    const free = emulator.seed.freeProjectId; // Free plan: 10 branches; seeded with main and dev-01
+    const other = urn("x").replace("urn:pulumi:dev::neon-it::", "urn:pulumi:pr-41::acme::");
+    const leaked = await api.branches.create(free, {
+      branch: { name: "leaked" },
+      annotation_value: ownerAnnotations(other),
+    });
+    await api.waitForOperations(free, leaked.operations);
+    for (let n = 0; n < 5; n++) {
+      const r = await api.branches.create(free, { branch: { name: `filler-${n}` } });
+      await api.waitForOperations(free, r.operations);
+    }
+    // 8 branches: two new ones of this program fit, a third does not.
+    const check = (name: string) =>
+      impl.check({}, { projectId: free, __provider: "shim", __urn: urn(name), name });
+    expect((await check("b1")).failures ?? []).toEqual([]);
+    expect((await check("b2")).failures ?? []).toEqual([]);
+    const before = mutations();
+    const third = await check("b3");
+    expect(third.failures).toEqual([
+      {
+        property: "projectId",
+        reason: expect.stringMatching(
+          new RegExp(
+            `project ${free} holds 8 branches and its plan allows 10; this program adds 3, so this branch would exceed ` +
+              `the limit.*the oldest this package made: branch ${leaked.branch.id} \\("leaked"\\).*made by stack acme/pr-41`,
+          ),
+        ),
+      },
+    ]);
+    expect(mutations()).toBe(before);
+  });
+});
+
 describe("update", () => {
   it("renames and resizes in place, keeping the ids", async () => {
     const c = await create("upd", { name: "upd-1", compute: { cu: 0.25 } });

@@ -1,0 +1,58 @@
+/**
+ * The branch budget at preview (issue 27): a new branch that would take the project past its plan's
+ * branch limit (`owner.branches_limit`: Free 10, paid plans thousands) fails at preview with the
+ * count, the limit and the oldest branches this package made (what a sweep would remove) — not at
+ * `up`, after other resources of the program changed. The branches this program adds to the project
+ * count too; those this run already made count once.
+ */
+import { ApiError } from "../../api";
+import type { CheckFailure } from "../check";
+import { annotatedStack } from "../kit";
+import type { Runtime } from "../runtime";
+import { describeBranch } from "./mapping";
+
+/** Failures of a new branch (`urn`) of project `projectId` against the project's branch limit. */
+export async function budgetFailures(
+  rt: Runtime,
+  projectId: string,
+  urn: string | undefined,
+): Promise<CheckFailure[]> {
+  const api = rt.client();
+  // The new branches this program declares per project, this one included.
+  const planned = rt.store("branch.planned", () => new Map<string, Set<string>>());
+  const mine = planned.get(projectId) ?? new Set<string>();
+  planned.set(projectId, mine.add(urn ?? `anonymous-${mine.size}`));
+  let limit: number | undefined;
+  let listed: Awaited<ReturnType<typeof api.branches.listAnnotated>>;
+  try {
+    limit = (await api.projects.get(projectId)).owner?.branches_limit;
+    if (!limit) return [];
+    listed = await api.branches.listAnnotated(projectId);
+  } catch (err) {
+    // A project the key cannot see is reported by the kit's target check, naming projectId.
+    if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
+    throw err;
+  }
+  const madeNow = listed.filter((x) => rt.madeThisRun("branch", x.branch.id)).length;
+  const before = listed.length - madeNow;
+  if (before + mine.size <= limit) return [];
+  const sweepable = listed
+    .filter((x) => annotatedStack(x.annotation) && !x.branch.default && !x.branch.protected)
+    .sort((a, b) => ((a.branch.created_at ?? "") < (b.branch.created_at ?? "") ? -1 : 1))
+    .slice(0, 3)
+    .map(
+      (x) =>
+        `${describeBranch(x.branch)} made by stack ${annotatedStack(x.annotation)} on ${x.branch.created_at}`,
+    );
+  return [
+    {
+      property: "projectId",
+      reason:
+        `project ${projectId} holds ${before} branches and its plan allows ${limit}` +
+        (mine.size > 1 ? `; this program adds ${mine.size}` : "") +
+        ", so this branch would exceed the limit. Delete branches the project no longer needs" +
+        (sweepable.length > 0 ? ` (the oldest this package made: ${sweepable.join("; ")})` : "") +
+        ", or upgrade the plan",
+    },
+  ];
+}
