@@ -102,7 +102,8 @@ export const BranchRestoreBody = z
     source_branch_id: idPattern,
     source_lsn: z.string().optional(),
     source_timestamp: z.string().datetime().optional(),
-    preserve_under_name: z.string().min(1).max(256).optional(),
+    // "If not empty": an empty name keeps nothing.
+    preserve_under_name: z.string().max(256).optional(),
   })
   .strict();
 

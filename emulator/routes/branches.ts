@@ -223,7 +223,7 @@ export function branchRoutes(r: Router): void {
         `Failed to ${what}: preserve_under_name is required when ${self ? "restoring a branch from its own history" : `${b.id} has child branches`}`,
       );
     }
-    const keepAs = body.preserve_under_name;
+    const keepAs = body.preserve_under_name || undefined;
     if (keepAs !== undefined) {
       if (store.branchesOf(p.id).some((x) => x.name === keepAs)) {
         throw conflict(

@@ -43,7 +43,8 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
           "list",
           `the branches of project ${p}`,
           BranchesResponseSchema,
-          { query: { limit: BRANCH_PAGE_SIZE, cursor, search: o.search } },
+          // By creation time, which never changes: a branch updated between two pages keeps its place.
+          { query: { limit: BRANCH_PAGE_SIZE, sort_by: "created_at", cursor, search: o.search } },
         );
         return {
           items: page.branches.map((b) => ({ branch: b, annotation: strings(page.annotations?.[b.id]) })),

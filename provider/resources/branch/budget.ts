@@ -3,13 +3,24 @@
  * branch limit (`owner.branches_limit`: Free 10, paid plans thousands) fails at preview with the
  * count, the limit and the oldest branches this package made (what a sweep would remove) — not at
  * `up`, after other resources of the program changed. The branches this program adds to the project
- * count too; those this run already made count once.
+ * count too; those this run's creates already made count once (an adopted, imported or taken-over
+ * branch was there before, and counts as one of the project's).
  */
 import { ApiError } from "../../api";
 import type { CheckFailure } from "../check";
 import { annotatedStack } from "../kit";
 import type { Runtime } from "../runtime";
 import { describeBranch } from "./mapping";
+
+/** The branches this run's creates made anew (not adopted, imported or taken over): counted once. */
+function madeAnew(rt: Runtime): Set<string> {
+  return rt.store("branch.madeAnew", () => new Set<string>());
+}
+
+/** Records a branch a create of this run made anew, so that the budget counts it once. */
+export function noteBudgetMade(rt: Runtime, id: string): void {
+  madeAnew(rt).add(id);
+}
 
 /** Failures of a new branch (`urn`) of project `projectId` against the project's branch limit. */
 export async function budgetFailures(
@@ -33,7 +44,8 @@ export async function budgetFailures(
     if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
     throw err;
   }
-  const madeNow = listed.filter((x) => rt.madeThisRun("branch", x.branch.id)).length;
+  // Made anew by this run's creates: already among `mine`, so not counted twice.
+  const madeNow = listed.filter((x) => madeAnew(rt).has(x.branch.id)).length;
   const before = listed.length - madeNow;
   if (before + mine.size <= limit) return [];
   const sweepable = listed

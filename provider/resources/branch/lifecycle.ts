@@ -15,6 +15,7 @@ import {
   createOnce,
   isNewResource,
   keptInStack,
+  madeForResource,
   pendingOperations,
   refreshInputs,
   unfinishedCreation,
@@ -27,7 +28,7 @@ import { changedInput, definedDiff, same } from "../compare";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
-import { budgetFailures } from "./budget";
+import { budgetFailures, noteBudgetMade } from "./budget";
 import { checkInputs } from "./inputs";
 import { branchNamed, isOwnLeftover, previewName, refuseStranger, type Named } from "./ownership";
 import type { BranchInputs } from "./types";
@@ -213,9 +214,15 @@ function computeToFinish(olds: Props): boolean {
 // --- create ------------------------------------------------------------------------------
 
 /** Unfinished operations of one branch (and its computes). */
-async function pendingOps(api: NeonClient, projectId: string, branchId: string): Promise<Operation[]> {
-  // Failed ones too: they belong to this branch's creation, and waiting on them fails.
-  return pendingOperations(api, projectId, (o) => o.branch_id === branchId, { includeFailed: true });
+/**
+ * The operations of a branch found by name to wait for. A branch still being made (`init`): every one,
+ * failures included — they belong to its creation, and waiting on them fails. An older branch taken
+ * over (a rerun whose state was lost): only the unfinished ones, not its history's failures.
+ */
+async function pendingOps(api: NeonClient, projectId: string, b: Pick<Branch, "id" | "current_state">) {
+  return pendingOperations(api, projectId, (o) => o.branch_id === b.id, {
+    includeFailed: b.current_state === "init",
+  });
 }
 
 async function readWriteCompute(
@@ -248,9 +255,10 @@ async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dyn
         );
         rt.noteTakenOver("branch", found.branch.id);
         branch = found.branch;
-        operations = await pendingOps(api, i.projectId, found.branch.id);
+        operations = await pendingOps(api, i.projectId, found.branch);
       } else {
         ({ branch, operations } = await createOrReconcile(api, i, name, log, urn));
+        noteBudgetMade(rt, branch.id);
       }
       log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
       await rt.waitFor(i.projectId, operations, log);
@@ -286,10 +294,12 @@ async function createOrReconcile(
   urn: string | undefined,
 ): Promise<{ branch: Branch; operations: Operation[] }> {
   const find = () => branchNamed(api, i.projectId, name);
-  const finish = async (found: Named) => ({
-    branch: found.branch,
-    operations: await pendingOps(api, i.projectId, found.branch.id),
-  });
+  // A branch this create made carries this resource's annotation (protected or not): anything else
+  // holding the name after a lost answer or a resend's 409 is not taken.
+  const finish = async (found: Named) => {
+    if (!madeForResource(found.annotation, urn)) throw refuseStranger(i, found, urn);
+    return { branch: found.branch, operations: await pendingOps(api, i.projectId, found.branch) };
+  };
   return createOnce<{ branch: Branch; operations: Operation[] }, Named>({
     log,
     send: async () => {
@@ -530,7 +540,7 @@ async function finishCreation(
 ): Promise<void> {
   const api = rt.client();
   await rt.serialized(projectId, async () => {
-    await rt.waitFor(projectId, await pendingOps(api, projectId, id), log);
+    await rt.waitFor(projectId, await pendingOps(api, projectId, { id, current_state: "init" }), log);
   });
   const why = await unfinishedCreation(api, projectId, id);
   if (why) {

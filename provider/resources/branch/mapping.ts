@@ -68,7 +68,9 @@ export function toOutputs(inputs: Props, b: Branch, ep: Endpoint | undefined, ex
     ...inputs,
     ...extra,
     projectId: b.project_id,
-    parentId: b.parent_id,
+    // The branch it was made from, once recorded: a reset of the parent that keeps its old state
+    // (preserve_under_name) moves the children under the kept branch, which is no new parent to them.
+    parentId: typeof inputs.parentId === "string" && inputs.parentId ? inputs.parentId : b.parent_id,
     name: b.name,
     protected: b.protected ?? false,
     expiresAt: b.expires_at,

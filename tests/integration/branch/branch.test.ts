@@ -203,6 +203,12 @@ describe("branch budget at preview", () => {
       const r = await api.branches.create(free, { branch: { name: `filler-${n}` } });
       await api.waitForOperations(free, r.operations);
     }
+    // The default branch adopted by this run is one of the project's 8, not a new one.
+    const adopt = await impl.check(
+      {},
+      { projectId: free, __provider: "shim", __urn: urn("default"), adoptDefault: true },
+    );
+    expect((await impl.create(adopt.inputs)).id).toBe(emulator.seed.freeProjectBranchId);
     // 8 branches: two new ones of this program fit, a third does not.
     const check = (name: string) =>
       impl.check({}, { projectId: free, __provider: "shim", __urn: urn(name), name });
@@ -253,10 +259,10 @@ describe("update", () => {
     expect((await api.branches.get(projectId, c.id)).current_state).toBe("ready");
   });
 
-  it("a reset of a branch with children keeps its old state as a new branch holding them, and says so", async () => {
+  it("a reset of a branch with children keeps its old state as a new branch holding them, and says so; a managed child is not replaced", async () => {
     const c = await create("reset-p", { name: "reset-parent", resetTrigger: "1" });
-    const child = await api.branches.create(projectId, { branch: { name: "reset-child", parent_id: c.id } });
-    await api.waitForOperations(projectId, child.operations);
+    const managed = await create("reset-c", { name: "reset-child", parentId: c.id });
+    const child = { branch: { id: managed.id } };
     const news = await checked("reset-p", { name: "reset-parent", resetTrigger: "2" }, c.outs);
     await impl.diff(c.id, c.outs, news);
     expect(logs.join("\n")).toMatch(
@@ -270,6 +276,12 @@ describe("update", () => {
     expect((await api.branches.get(projectId, child.branch.id)).parent_id).toBe(kept?.id);
     expect(logs.join("\n")).toMatch(/is kept as the new branch "reset-parent-before-reset-\d{8}-\d{6}"/);
     expect((await api.branches.get(projectId, c.id)).current_state).toBe("ready");
+    // The child's resource, refreshed: its parentId is still the branch it was made from, so its next
+    // diff changes nothing (a new parent would replace it and lose its data).
+    const read = await impl.read(managed.id, managed.outs);
+    expect((read.props as Props).parentId).toBe(c.id);
+    const childNews = await checked("reset-c", { name: "reset-child", parentId: c.id }, read.props as Props);
+    expect(await impl.diff(managed.id, read.props as Props, childNews)).toMatchObject({ changes: false });
   });
 });
 

@@ -231,7 +231,7 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     (api) => api.branches.list(P),
     {
       method: "GET",
-      url: "/projects/p%2F1/branches?limit=1000",
+      url: "/projects/p%2F1/branches?limit=1000&sort_by=created_at",
       route: "GET /projects/{project_id}/branches",
       failed: "Failed to list the branches of project p/1",
     },
@@ -241,7 +241,7 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     (api) => api.branches.listAnnotated(P, { search: "pr 1" }),
     {
       method: "GET",
-      url: "/projects/p%2F1/branches?limit=1000&search=pr+1",
+      url: "/projects/p%2F1/branches?limit=1000&sort_by=created_at&search=pr+1",
       route: "GET /projects/{project_id}/branches",
       failed: "Failed to list the branches of project p/1",
     },
