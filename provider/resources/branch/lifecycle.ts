@@ -5,7 +5,7 @@
  * before anything is sent). Every change waits for its operations.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation } from "../../api";
+import { ApiError, type Branch, type NeonClient, type Operation } from "../../api";
 import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
 import { ensureStarted } from "../compute/recovery";
@@ -24,20 +24,27 @@ import {
   type Checked,
   type ResourceSteps,
 } from "../kit";
-import { changedInput, definedDiff, same } from "../compare";
+import { definedDiff, same } from "../compare";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
 import { budgetFailures, noteBudgetMade } from "./budget";
+import { importExisting, previewImport } from "./import";
 import { checkInputs } from "./inputs";
 import { branchNamed, isOwnLeftover, previewName, refuseStranger, type Named } from "./ownership";
+import {
+  childrenOf,
+  preservedName,
+  computeToFinish,
+  readWriteCompute,
+  refuseServiceRules,
+  refuseUndeletable,
+  sizeOf,
+} from "./rules";
 import type { BranchInputs } from "./types";
-import { autoName, computeBody, createBody, describeBranch, NEVER_STARTED_KEY, toOutputs } from "./mapping";
+import { autoName, computeBody, createBody, describeBranch, toOutputs } from "./mapping";
 
 type Props = Record<string, unknown>;
-
-/** Whether input `key` differs between the old outputs and the new inputs, as the definition compares it. */
-const changed = (key: string, olds: Props, news: Props) => changedInput(BRANCH_DEFINITION, key, olds, news);
 
 export const diffBranch = (olds: Props, news: Props) => definedDiff(BRANCH_DEFINITION, olds, news);
 
@@ -160,60 +167,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
   };
 }
 
-/**
- * At preview, what the service would refuse of an update: a reset of a branch that stays protected,
- * an expiry on a branch with children. Reads the branches only for an expiry change.
- */
-async function refuseServiceRules(
-  api: NeonClient,
-  projectId: string,
-  id: string,
-  updates: string[],
-  news: Props,
-): Promise<void> {
-  if (updates.includes("resetTrigger") && news.protected === true) {
-    throw new Error(
-      `Failed to reset branch ${id}: it is protected, and the service does not reset a protected branch; set ` +
-        "protected: false (in this update or an earlier one) to reset it. Nothing was changed.",
-    );
-  }
-  if (updates.includes("expiresAt") && typeof news.expiresAt === "string" && news.expiresAt !== UNKNOWN) {
-    const children = await childrenOf(api, projectId, id);
-    if (children.length > 0) {
-      throw new Error(
-        `Failed to set expiresAt on branch ${id}: it has child branches (${children.map((c) => c.id).join(", ")}), ` +
-          "and the service expires only branches without children; remove expiresAt or delete the children " +
-          "first. Nothing was changed.",
-      );
-    }
-  }
-}
-
-/** The branches whose parent is `id`. */
-async function childrenOf(api: NeonClient, projectId: string, id: string): Promise<Branch[]> {
-  return (await api.branches.list(projectId)).filter((b) => b.parent_id === id);
-}
-
-/** The name a reset keeps a branch's previous state under: `<name>-before-reset-<UTC time>` (≤ 256). */
-export function preservedName(name: string, nowMs: number): string {
-  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
-  return `${name.slice(0, 256 - 14 - stamp.length)}-before-reset-${stamp}`;
-}
-
-/** A branch's compute as a Compute's size inputs (`cu` is equal bounds). */
-function sizeOf(c: unknown): Props {
-  const v = (c && typeof c === "object" ? c : {}) as Props;
-  return v.cu !== undefined ? { minCu: v.cu, maxCu: v.cu } : { minCu: v.minCu, maxCu: v.maxCu };
-}
-
-/** True when the branch's declared compute is missing or has never started (per the outputs). */
-function computeToFinish(olds: Props): boolean {
-  return olds.computeId === undefined || olds[NEVER_STARTED_KEY] === true;
-}
-
 // --- create ------------------------------------------------------------------------------
 
-/** Unfinished operations of one branch (and its computes). */
 /**
  * The operations of a branch found by name to wait for. A branch still being made (`init`): every one,
  * failures included — they belong to its creation, and waiting on them fails. An older branch taken
@@ -223,14 +178,6 @@ async function pendingOps(api: NeonClient, projectId: string, b: Pick<Branch, "i
   return pendingOperations(api, projectId, (o) => o.branch_id === b.id, {
     includeFailed: b.current_state === "init",
   });
-}
-
-async function readWriteCompute(
-  api: NeonClient,
-  projectId: string,
-  branchId: string,
-): Promise<Endpoint | undefined> {
-  return (await api.endpoints.listByBranch(projectId, branchId)).find((e) => e.type === "read_write");
 }
 
 async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
@@ -346,76 +293,6 @@ async function adoptDefault(rt: Runtime, i: Checked<BranchInputs>): Promise<pulu
     id: def.id,
     outs: toOutputs(inputs, fresh, await readWriteCompute(api, i.projectId, def.id), { adopted: true }),
   };
-}
-
-/** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
-function importDifferences(inputs: Props, actual: Props): string | undefined {
-  const differences = ["name", "parentId", "protected", "compute"].filter(
-    (k) => inputs[k] !== undefined && inputs[k] !== UNKNOWN && changed(k, actual, inputs),
-  );
-  if (differences.length === 0) return undefined;
-  const detail = differences
-    .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
-    .join("; ");
-  return (
-    `the declared inputs differ from the branch (${detail}). Import changes nothing: make the program match ` +
-    "the branch, import, then change it in a later update."
-  );
-}
-
-/**
- * At preview, a new resource with `importId`: says it will adopt the branch, and fails when the
- * declared inputs differ from it (found at preview, not at `up`). Two reads; none while unknown.
- */
-async function previewImport(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CheckResult["failures"]> {
-  const importId = inputs.importId;
-  if (typeof importId !== "string" || importId === UNKNOWN) return [];
-  const [projectId, branchId] = importId.split("/");
-  const api = rt.client();
-  let b: Branch;
-  try {
-    b = await api.branches.get(projectId, branchId);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
-    return [
-      {
-        property: "importId",
-        reason: `importId ${importId}: no such branch (or the API key cannot see it); check importId, or remove it to create a new branch`,
-      },
-    ];
-  }
-  const detail = importDifferences(inputs, toOutputs({}, b, await readWriteCompute(api, projectId, b.id)));
-  if (detail) return [{ property: "importId", reason: `importId ${importId}: ${detail}` }];
-  rt.logger(inputs).info(
-    `will import ${describeBranch(b)} (importId) as it is; deleting this resource later deletes the branch`,
-  );
-  return [];
-}
-
-/** Adopts the branch `importId` names; the declared inputs must describe it as it is. */
-async function importExisting(
-  rt: Runtime,
-  inputs: Props,
-  i: BranchInputs,
-): Promise<pulumi.dynamic.CreateResult> {
-  const api = rt.client();
-  const branchId = (i.importId as string).split("/")[1];
-  let b: Branch;
-  try {
-    b = await api.branches.get(i.projectId, branchId);
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") {
-      throw err.withRemedy(
-        `Branch ${i.importId} does not exist (or the API key cannot see it). Check importId, or remove it to create a new branch.`,
-      );
-    }
-    throw err;
-  }
-  const ep = await readWriteCompute(api, i.projectId, b.id);
-  const detail = importDifferences(inputs, toOutputs({}, b, ep));
-  if (detail) throw new Error(`Failed to import ${describeBranch(b)}: ${detail}`);
-  rt.logger(inputs).info(`imported ${describeBranch(b)}; deleting this resource will delete the branch`);
-  return { id: b.id, outs: toOutputs(inputs, b, ep) };
 }
 
 // --- read / update ------------------------------------------------------------------------
@@ -552,31 +429,6 @@ async function finishCreation(
 }
 
 // --- delete --------------------------------------------------------------------------------
-
-/** Refuses, before any change is sent, to delete a branch the service would refuse to delete. */
-async function refuseUndeletable(
-  api: NeonClient,
-  projectId: string,
-  id: string,
-  verb: "delete" | "replace",
-): Promise<void> {
-  let b: Branch;
-  try {
-    b = await api.branches.get(projectId, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") return;
-    throw err;
-  }
-  const children = (await api.branches.list(projectId)).filter((x) => x.parent_id === id);
-  const why = b.default
-    ? "it is the project's default branch (set another branch as default first, or manage it with adoptDefault, which destroy leaves in place)"
-    : b.protected
-      ? "it is protected (set protected: false first)"
-      : children.length > 0
-        ? `it has child branches (${children.map((c) => c.id).join(", ")}); delete them first`
-        : undefined;
-  if (why) throw new Error(`Failed to ${verb} ${describeBranch(b)}: ${why}. Nothing was deleted.`);
-}
 
 async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   const api = rt.client();

@@ -1,0 +1,89 @@
+/**
+ * `Branch`'s `importId`: said at preview (and refused there when the declared inputs differ from the
+ * branch), carried out at create, where nothing is changed — the branch is adopted as it is.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type Branch } from "../../api";
+import { changedInput } from "../compare";
+import { UNKNOWN } from "../kit";
+import type { Runtime } from "../runtime";
+import { BRANCH_DEFINITION } from "./definition";
+import { describeBranch, toOutputs } from "./mapping";
+import { readWriteCompute } from "./rules";
+import type { BranchInputs } from "./types";
+
+type Props = Record<string, unknown>;
+
+/** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
+function importDifferences(inputs: Props, actual: Props): string | undefined {
+  const differences = ["name", "parentId", "protected", "compute"].filter(
+    (k) =>
+      inputs[k] !== undefined && inputs[k] !== UNKNOWN && changedInput(BRANCH_DEFINITION, k, actual, inputs),
+  );
+  if (differences.length === 0) return undefined;
+  const detail = differences
+    .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
+    .join("; ");
+  return (
+    `the declared inputs differ from the branch (${detail}). Import changes nothing: make the program match ` +
+    "the branch, import, then change it in a later update."
+  );
+}
+
+/**
+ * At preview, a new resource with `importId`: says it will adopt the branch, and fails when the
+ * declared inputs differ from it (found at preview, not at `up`). Two reads; none while unknown.
+ */
+export async function previewImport(
+  rt: Runtime,
+  inputs: Props,
+): Promise<pulumi.dynamic.CheckResult["failures"]> {
+  const importId = inputs.importId;
+  if (typeof importId !== "string" || importId === UNKNOWN) return [];
+  const [projectId, branchId] = importId.split("/");
+  const api = rt.client();
+  let b: Branch;
+  try {
+    b = await api.branches.get(projectId, branchId);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+    return [
+      {
+        property: "importId",
+        reason: `importId ${importId}: no such branch (or the API key cannot see it); check importId, or remove it to create a new branch`,
+      },
+    ];
+  }
+  const detail = importDifferences(inputs, toOutputs({}, b, await readWriteCompute(api, projectId, b.id)));
+  if (detail) return [{ property: "importId", reason: `importId ${importId}: ${detail}` }];
+  rt.logger(inputs).info(
+    `will import ${describeBranch(b)} (importId) as it is; deleting this resource later deletes the branch`,
+  );
+  return [];
+}
+
+/** Adopts the branch `importId` names; the declared inputs must describe it as it is. */
+export async function importExisting(
+  rt: Runtime,
+  inputs: Props,
+  i: BranchInputs,
+): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const branchId = (i.importId as string).split("/")[1];
+  let b: Branch;
+  try {
+    b = await api.branches.get(i.projectId, branchId);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      throw err.withRemedy(
+        `Branch ${i.importId} does not exist (or the API key cannot see it). Check importId, or remove it to create a new branch.`,
+      );
+    }
+    throw err;
+  }
+  const ep = await readWriteCompute(api, i.projectId, b.id);
+  const detail = importDifferences(inputs, toOutputs({}, b, ep));
+  if (detail) throw new Error(`Failed to import ${describeBranch(b)}: ${detail}`);
+  rt.logger(inputs).info(`imported ${describeBranch(b)}; deleting this resource will delete the branch`);
+  return { id: b.id, outs: toOutputs(inputs, b, ep) };
+}

@@ -1,0 +1,95 @@
+/**
+ * `Branch`'s rules the service enforces, judged before anything is sent (a reset of a protected branch,
+ * an expiry or a delete where children stand in the way, the default branch), and small reads of the
+ * branch's surroundings (its children, its read_write compute).
+ */
+import { ApiError, type Branch, type Endpoint, type NeonClient } from "../../api";
+import { UNKNOWN } from "../kit";
+import { describeBranch, NEVER_STARTED_KEY } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+/**
+ * At preview, what the service would refuse of an update: a reset of a branch that stays protected,
+ * an expiry on a branch with children. Reads the branches only for an expiry change.
+ */
+export async function refuseServiceRules(
+  api: NeonClient,
+  projectId: string,
+  id: string,
+  updates: string[],
+  news: Props,
+): Promise<void> {
+  if (updates.includes("resetTrigger") && news.protected === true) {
+    throw new Error(
+      `Failed to reset branch ${id}: it is protected, and the service does not reset a protected branch; set ` +
+        "protected: false (in this update or an earlier one) to reset it. Nothing was changed.",
+    );
+  }
+  if (updates.includes("expiresAt") && typeof news.expiresAt === "string" && news.expiresAt !== UNKNOWN) {
+    const children = await childrenOf(api, projectId, id);
+    if (children.length > 0) {
+      throw new Error(
+        `Failed to set expiresAt on branch ${id}: it has child branches (${children.map((c) => c.id).join(", ")}), ` +
+          "and the service expires only branches without children; remove expiresAt or delete the children " +
+          "first. Nothing was changed.",
+      );
+    }
+  }
+}
+
+/** The branches whose parent is `id`. */
+export async function childrenOf(api: NeonClient, projectId: string, id: string): Promise<Branch[]> {
+  return (await api.branches.list(projectId)).filter((b) => b.parent_id === id);
+}
+
+/** The name a reset keeps a branch's previous state under: `<name>-before-reset-<UTC time>` (≤ 256). */
+export function preservedName(name: string, nowMs: number): string {
+  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
+  return `${name.slice(0, 256 - 14 - stamp.length)}-before-reset-${stamp}`;
+}
+
+/** A branch's compute as a Compute's size inputs (`cu` is equal bounds). */
+export function sizeOf(c: unknown): Props {
+  const v = (c && typeof c === "object" ? c : {}) as Props;
+  return v.cu !== undefined ? { minCu: v.cu, maxCu: v.cu } : { minCu: v.minCu, maxCu: v.maxCu };
+}
+
+/** True when the branch's declared compute is missing or has never started (per the outputs). */
+export function computeToFinish(olds: Props): boolean {
+  return olds.computeId === undefined || olds[NEVER_STARTED_KEY] === true;
+}
+
+/** The branch's read_write compute, when it has one. */
+export async function readWriteCompute(
+  api: NeonClient,
+  projectId: string,
+  branchId: string,
+): Promise<Endpoint | undefined> {
+  return (await api.endpoints.listByBranch(projectId, branchId)).find((e) => e.type === "read_write");
+}
+
+/** Refuses, before any change is sent, to delete a branch the service would refuse to delete. */
+export async function refuseUndeletable(
+  api: NeonClient,
+  projectId: string,
+  id: string,
+  verb: "delete" | "replace",
+): Promise<void> {
+  let b: Branch;
+  try {
+    b = await api.branches.get(projectId, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") return;
+    throw err;
+  }
+  const children = (await api.branches.list(projectId)).filter((x) => x.parent_id === id);
+  const why = b.default
+    ? "it is the project's default branch (set another branch as default first, or manage it with adoptDefault, which destroy leaves in place)"
+    : b.protected
+      ? "it is protected (set protected: false first)"
+      : children.length > 0
+        ? `it has child branches (${children.map((c) => c.id).join(", ")}); delete them first`
+        : undefined;
+  if (why) throw new Error(`Failed to ${verb} ${describeBranch(b)}: ${why}. Nothing was deleted.`);
+}
