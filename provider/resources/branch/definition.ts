@@ -132,6 +132,18 @@ export const BRANCH_DEFINITION = {
         "does not manage it).",
     },
     {
+      name: "annotations",
+      type: { map: "string" },
+      input: "optional",
+      output: "optional",
+      change: "create-only",
+      description:
+        'Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is ' +
+        "created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name " +
+        "the stack that made it). The service offers no way to change them afterwards: a later change is " +
+        "not applied, and the preview says so. At most 47 pairs; keys other than the provider's.",
+    },
+    {
       name: "adoptDefault",
       type: "boolean",
       input: "optional",

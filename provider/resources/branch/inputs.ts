@@ -5,11 +5,14 @@
  */
 import { z } from "zod";
 import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
-import { UNKNOWN } from "../kit";
+import { OWNER_KEYS, UNKNOWN } from "../kit";
 import { checkNestedCompute } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects";
 import { BRANCH_DEFINITION } from "./definition";
 import type { BranchInputs } from "./types";
+
+/** The annotations a program may give a branch: the service keeps 50, the provider writes 3. */
+export const MAX_USER_ANNOTATIONS = 47;
 
 /** How far ahead an expiration may be (Neon's rule). */
 export const MAX_EXPIRY_DAYS = 30;
@@ -28,6 +31,20 @@ const inputsSchema = inputSchema(BRANCH_DEFINITION, {
   // Checked by Compute's rules below; here only its shape.
   compute: z.record(z.string(), z.unknown(), { error: "must be an object (cu, or minCu and maxCu, …)" }),
   resetTrigger: z.string({ error: "must be a string; change it to reset the branch to its parent" }),
+  annotations: z
+    .record(
+      z.string().min(1, { error: "keys must not be empty" }),
+      z.string({ error: "values must be strings" }),
+      {
+        error: 'must be an object of string values, e.g. { pr: "42" }',
+      },
+    )
+    .refine((a) => Object.keys(a).length <= MAX_USER_ANNOTATIONS, {
+      error: `must hold at most ${MAX_USER_ANNOTATIONS} pairs (the service keeps 50, 3 of them the provider's)`,
+    })
+    .refine((a) => !Object.keys(a).some((k) => (Object.values(OWNER_KEYS) as string[]).includes(k)), {
+      error: `must not use the provider's own keys (${Object.values(OWNER_KEYS).join(", ")}), which name the stack that made the branch`,
+    }),
   importId: z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}\/br-[a-z0-9-]{1,60}$/, {
     error:
       'must name an existing branch as "<projectId>/<branchId>", e.g. "shiny-wind-123456/br-cool-sky-123456"',

@@ -144,6 +144,17 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
             : ""),
       );
     }
+    if (
+      d.replaces.length === 0 &&
+      !JSON.stringify(news.annotations ?? {}).includes(UNKNOWN) &&
+      !same(olds.annotations ?? {}, news.annotations ?? {})
+    ) {
+      log.warn(
+        `annotations changed, but the service offers no way to change a branch's annotations once it exists: ` +
+          `branch ${id} keeps those it was created with; to give it the new ones, replace it ` +
+          "(`pulumi up --replace <its URN>`, which deletes it and its data first)",
+      );
+    }
     if (d.replaces.includes("parentId") && news.parentId === id) {
       throw new Error(
         `Failed to replace branch ${id}: parentId ${id} is this branch itself, which the replacement deletes ` +

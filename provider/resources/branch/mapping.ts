@@ -34,7 +34,8 @@ export function computeBody(c: BranchComputeInputs): EndpointUpdateBody {
 
 /** The create request; the branch is annotated with the stack that creates it (`urn`'s). */
 export function createBody(i: BranchInputs, name: string, urn?: string): BranchCreateBody {
-  const annotation = ownerAnnotations(urn);
+  // The program's annotations, then the provider's (which name the stack; check refuses their keys).
+  const annotation = { ...(i.annotations ?? {}), ...ownerAnnotations(urn) };
   return {
     branch: {
       name,

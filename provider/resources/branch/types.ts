@@ -85,6 +85,13 @@ export interface BranchArgs {
    */
   resetTrigger?: pulumi.Input<string>;
   /**
+   * Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is
+   * created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the
+   * stack that made it). The service offers no way to change them afterwards: a later change is not applied,
+   * and the preview says so. At most 47 pairs; keys other than the provider's.
+   */
+  annotations?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
    * Manage the project's default branch instead of creating one: its name, protection and primary compute's
    * size follow the inputs; destroy leaves it in place.
    */
@@ -132,6 +139,13 @@ export interface BranchOutputs {
    * manage it).
    */
   resetTrigger?: string;
+  /**
+   * Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is
+   * created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the
+   * stack that made it). The service offers no way to change them afterwards: a later change is not applied,
+   * and the preview says so. At most 47 pairs; keys other than the provider's.
+   */
+  annotations?: Record<string, string>;
   /**
    * Manage the project's default branch instead of creating one: its name, protection and primary compute's
    * size follow the inputs; destroy leaves it in place.
@@ -197,6 +211,13 @@ export interface BranchInputs {
    * manage it).
    */
   resetTrigger?: string;
+  /**
+   * Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is
+   * created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the
+   * stack that made it). The service offers no way to change them afterwards: a later change is not applied,
+   * and the preview says so. At most 47 pairs; keys other than the provider's.
+   */
+  annotations?: Record<string, string>;
   /**
    * Manage the project's default branch instead of creating one: its name, protection and primary compute's
    * size follow the inputs; destroy leaves it in place.

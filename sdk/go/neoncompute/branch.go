@@ -26,6 +26,8 @@ type Branch struct {
 	AdoptDefault pulumi.BoolPtrOutput `pulumi:"adoptDefault"`
 	// `true` for the project's default branch taken over with `adoptDefault` (destroy leaves it in place).
 	Adopted pulumi.BoolPtrOutput `pulumi:"adopted"`
+	// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+	Annotations pulumi.StringMapOutput `pulumi:"annotations"`
 	// The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 	Compute BranchComputePtrOutput `pulumi:"compute"`
 	// The id of the branch's read_write compute, when it has one.
@@ -107,6 +109,8 @@ func (BranchState) ElementType() reflect.Type {
 type branchArgs struct {
 	// Manage the project's default branch instead of creating one: its name, protection and primary compute's size follow the inputs; destroy leaves it in place.
 	AdoptDefault *bool `pulumi:"adoptDefault"`
+	// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+	Annotations map[string]string `pulumi:"annotations"`
 	// The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 	Compute *BranchCompute `pulumi:"compute"`
 	// RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
@@ -129,6 +133,8 @@ type branchArgs struct {
 type BranchArgs struct {
 	// Manage the project's default branch instead of creating one: its name, protection and primary compute's size follow the inputs; destroy leaves it in place.
 	AdoptDefault pulumi.BoolPtrInput
+	// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+	Annotations pulumi.StringMapInput
 	// The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 	Compute BranchComputePtrInput
 	// RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
@@ -192,6 +198,11 @@ func (o BranchOutput) AdoptDefault() pulumi.BoolPtrOutput {
 // `true` for the project's default branch taken over with `adoptDefault` (destroy leaves it in place).
 func (o BranchOutput) Adopted() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.BoolPtrOutput { return v.Adopted }).(pulumi.BoolPtrOutput)
+}
+
+// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+func (o BranchOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringMapOutput { return v.Annotations }).(pulumi.StringMapOutput)
 }
 
 // The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).

@@ -23,6 +23,7 @@ class BranchArgs:
     def __init__(__self__, *,
                  project_id: pulumi.Input[_builtins.str],
                  adopt_default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  compute: pulumi.Input[Optional['BranchComputeArgs']] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -35,6 +36,7 @@ class BranchArgs:
 
         :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.bool] adopt_default: Manage the project's default branch instead of creating one: its name, protection and primary compute's size follow the inputs; destroy leaves it in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
         :param pulumi.Input['BranchComputeArgs'] compute: The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
@@ -46,6 +48,8 @@ class BranchArgs:
         pulumi.set(__self__, "project_id", project_id)
         if adopt_default is not None:
             pulumi.set(__self__, "adopt_default", adopt_default)
+        if annotations is not None:
+            pulumi.set(__self__, "annotations", annotations)
         if compute is not None:
             pulumi.set(__self__, "compute", compute)
         if expires_at is not None:
@@ -84,6 +88,18 @@ class BranchArgs:
     @adopt_default.setter
     def adopt_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "adopt_default", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+        """
+        return pulumi.get(self, "annotations")
+
+    @annotations.setter
+    def annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "annotations", value)
 
     @_builtins.property
     @pulumi.getter
@@ -177,6 +193,7 @@ class Branch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  compute: pulumi.Input[Optional[Union['BranchComputeArgs', 'BranchComputeArgsDict']]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -199,6 +216,7 @@ class Branch(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt_default: Manage the project's default branch instead of creating one: its name, protection and primary compute's size follow the inputs; destroy leaves it in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
         :param pulumi.Input[Union['BranchComputeArgs', 'BranchComputeArgsDict']] compute: The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
@@ -240,6 +258,7 @@ class Branch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  compute: pulumi.Input[Optional[Union['BranchComputeArgs', 'BranchComputeArgsDict']]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -258,6 +277,7 @@ class Branch(pulumi.CustomResource):
             __props__ = BranchArgs.__new__(BranchArgs)
 
             __props__.__dict__["adopt_default"] = adopt_default
+            __props__.__dict__["annotations"] = annotations
             __props__.__dict__["compute"] = compute
             __props__.__dict__["expires_at"] = expires_at
             __props__.__dict__["import_id"] = import_id
@@ -301,6 +321,7 @@ class Branch(pulumi.CustomResource):
 
         __props__.__dict__["adopt_default"] = None
         __props__.__dict__["adopted"] = None
+        __props__.__dict__["annotations"] = None
         __props__.__dict__["compute"] = None
         __props__.__dict__["compute_id"] = None
         __props__.__dict__["compute_state"] = None
@@ -332,6 +353,14 @@ class Branch(pulumi.CustomResource):
         `true` for the project's default branch taken over with `adoptDefault` (destroy leaves it in place).
         """
         return pulumi.get(self, "adopted")
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+        """
+        return pulumi.get(self, "annotations")
 
     @_builtins.property
     @pulumi.getter

@@ -190,6 +190,36 @@ describe("create", () => {
   });
 });
 
+describe("annotations", () => {
+  it("the program's annotations go with the provider's at create; the provider's keys are refused; a change is said, not sent", async () => {
+    const c = await create("tagged", { name: "tagged-1", annotations: { pr: "42", repo: "acme/api" } });
+    const got = await api.branches.getAnnotated(projectId, c.id);
+    expect(got.annotation).toMatchObject({
+      pr: "42",
+      repo: "acme/api",
+      "pulumi-stack": "dev",
+      "pulumi-project": "neon-it",
+    });
+    expect(c.outs.annotations).toEqual({ pr: "42", repo: "acme/api" });
+
+    const bad = await impl.check(
+      {},
+      { projectId, __provider: "shim", __urn: urn("t2"), name: "t2", annotations: { "pulumi-stack": "x" } },
+    );
+    expect(bad.failures?.[0]).toMatchObject({
+      property: "annotations",
+      reason: expect.stringMatching(/provider's own keys/),
+    });
+
+    const news = await checked("tagged", { name: "tagged-1", annotations: { pr: "43" } }, c.outs);
+    const before = mutations();
+    const d = await impl.diff(c.id, c.outs, news);
+    expect(d.changes).toBe(false);
+    expect(logs.join("\n")).toMatch(/offers no way to change a branch's annotations once it exists/);
+    expect(mutations()).toBe(before);
+  });
+});
+
 describe("branch budget at preview", () => {
   it("a new branch past the plan's branch limit fails at preview with the count, the limit and the oldest sweepable branches", async () => {
     const free = emulator.seed.freeProjectId; // Free plan: 10 branches; seeded with main and dev-01
