@@ -109,8 +109,45 @@ export const COMPUTE_INFO_TYPE: ObjectTypeDef = {
   properties: COMPUTE_INFO_PROPERTIES,
 };
 
+export const BRANCH_INFO_TYPE: ObjectTypeDef = {
+  name: "BranchInfo",
+  description: "A branch as a lookup returns it, with its annotations.",
+  properties: [
+    s("branchId", "Branch id (`br-…`)."),
+    s("projectId", "Project that holds it."),
+    s("name", "Branch name."),
+    s("parentId", "The branch it was made from; absent for the root branch.", "optional"),
+    {
+      name: "default",
+      type: "boolean",
+      output: "always",
+      description: "Whether it is the project's default branch.",
+    },
+    { name: "protected", type: "boolean", output: "always", description: "Whether it is protected." },
+    s("currentState", "`init`, `ready`, `resetting` or `archived`, when the service says.", "optional"),
+    s("expiresAt", "When the service deletes it, when set (ISO 8601 UTC).", "optional"),
+    s("createdAt", "When it was created (ISO 8601 UTC)."),
+    {
+      name: "annotations",
+      type: { map: "string" },
+      output: "always",
+      description: "Its annotations (`{}` when none), the provider's own included.",
+    },
+    s(
+      "stack",
+      "The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).",
+      "optional",
+    ),
+  ],
+};
+
 /** Every object type of the package. */
-export const OBJECT_TYPES: readonly ObjectTypeDef[] = [PROJECT_TYPE, OPERATION_TYPE, COMPUTE_INFO_TYPE];
+export const OBJECT_TYPES: readonly ObjectTypeDef[] = [
+  PROJECT_TYPE,
+  OPERATION_TYPE,
+  COMPUTE_INFO_TYPE,
+  BRANCH_INFO_TYPE,
+];
 
 const arg = (
   name: string,
@@ -287,11 +324,39 @@ export const GET_CONNECTION_URI: LookupDef = {
   },
 };
 
+export const GET_BRANCHES: LookupDef = {
+  name: "getBranches",
+  description:
+    "The branches of a project, every page, with their annotations and the stack that made each (for a " +
+    "branch this package made): what a sweep of leaked preview branches reads.",
+  args: [
+    arg("projectId", "string", "required", "Project whose branches to list."),
+    arg("search", "string", "optional", "Only branches whose name or id contains this text."),
+  ],
+  result: [
+    { name: "branches", type: { arrayOf: "BranchInfo" }, output: "always", description: "The branches." },
+  ],
+  wraps: "branches",
+  examples: {
+    yaml: [
+      "variables:",
+      "  branches:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getBranches",
+      "      arguments: { projectId: shiny-wind-123456 }",
+      "      return: branches",
+    ].join("\n"),
+    typescript:
+      'const leaked = (await getBranches({ projectId: "shiny-wind-123456" })).filter((b) => b.stack);',
+  },
+};
+
 /** Every lookup of the package. */
 export const LOOKUPS: readonly LookupDef[] = [
   GET_PROJECTS,
   GET_OPERATIONS,
   GET_COMPUTE,
   GET_COMPUTES,
+  GET_BRANCHES,
   GET_CONNECTION_URI,
 ];

@@ -10,15 +10,17 @@ import { lookupClient } from "./client";
 
 export { withLookupClient } from "./client";
 import {
+  branchInfo,
   computeInfo,
   operationInfo,
   projectInfo,
+  type BranchInfo,
   type ComputeInfo,
   type OperationInfo,
   type ProjectInfo,
 } from "./types";
 
-export type { ComputeInfo, OperationInfo, ProjectInfo } from "./types";
+export type { BranchInfo, ComputeInfo, OperationInfo, ProjectInfo } from "./types";
 
 /** The largest page the operations list serves. */
 const MAX_OPERATIONS_PAGE = 1000;
@@ -109,6 +111,23 @@ export async function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]>
   return endpoints.map(computeInfo);
 }
 
+/** Arguments of {@link getBranches}. */
+export interface GetBranchesArgs {
+  /** Project whose branches to list. */
+  projectId: string;
+  /** Only branches whose name or id contains this text. */
+  search?: string;
+}
+
+/**
+ * The branches of a project, every page, with their annotations and the stack that made each (for a
+ * branch this package made): what a sweep of leaked preview branches reads.
+ */
+export async function getBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
+  const listed = await lookupClient().branches.listAnnotated(args.projectId, { search: args.search });
+  return listed.map((x) => branchInfo(x.branch, x.annotation));
+}
+
 /** Arguments of {@link getConnectionUri}. */
 export interface GetConnectionUriArgs {
   /** The project. */
@@ -171,6 +190,11 @@ export function getOperationsOutput(args: OutputArgs<GetOperationsArgs>): pulumi
 /** {@link getCompute} for `pulumi.Input` arguments. */
 export function getComputeOutput(args: OutputArgs<GetComputeArgs>): pulumi.Output<ComputeInfo> {
   return outputOf(args, getCompute);
+}
+
+/** {@link getBranches} for `pulumi.Input` arguments. */
+export function getBranchesOutput(args: OutputArgs<GetBranchesArgs>): pulumi.Output<BranchInfo[]> {
+  return outputOf(args, getBranches);
 }
 
 /** {@link getComputes} for `pulumi.Input` arguments. */

@@ -1,7 +1,7 @@
 /**
  * What the lookups return: plain, camelCase copies of the API's objects (no client, no key).
  */
-import type { Endpoint, Operation, Project } from "../api";
+import type { Branch, Endpoint, Operation, Project } from "../api";
 
 // Plain data without `undefined` values, so that results export cleanly as stack outputs.
 function stripUndefined<T extends object>(o: T): T {
@@ -155,5 +155,50 @@ export function computeInfo(e: Endpoint): ComputeInfo {
     createdAt: e.created_at,
     updatedAt: e.updated_at,
     lastActive: e.last_active,
+  });
+}
+
+/** A branch with its annotations. */
+export interface BranchInfo {
+  /** Branch id (`br-…`). */
+  branchId: string;
+  /** Project that holds it. */
+  projectId: string;
+  /** Branch name. */
+  name: string;
+  /** The branch it was made from; absent for the root branch. */
+  parentId?: string;
+  /** Whether it is the project's default branch. */
+  default: boolean;
+  /** Whether it is protected. */
+  protected: boolean;
+  /** `init`, `ready`, `resetting` or `archived`, when the service says. */
+  currentState?: string;
+  /** When the service deletes it, when set (ISO 8601 UTC). */
+  expiresAt?: string;
+  /** When it was created (ISO 8601 UTC). */
+  createdAt: string;
+  /** Its annotations (`{}` when none), the provider's own included. */
+  annotations: Record<string, string>;
+  /** The Pulumi stack that made it (`<project>/<stack>`), when its annotations name one. */
+  stack?: string;
+}
+
+/** A branch and its annotation in camelCase; `stack` from the provider's annotation keys. */
+export function branchInfo(b: Branch, annotation: Record<string, string>): BranchInfo {
+  const project = annotation["pulumi-project"];
+  const stack = annotation["pulumi-stack"];
+  return stripUndefined({
+    branchId: b.id,
+    projectId: b.project_id,
+    name: b.name,
+    parentId: b.parent_id,
+    default: b.default ?? false,
+    protected: b.protected ?? false,
+    currentState: b.current_state,
+    expiresAt: b.expires_at,
+    createdAt: b.created_at ?? "",
+    annotations: { ...annotation },
+    stack: project && stack ? `${project}/${stack}` : undefined,
   });
 }

@@ -10,9 +10,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PACKAGE } from "../resources/classes";
-import type { ComputeInfo, OperationInfo, ProjectInfo } from "../lookups/types";
+import type { BranchInfo, ComputeInfo, OperationInfo, ProjectInfo } from "../lookups/types";
 import type {
   ConnectionUri,
+  GetBranchesArgs,
   GetComputeArgs,
   GetComputesArgs,
   GetConnectionUriArgs,
@@ -83,6 +84,11 @@ export async function getComputes(
   opts?: pulumi.InvokeOptions,
 ): Promise<ComputeInfo[]> {
   return (await invoke<{ computes: ComputeInfo[] }>("getComputes", args, opts)).computes;
+}
+
+/** The branches of a project with their annotations (the plugin's `getBranches`). */
+export async function getBranches(args: GetBranchesArgs, opts?: pulumi.InvokeOptions): Promise<BranchInfo[]> {
+  return (await invoke<{ branches: BranchInfo[] }>("getBranches", args, opts)).branches;
 }
 
 /**

@@ -210,6 +210,122 @@ func (o BranchComputePtrOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// A branch as a lookup returns it, with its annotations.
+type BranchInfo struct {
+	// Its annotations (`{}` when none), the provider's own included.
+	Annotations map[string]string `pulumi:"annotations"`
+	// Branch id (`br-…`).
+	BranchId string `pulumi:"branchId"`
+	// When it was created (ISO 8601 UTC).
+	CreatedAt string `pulumi:"createdAt"`
+	// `init`, `ready`, `resetting` or `archived`, when the service says.
+	CurrentState *string `pulumi:"currentState"`
+	// Whether it is the project's default branch.
+	Default bool `pulumi:"default"`
+	// When the service deletes it, when set (ISO 8601 UTC).
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// Branch name.
+	Name string `pulumi:"name"`
+	// The branch it was made from; absent for the root branch.
+	ParentId *string `pulumi:"parentId"`
+	// Project that holds it.
+	ProjectId string `pulumi:"projectId"`
+	// Whether it is protected.
+	Protected bool `pulumi:"protected"`
+	// The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).
+	Stack *string `pulumi:"stack"`
+}
+
+// A branch as a lookup returns it, with its annotations.
+type BranchInfoOutput struct{ *pulumi.OutputState }
+
+func (BranchInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchInfo)(nil)).Elem()
+}
+
+func (o BranchInfoOutput) ToBranchInfoOutput() BranchInfoOutput {
+	return o
+}
+
+func (o BranchInfoOutput) ToBranchInfoOutputWithContext(ctx context.Context) BranchInfoOutput {
+	return o
+}
+
+// Its annotations (`{}` when none), the provider's own included.
+func (o BranchInfoOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v BranchInfo) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+// Branch id (`br-…`).
+func (o BranchInfoOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// When it was created (ISO 8601 UTC).
+func (o BranchInfoOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// `init`, `ready`, `resetting` or `archived`, when the service says.
+func (o BranchInfoOutput) CurrentState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.CurrentState }).(pulumi.StringPtrOutput)
+}
+
+// Whether it is the project's default branch.
+func (o BranchInfoOutput) Default() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchInfo) bool { return v.Default }).(pulumi.BoolOutput)
+}
+
+// When the service deletes it, when set (ISO 8601 UTC).
+func (o BranchInfoOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// Branch name.
+func (o BranchInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The branch it was made from; absent for the root branch.
+func (o BranchInfoOutput) ParentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.ParentId }).(pulumi.StringPtrOutput)
+}
+
+// Project that holds it.
+func (o BranchInfoOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// Whether it is protected.
+func (o BranchInfoOutput) Protected() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchInfo) bool { return v.Protected }).(pulumi.BoolOutput)
+}
+
+// The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).
+func (o BranchInfoOutput) Stack() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.Stack }).(pulumi.StringPtrOutput)
+}
+
+type BranchInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (BranchInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BranchInfo)(nil)).Elem()
+}
+
+func (o BranchInfoArrayOutput) ToBranchInfoArrayOutput() BranchInfoArrayOutput {
+	return o
+}
+
+func (o BranchInfoArrayOutput) ToBranchInfoArrayOutputWithContext(ctx context.Context) BranchInfoArrayOutput {
+	return o
+}
+
+func (o BranchInfoArrayOutput) Index(i pulumi.IntInput) BranchInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BranchInfo {
+		return vs[0].([]BranchInfo)[vs[1].(int)]
+	}).(BranchInfoOutput)
+}
+
 // A compute (endpoint) as a lookup returns it.
 type ComputeInfo struct {
 	// Branch it is attached to.
@@ -811,6 +927,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputePtrInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterOutputType(BranchComputeOutput{})
 	pulumi.RegisterOutputType(BranchComputePtrOutput{})
+	pulumi.RegisterOutputType(BranchInfoOutput{})
+	pulumi.RegisterOutputType(BranchInfoArrayOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})
 	pulumi.RegisterOutputType(ComputeInfoArrayOutput{})
 	pulumi.RegisterOutputType(OperationOutput{})

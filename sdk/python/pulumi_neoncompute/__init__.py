@@ -10,6 +10,7 @@ from .api_key import *
 from .branch import *
 from .compute import *
 from .database import *
+from .get_branches import *
 from .get_compute import *
 from .get_computes import *
 from .get_connection_uri import *

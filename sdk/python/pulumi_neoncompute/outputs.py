@@ -16,6 +16,7 @@ from . import _utilities
 
 __all__ = [
     'BranchCompute',
+    'BranchInfo',
     'ComputeInfo',
     'Operation',
     'ProjectDefaultCompute',
@@ -101,6 +102,143 @@ class BranchCompute(dict):
         Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.
         """
         return pulumi.get(self, "suspend_timeout_seconds")
+
+
+@pulumi.output_type
+class BranchInfo(dict):
+    """
+    A branch as a lookup returns it, with its annotations.
+    """
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 branch_id: _builtins.str,
+                 created_at: _builtins.str,
+                 default: _builtins.bool,
+                 name: _builtins.str,
+                 project_id: _builtins.str,
+                 protected: _builtins.bool,
+                 current_state: Optional[_builtins.str] = None,
+                 expires_at: Optional[_builtins.str] = None,
+                 parent_id: Optional[_builtins.str] = None,
+                 stack: Optional[_builtins.str] = None):
+        """
+        A branch as a lookup returns it, with its annotations.
+
+        :param Mapping[str, _builtins.str] annotations: Its annotations (`{}` when none), the provider's own included.
+        :param _builtins.str branch_id: Branch id (`br-…`).
+        :param _builtins.str created_at: When it was created (ISO 8601 UTC).
+        :param _builtins.bool default: Whether it is the project's default branch.
+        :param _builtins.str name: Branch name.
+        :param _builtins.str project_id: Project that holds it.
+        :param _builtins.bool protected: Whether it is protected.
+        :param _builtins.str current_state: `init`, `ready`, `resetting` or `archived`, when the service says.
+        :param _builtins.str expires_at: When the service deletes it, when set (ISO 8601 UTC).
+        :param _builtins.str parent_id: The branch it was made from; absent for the root branch.
+        :param _builtins.str stack: The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).
+        """
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "default", default)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "protected", protected)
+        if current_state is not None:
+            pulumi.set(__self__, "current_state", current_state)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
+        if parent_id is not None:
+            pulumi.set(__self__, "parent_id", parent_id)
+        if stack is not None:
+            pulumi.set(__self__, "stack", stack)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        """
+        Its annotations (`{}` when none), the provider's own included.
+        """
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        Branch id (`br-…`).
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was created (ISO 8601 UTC).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> _builtins.bool:
+        """
+        Whether it is the project's default branch.
+        """
+        return pulumi.get(self, "default")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Branch name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Project that holds it.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> _builtins.bool:
+        """
+        Whether it is protected.
+        """
+        return pulumi.get(self, "protected")
+
+    @_builtins.property
+    @pulumi.getter(name="currentState")
+    def current_state(self) -> Optional[_builtins.str]:
+        """
+        `init`, `ready`, `resetting` or `archived`, when the service says.
+        """
+        return pulumi.get(self, "current_state")
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> Optional[_builtins.str]:
+        """
+        When the service deletes it, when set (ISO 8601 UTC).
+        """
+        return pulumi.get(self, "expires_at")
+
+    @_builtins.property
+    @pulumi.getter(name="parentId")
+    def parent_id(self) -> Optional[_builtins.str]:
+        """
+        The branch it was made from; absent for the root branch.
+        """
+        return pulumi.get(self, "parent_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> Optional[_builtins.str]:
+        """
+        The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).
+        """
+        return pulumi.get(self, "stack")
 
 
 @pulumi.output_type

@@ -1,11 +1,13 @@
 /**
- * The lookups (getProjects, getOperations, getCompute, getComputes) against the emulator over real
+ * The lookups (getProjects, getOperations, getCompute, getComputes, getBranches) against the emulator over real
  * HTTP, as a program would call them (key and URL from the environment).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import {
+  getBranches,
+  getBranchesOutput,
   getCompute,
   getComputes,
   getComputesOutput,
@@ -104,6 +106,40 @@ describe("getProjects", () => {
     expect((await getProjects({ orgId: emulator.seed.orgId })).map((p) => p.id)).toEqual([projectId]);
     expect((await getProjects({ search: "emulator-main" })).map((p) => p.id)).toEqual([projectId]);
     expect(await getProjects({ limit: 1 })).toHaveLength(1);
+  });
+});
+
+describe("getBranches", () => {
+  it("lists every branch with its annotations and the stack that made it; search narrows; an Output variant", async () => {
+    const made = await api.branches.create(projectId, {
+      branch: { name: "pr-77" },
+      annotation_value: {
+        "pulumi-project": "acme",
+        "pulumi-stack": "pr-77",
+        "pulumi-resource": "abc",
+        pr: "77",
+      },
+    });
+    const all = await getBranches({ projectId });
+    expect(all.length).toBe(26); // main, dev-01 … dev-24, pr-77
+    expect(all.find((b) => b.branchId === made.branch.id)).toMatchObject({
+      name: "pr-77",
+      projectId,
+      parentId: emulator.seed.defaultBranchId,
+      default: false,
+      protected: false,
+      stack: "acme/pr-77",
+      annotations: { pr: "77", "pulumi-stack": "pr-77" },
+    });
+    const main = all.find((b) => b.default);
+    expect(main).toMatchObject({ branchId: emulator.seed.defaultBranchId, annotations: {} });
+    expect(main?.stack).toBeUndefined();
+    expect((await getBranches({ projectId, search: "pr-7" })).map((b) => b.branchId)).toEqual([
+      made.branch.id,
+    ]);
+    const out = getBranchesOutput({ projectId: pulumi.output(projectId), search: "pr-77" });
+    const value = await new Promise((resolve) => out.apply(resolve));
+    expect(value).toEqual([expect.objectContaining({ branchId: made.branch.id })]);
   });
 });
 

@@ -18,12 +18,13 @@ import {
 import { toOutputs as computeOutputs } from "../../../provider/resources/compute/mapping";
 import { inputNames, type PropertyDef, type ResourceDef } from "../../../provider/resources/definition";
 import {
+  BRANCH_INFO_TYPE,
   COMPUTE_INFO_TYPE,
   LOOKUPS,
   OPERATION_TYPE,
   PROJECT_TYPE,
 } from "../../../provider/lookups/definitions";
-import { computeInfo, operationInfo, projectInfo } from "../../../provider/lookups/types";
+import { branchInfo, computeInfo, operationInfo, projectInfo } from "../../../provider/lookups/types";
 import { schemaObject } from "../../../provider/plugin/schema";
 import { RESOURCES } from "../../../provider/registry";
 import { apiDocs } from "../../../scripts/lib/api-docs";
@@ -161,6 +162,23 @@ describe("the lookups' definitions", () => {
       [project, PROJECT_TYPE],
       [operation, OPERATION_TYPE],
       [computeInfo(endpoint), COMPUTE_INFO_TYPE],
+      [
+        branchInfo(
+          {
+            id: "br-a-1",
+            project_id: "p",
+            name: "n",
+            parent_id: "br-p-1",
+            current_state: "ready",
+            default: false,
+            protected: false,
+            expires_at: "t",
+            created_at: "t",
+          } as never,
+          { "pulumi-project": "a", "pulumi-stack": "s" },
+        ),
+        BRANCH_INFO_TYPE,
+      ],
     ] as const) {
       expect(Object.keys(value).sort()).toEqual(type.properties.map((p) => p.name).sort());
     }
