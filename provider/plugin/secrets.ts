@@ -25,10 +25,20 @@ export function reveal(v: unknown): unknown {
   return v;
 }
 
-/** The top-level keys of `props` whose values are secrets. */
+/** True when `v` is a secret or holds one (in a map or a list, at any depth). */
+function holdsSecret(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(holdsSecret);
+  return Boolean(v && typeof v === "object" && Object.values(v as Props).some(holdsSecret));
+}
+
+/**
+ * The top-level keys of `props` whose values are or hold secrets: a map with one secret value (a
+ * branch's `annotations`) goes back secret as a whole, since outputs are marked per top-level key.
+ */
 export function secretKeys(props: Props | undefined): string[] {
   return Object.entries(props ?? {})
-    .filter(([, v]) => isSecret(v))
+    .filter(([, v]) => holdsSecret(v))
     .map(([k]) => k);
 }
 

@@ -16,7 +16,7 @@ type Props = Record<string, unknown>;
 
 /** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
 function importDifferences(inputs: Props, actual: Props): string | undefined {
-  const differences = ["name", "parentId", "protected", "compute"].filter(
+  const differences = ["name", "parentId", "protected", "compute", "annotations"].filter(
     (k) =>
       inputs[k] !== undefined && inputs[k] !== UNKNOWN && changedInput(BRANCH_DEFINITION, k, actual, inputs),
   );
@@ -42,9 +42,9 @@ export async function previewImport(
   if (typeof importId !== "string" || importId === UNKNOWN) return [];
   const [projectId, branchId] = importId.split("/");
   const api = rt.client();
-  let b: Branch;
+  let found: { branch: Branch; annotation: Record<string, string> };
   try {
-    b = await api.branches.get(projectId, branchId);
+    found = await api.branches.getAnnotated(projectId, branchId);
   } catch (err) {
     if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
     return [
@@ -54,7 +54,9 @@ export async function previewImport(
       },
     ];
   }
-  const detail = importDifferences(inputs, toOutputs({}, b, await readWriteCompute(api, projectId, b.id)));
+  const b = found.branch;
+  const ep = await readWriteCompute(api, projectId, b.id);
+  const detail = importDifferences(inputs, toOutputs({}, b, ep, found.annotation));
   if (detail) return [{ property: "importId", reason: `importId ${importId}: ${detail}` }];
   rt.logger(inputs).info(
     `will import ${describeBranch(b)} (importId) as it is; deleting this resource later deletes the branch`,
@@ -70,9 +72,9 @@ export async function importExisting(
 ): Promise<pulumi.dynamic.CreateResult> {
   const api = rt.client();
   const branchId = (i.importId as string).split("/")[1];
-  let b: Branch;
+  let found: { branch: Branch; annotation: Record<string, string> };
   try {
-    b = await api.branches.get(i.projectId, branchId);
+    found = await api.branches.getAnnotated(i.projectId, branchId);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "not_found") {
       throw err.withRemedy(
@@ -81,9 +83,10 @@ export async function importExisting(
     }
     throw err;
   }
+  const b = found.branch;
   const ep = await readWriteCompute(api, i.projectId, b.id);
-  const detail = importDifferences(inputs, toOutputs({}, b, ep));
+  const detail = importDifferences(inputs, toOutputs({}, b, ep, found.annotation));
   if (detail) throw new Error(`Failed to import ${describeBranch(b)}: ${detail}`);
   rt.logger(inputs).info(`imported ${describeBranch(b)}; deleting this resource will delete the branch`);
-  return { id: b.id, outs: toOutputs(inputs, b, ep) };
+  return { id: b.id, outs: toOutputs(inputs, b, ep, found.annotation) };
 }

@@ -146,7 +146,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     }
     if (
       d.replaces.length === 0 &&
-      !JSON.stringify(news.annotations ?? {}).includes(UNKNOWN) &&
+      news.annotations !== undefined &&
+      !JSON.stringify(news.annotations).includes(UNKNOWN) &&
       !same(olds.annotations ?? {}, news.annotations ?? {})
     ) {
       log.warn(
@@ -231,15 +232,23 @@ async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dyn
       }
     });
     const b = branch as Branch;
-    const fresh = await api.branches.get(i.projectId, b.id);
-    return { id: b.id, outs: toOutputs(inputs, fresh, await readWriteCompute(api, i.projectId, b.id)) };
+    const fresh = await api.branches.getAnnotated(i.projectId, b.id);
+    const ep = await readWriteCompute(api, i.projectId, b.id);
+    return { id: b.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation) };
   } catch (err) {
     if (!branch) throw err;
     // As it is now (its compute too, when readable), so that the next up knows what to finish.
     const b = branch;
-    const now = await api.branches.get(i.projectId, b.id).catch(() => b);
+    const now = await api.branches
+      .getAnnotated(i.projectId, b.id)
+      .catch(() => ({ branch: b, annotation: undefined }));
     const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
-    throw keptInStack(describeBranch(branch), err, branch.id, toOutputs(inputs, now, ep));
+    throw keptInStack(
+      describeBranch(branch),
+      err,
+      branch.id,
+      toOutputs(inputs, now.branch, ep, now.annotation),
+    );
   }
 }
 
@@ -291,7 +300,7 @@ async function adoptDefault(rt: Runtime, i: Checked<BranchInputs>): Promise<pulu
   log.info(
     `adopting ${describeBranch(def)}, the project's default branch (adoptDefault); destroy will leave it in place`,
   );
-  const olds = toOutputs({}, def, await readWriteCompute(api, i.projectId, def.id));
+  const olds = toOutputs({}, def, await readWriteCompute(api, i.projectId, def.id), undefined);
   await applyChanges(
     rt,
     def.id,
@@ -299,11 +308,9 @@ async function adoptDefault(rt: Runtime, i: Checked<BranchInputs>): Promise<pulu
     i,
     diffBranch(olds, inputs).updates.filter((k) => k !== "resetTrigger"),
   );
-  const fresh = await api.branches.get(i.projectId, def.id);
-  return {
-    id: def.id,
-    outs: toOutputs(inputs, fresh, await readWriteCompute(api, i.projectId, def.id), { adopted: true }),
-  };
+  const fresh = await api.branches.getAnnotated(i.projectId, def.id);
+  const ep = await readWriteCompute(api, i.projectId, def.id);
+  return { id: def.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation, { adopted: true }) };
 }
 
 // --- read / update ------------------------------------------------------------------------
@@ -312,9 +319,9 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
   const api = rt.client();
   const projectId = String(props?.projectId ?? id.split("/")[0]);
   const branchId = id.includes("/") ? id.split("/")[1] : id;
-  let b: Branch;
+  let found: { branch: Branch; annotation: Record<string, string> };
   try {
-    b = await api.branches.get(projectId, branchId);
+    found = await api.branches.getAnnotated(projectId, branchId);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "not_found") {
       await confirmGone(api, projectId, `branch ${branchId}`, "refresh", err);
@@ -322,8 +329,9 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
     }
     throw err;
   }
+  const b = found.branch;
   const old = props ?? {};
-  const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id));
+  const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id), found.annotation);
   return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs, ["projectId"]) };
 }
 
@@ -411,9 +419,9 @@ async function update(
       await rt.waitFor(projectId, made.operations, log);
     });
   }
-  const b = await api.branches.get(projectId, id);
+  const b = await api.branches.getAnnotated(projectId, id);
   const extra = olds.adopted === true ? { adopted: true } : {};
-  return { outs: toOutputs(news, b, await readWriteCompute(api, projectId, id), extra) };
+  return { outs: toOutputs(news, b.branch, await readWriteCompute(api, projectId, id), b.annotation, extra) };
 }
 
 /**

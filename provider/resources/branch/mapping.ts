@@ -3,7 +3,7 @@
  * compute in `endpoints[]`), the compute's update body, and the outputs of a branch and its compute.
  */
 import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../../api";
-import { derivedName, givenInputNames, ownerAnnotations } from "../kit";
+import { OWNER_KEYS, derivedName, givenInputNames, ownerAnnotations } from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
 import type { BranchComputeInputs, BranchInputs } from "./types";
@@ -63,8 +63,24 @@ export function actualCompute(ep: Endpoint | undefined, declared: unknown): Bran
 /** The state key marking a branch's compute that has never started. */
 export const NEVER_STARTED_KEY = "__computeNeverStarted";
 
-/** The resource's outputs: the inputs as given (for the next diff) and the branch and compute as they are. */
-export function toOutputs(inputs: Props, b: Branch, ep: Endpoint | undefined, extra: Props = {}): Props {
+/** A branch's annotation without the provider's own keys: the program's pairs. */
+export function userAnnotations(annotation: Record<string, string>): Record<string, string> {
+  const own = new Set<string>(Object.values(OWNER_KEYS));
+  return Object.fromEntries(Object.entries(annotation).filter(([k]) => !own.has(k)));
+}
+
+/**
+ * The resource's outputs: the inputs as given (for the next diff) and the branch and compute as they
+ * are. `annotation` is the branch's as read (undefined when it could not be read: the declared pairs stand).
+ */
+export function toOutputs(
+  inputs: Props,
+  b: Branch,
+  ep: Endpoint | undefined,
+  annotation: Record<string, string> | undefined,
+  extra: Props = {},
+): Props {
+  const user = annotation ? userAnnotations(annotation) : inputs.annotations;
   const outs: Props = {
     ...inputs,
     ...extra,
@@ -84,6 +100,9 @@ export function toOutputs(inputs: Props, b: Branch, ep: Endpoint | undefined, ex
     [NEVER_STARTED_KEY]: ep && neverStarted(ep) ? true : undefined,
     host: ep?.host,
     compute: ep ? actualCompute(ep, inputs.compute) : inputs.compute,
+    // What the branch carries (the service cannot change it after create), shown when it has any.
+    annotations:
+      inputs.annotations !== undefined || (user && Object.keys(user).length > 0) ? user : undefined,
     __inputNames: Array.isArray(inputs.__inputNames)
       ? inputs.__inputNames
       : givenInputNames(BRANCH_DEFINITION, inputs),

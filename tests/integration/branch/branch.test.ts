@@ -218,6 +218,43 @@ describe("annotations", () => {
     expect(logs.join("\n")).toMatch(/offers no way to change a branch's annotations once it exists/);
     expect(mutations()).toBe(before);
   });
+  it("the annotations output is what the branch carries: an update of another input keeps it, refresh and importId read it", async () => {
+    const c = await create("carried", { name: "carried-1", annotations: { pr: "7" } });
+    // A declared change the service cannot apply, beside a rename it can.
+    const news = await checked("carried", { name: "carried-2", annotations: { pr: "8" } }, c.outs);
+    const u = await impl.update(c.id, c.outs, news);
+    expect(u.outs?.name).toBe("carried-2");
+    expect(u.outs?.annotations).toEqual({ pr: "7" });
+    // So the next preview still says it, instead of taking the declared map for applied.
+    logs = [];
+    await impl.diff(c.id, u.outs as Props, news);
+    expect(logs.join("\n")).toMatch(/offers no way to change a branch's annotations/);
+
+    const r = await impl.read(c.id, u.outs as Props);
+    expect(r.props?.annotations).toEqual({ pr: "7" });
+
+    // An unannotated branch imported: no annotations output; declaring some it lacks is refused.
+    const plain = await api.branches.create(projectId, { branch: { name: "plain-1" } });
+    await api.waitForOperations(projectId, plain.operations);
+    const importId = `${projectId}/${plain.branch.id}`;
+    const refused = await impl.check(
+      {},
+      {
+        projectId,
+        __provider: "shim",
+        __urn: urn("plain"),
+        name: "plain-1",
+        importId,
+        annotations: { pr: "1" },
+      },
+    );
+    expect(refused.failures?.[0]).toMatchObject({
+      property: "importId",
+      reason: expect.stringMatching(/annotations: declared \{"pr":"1"\}, actual undefined/),
+    });
+    const imported = await create("plain", { name: "plain-1", importId });
+    expect(imported.outs.annotations).toBeUndefined();
+  });
 });
 
 describe("branch budget at preview", () => {
