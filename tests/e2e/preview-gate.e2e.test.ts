@@ -3,9 +3,11 @@
  * TypeScript program of dynamic resources, a YAML program through the plugin), each mistake of the
  * issue's table fails `pulumi preview` with its message — a wrong projectId, an invalid API key, a
  * size above a Free project's limit, a branch name given as parentId, a database owner that is no role
- * of the branch — and the emulator serves no request that changes anything during it. The same
- * program with the mistake undone previews green.
+ * of the branch, a Role removed while its role owns a database that stays (after an \`up\`) — and the
+ * emulator serves no request that changes anything during it. The same program with the mistake
+ * undone previews green.
  */
+import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient } from "../../provider/api";
@@ -55,7 +57,11 @@ async function preview(
   return { ok, out };
 }
 
-async function table(temp: TempStack, ns: string, keyName: string): Promise<void> {
+/** Declares the Role of the program's owned database (`on`) or removes it, keeping the database. */
+type RoleSwitch = (on: boolean) => Promise<void>;
+
+async function table(temp: TempStack, ns: string, keyName: string, withRole: RoleSwitch): Promise<void> {
+  await withRole(true);
   const { projectId, defaultBranchId, branchIds, freeProjectId, freeProjectBranchId } = emulator.seed;
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   const ownerOf = async (p: string, b: string) => (await api.roles.list(p, b))[0].name;
@@ -103,6 +109,22 @@ async function table(temp: TempStack, ns: string, keyName: string): Promise<void
       expect({ what, back: back.ok }).toEqual({ what, back: true }),
     );
   }
+
+  // The table's last row needs a stack that has the role and its database: up, then remove the Role.
+  await temp.stack.up();
+  try {
+    await withRole(false);
+    const r = await preview(temp, {}, keyName);
+    expect(r.ok).toBe(false);
+    expect(r.out).toMatch(
+      /its owner, role "gate_owner", was made by the Role "gateOwner" of this stack, which the program no longer declares/,
+    );
+    expect(r.out).not.toMatch(/    at .*\.js:\d+/);
+    await withRole(true);
+    expect(await preview(temp, {}, keyName)).toMatchObject({ ok: true });
+  } finally {
+    await temp.stack.destroy();
+  }
 }
 
 test("TypeScript: each mistake fails the preview, nothing is sent", async () => {
@@ -112,7 +134,9 @@ test("TypeScript: each mistake fails the preview, nothing is sent", async () => 
     env: { NEON_API_KEY: "" },
   });
   try {
-    await table(temp, "neon-e2e-preview-gate:", "neon:apiKey");
+    await table(temp, "neon-e2e-preview-gate:", "neon:apiKey", (on) =>
+      temp.stack.setConfig("neon-e2e-preview-gate:withRole", { value: String(on) }),
+    );
   } finally {
     await temp.dispose();
   }
@@ -125,7 +149,16 @@ test("YAML (the plugin): each mistake fails the preview, nothing is sent", async
     env: { PATH: pluginPath(), NEON_API_KEY: "" },
   });
   try {
-    await table(temp, "", "neoncompute:apiKey");
+    const file = path.join(temp.workDir, "Pulumi.yaml");
+    const declared = fs.readFileSync(file, "utf8");
+    // Without the Role: its lines go, and the database names its owner by text.
+    const removed = declared
+      .replace(/ *# role:begin[\s\S]*# role:end\n/, "")
+      .replace("${gateOwner.name}", "gate_owner");
+    expect(removed).not.toMatch(/neoncompute:index:Role/);
+    await table(temp, "", "neoncompute:apiKey", async (on) =>
+      fs.writeFileSync(file, on ? declared : removed),
+    );
   } finally {
     await temp.dispose();
   }

@@ -19,3 +19,13 @@ export function boundResource(
 export function urnOf(type: string, name: string): string {
   return `urn:pulumi:dev::neon-it::pulumi-nodejs:dynamic/neon:${type}::${name}`;
 }
+
+/** The steps of several resources over one new runtime, as one provider process serves a program. */
+export function boundProgram(
+  names: readonly string[],
+  settings: ProviderSettings,
+  logSink?: (line: string) => void,
+): Record<string, BoundResource> {
+  const rt = new Runtime({ settings, logSink });
+  return Object.fromEntries(names.map((n) => [n, bind(resourceKind(n), rt)]));
+}

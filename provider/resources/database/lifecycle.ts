@@ -12,7 +12,6 @@ import {
   isNewResource,
   keptInStack,
   refreshInputs,
-  UNKNOWN,
   waitingLine,
   type Checked,
   type ResourceSteps,
@@ -20,10 +19,8 @@ import {
 import { definedDiff } from "../compare";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import type { CheckFailure } from "../check";
 import {
   duplicateFailure,
-  importIdOf,
   isNotFound,
   leftByThisStack,
   parseImportId,
@@ -37,6 +34,7 @@ import { DATABASE_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
 import type { DatabaseInputs } from "./types";
 import { describeDatabase, toOutputs } from "./mapping";
+import { ownerFailures, refuseOwnerLeaving, withOwnerRole } from "./owner";
 
 type Props = Record<string, unknown>;
 
@@ -51,40 +49,12 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   if (failures.length > 0) return { inputs: news, failures };
   const moved = ["projectId", "branchId", "ownerName"].some((k) => olds[k] !== news[k]);
   if (isNewResource(olds) || moved) failures.push(...(await ownerFailures(rt, news)));
-  return failures.length > 0 ? { inputs: news, failures } : { inputs: checked.inputs };
-}
-
-/**
- * At check, the owner must be a role of the branch or one a Role of this program declares there
- * (created before the database when ownerName is `role.name`). One read; none while a value is
- * unknown or the branch is missing (the target check reports that).
- */
-async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFailure[]> {
-  const { projectId, branchId, ownerName } = news;
-  const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
-  if (!known(projectId) || !known(branchId) || !known(ownerName)) return [];
-  if (rt.declaredBy(`role:${importIdOf({ projectId, branchId, name: ownerName })}`)) return [];
-  let roles: string[];
-  try {
-    roles = (await rt.client().roles.list(projectId, branchId)).map((r) => r.name);
-  } catch (err) {
-    if (isNotFound(err)) return [];
-    throw err;
-  }
-  if (roles.includes(ownerName)) return [];
-  return [
-    {
-      property: "ownerName",
-      reason:
-        `ownerName "${ownerName}" is not a role of branch ${branchId} (its roles: ${roles.join(", ") || "none"}) ` +
-        "nor one a Role of this program declares there; declare a Role and set ownerName: role.name (which also " +
-        "creates the role first), or name one of the branch's roles",
-    },
-  ];
+  return failures.length > 0 ? { inputs: news, failures } : { inputs: withOwnerRole(rt, checked.inputs) };
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffDatabase(olds, news);
+  if (rt.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(id, olds, news);
   if (rt.isPlanning(news) && d.replaces.length > 0) {
     const what = `database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)}`;
     if (olds.adopted === true) {

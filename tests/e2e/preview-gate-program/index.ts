@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Branch, Database } from "@neon-labs-unofficial/pulumi-neon-compute";
+import { Branch, Database, Role } from "@neon-labs-unofficial/pulumi-neon-compute";
 
 const config = new pulumi.Config();
 const projectId = config.require("projectId");
@@ -15,6 +15,17 @@ new Database("appdb", {
   branchId: config.require("dbBranchId"),
   name: "gate",
   ownerName: config.require("ownerName"),
+});
+
+// A role of the stack that owns a database; `withRole: false` removes the Role but keeps the database.
+const owner = config.getBoolean("withRole")
+  ? new Role("gateOwner", { projectId, branchId: env.id, name: "gate_owner" })
+  : undefined;
+new Database("owned", {
+  projectId,
+  branchId: env.id,
+  name: "owned",
+  ownerName: owner ? owner.name : "gate_owner",
 });
 
 export const branchId = env.id;

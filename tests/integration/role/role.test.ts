@@ -9,7 +9,7 @@
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { getConnectionUri, withLookupClient } from "../../../provider/lookups";
-import { boundResource, urnOf } from "../../support/provider";
+import { boundProgram, boundResource, urnOf } from "../../support/provider";
 
 jest.setTimeout(60_000);
 
@@ -239,6 +239,51 @@ describe("Role", () => {
     const kept = (await api.databases.list(projectId, branchId)).find((d) => d.name === "kept");
     expect([kept?.id, kept?.owner_name]).toEqual([Number(db.id), "after"]);
     expect(await login("after", (made.outs as Props).password)).toBe(true);
+  });
+
+  it("a Role removed from the program while its role owns a database that stays fails at preview, before anything is sent", async () => {
+    // Each run is a new provider process: the Role's check comes before the Database's (program order).
+    const run = () => boundProgram(["Role", "Database"], settings(), (l) => logs.push(l));
+    const first = run();
+    const role = await first.Role.create(await checked(first.Role, "Role", "owner", { name: "owner" }));
+    const dbInputs = { name: "owned", ownerName: "owner" };
+    const db = await first.Database.create(await checked(first.Database, "Database", "owned", dbInputs));
+    const outs = db.outs as Props;
+
+    // The next preview without the Role: the database's diff refuses, naming the Role and the remedies.
+    const second = run();
+    const news = await checked(second.Database, "Database", "owned", dbInputs, outs);
+    const before = mutations();
+    await expect(second.Database.diff(db.id, outs, news)).rejects.toThrow(
+      /its owner, role "owner", was made by the Role "owner" of this stack, which the program no longer declares.*Give the database another owner \(ownerName\), keep the Role, or remove the Database too/,
+    );
+    expect(mutations()).toBe(before);
+
+    // Still declared (checked first): no refusal. Owner moved to another role: no refusal.
+    const third = run();
+    await checked(third.Role, "Role", "owner", { name: "owner" }, role.outs as Props);
+    const kept = await checked(third.Database, "Database", "owned", dbInputs, outs);
+    expect((await third.Database.diff(db.id, outs, kept)).changes).toBe(false);
+    const fourth = run();
+    const moved = await checked(
+      fourth.Database,
+      "Database",
+      "owned",
+      { ...dbInputs, ownerName: "neondb_owner" },
+      outs,
+    );
+    expect((await fourth.Database.diff(db.id, outs, moved)).changes).toBe(true);
+    // A database whose owner no Role of the program declared is never refused for it.
+    const plain = await createDatabase("plain", { name: "plain", ownerName: "neondb_owner" });
+    const fifth = run();
+    const same = await checked(
+      fifth.Database,
+      "Database",
+      "plain",
+      { name: "plain", ownerName: "neondb_owner" },
+      plain.outs,
+    );
+    expect((await fifth.Database.diff(plain.id, plain.outs, same)).changes).toBe(false);
   });
 
   it("a no-login role is taken over only when the program says noLogin: true (else every up would replace it)", async () => {

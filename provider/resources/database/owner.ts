@@ -1,0 +1,83 @@
+/**
+ * `Database`'s owner at preview: the owner must exist (a role of the branch, or one a Role of this
+ * program declares), and a role this stack made must not be deleted while it still owns the database.
+ *
+ * The engine never calls a provider for a delete during a preview, so a Role removed from the program
+ * is seen from the database it owns: at check, the database records the URN of the Role of this
+ * program that declares its owner (the engine checks resources one at a time, in the order the
+ * program declares them, so the Role's check comes first); when a later preview's check finds none
+ * while the owner stays, the Role's delete would fail at `up` — the service refuses to delete a role
+ * that owns a database — so the preview fails instead.
+ */
+import type { CheckFailure } from "../check";
+import { UNKNOWN } from "../kit";
+import type { Runtime } from "../runtime";
+import { importIdOf, isNotFound } from "../branch-objects";
+
+type Props = Record<string, unknown>;
+
+/** The state key of the URN of the Role of this program that declared the owner at check. */
+export const OWNER_ROLE_KEY = "__ownerRole";
+
+const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+
+/** The URN of the Role of this program that declares the owner of `news`, if one has been checked. */
+function declaringRole(rt: Runtime, news: Props): string | undefined {
+  const { projectId, branchId, ownerName } = news;
+  if (!known(projectId) || !known(branchId) || !known(ownerName)) return undefined;
+  return rt.declaredBy(`role:${importIdOf({ projectId, branchId, name: ownerName })}`);
+}
+
+/**
+ * At check, the owner must be a role of the branch or one a Role of this program declares there
+ * (created before the database when ownerName is `role.name`). One read; none while a value is
+ * unknown or the branch is missing (the target check reports that).
+ */
+export async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFailure[]> {
+  const { projectId, branchId, ownerName } = news;
+  if (!known(projectId) || !known(branchId) || !known(ownerName)) return [];
+  if (declaringRole(rt, news)) return [];
+  let roles: string[];
+  try {
+    roles = (await rt.client().roles.list(projectId, branchId)).map((r) => r.name);
+  } catch (err) {
+    if (isNotFound(err)) return [];
+    throw err;
+  }
+  if (roles.includes(ownerName)) return [];
+  return [
+    {
+      property: "ownerName",
+      reason:
+        `ownerName "${ownerName}" is not a role of branch ${branchId} (its roles: ${roles.join(", ") || "none"}) ` +
+        "nor one a Role of this program declares there; declare a Role and set ownerName: role.name (which also " +
+        "creates the role first), or name one of the branch's roles",
+    },
+  ];
+}
+
+/** The checked inputs, with the URN of the Role of this program that declares the owner (if any). */
+export function withOwnerRole(rt: Runtime, inputs: Props): Props {
+  const { [OWNER_ROLE_KEY]: _, ...rest } = inputs;
+  const role = declaringRole(rt, inputs);
+  return role ? { ...rest, [OWNER_ROLE_KEY]: role } : rest;
+}
+
+/**
+ * At the diff of a preview or an update: refuses when the owner was declared by a Role of this
+ * program (recorded in `olds`), stays the owner, and no Role of this program declares it now.
+ */
+export function refuseOwnerLeaving(id: string, olds: Props, news: Props): void {
+  const was = olds[OWNER_ROLE_KEY];
+  if (typeof was !== "string" || news[OWNER_ROLE_KEY] !== undefined) return;
+  if (!known(news.ownerName) || news.ownerName !== olds.ownerName || news.branchId !== olds.branchId) return;
+  const roleName = was.slice(was.lastIndexOf("::") + 2);
+  throw new Error(
+    `Failed to plan database "${String(news.name ?? olds.name)}" (id ${id}) of branch ${String(olds.branchId)}: ` +
+      `its owner, role "${news.ownerName}", was made by the Role "${roleName}" of this stack, which the program no ` +
+      "longer declares, so this update would delete the role while it owns the database — the service refuses " +
+      "that, and the update would stop half done. Give the database another owner (ownerName), keep the Role, " +
+      "or remove the Database too. (If the Role is still declared, declare it before this Database or set " +
+      "ownerName: role.name.)",
+  );
+}
