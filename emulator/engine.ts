@@ -186,8 +186,26 @@ export function hasPending(store: Store, projectId: string): boolean {
   return store.sim(projectId).pending < store.opsOf(projectId).length;
 }
 
+/**
+ * Deletes the project's branches whose `expires_at` has passed, with their computes, roles and
+ * databases, as the service does at a branch's expiry (the API answers 404 for them from then on;
+ * the service's 7-day soft delete is not visible through it). A branch with children is kept.
+ */
+function expireBranches(store: Store, projectId: string, now: number): void {
+  const branches = store.branchesOf(projectId);
+  for (const b of branches) {
+    if (!b.expires_at || Date.parse(b.expires_at) > now || b.default || b.protected) continue;
+    if (branches.some((x) => x.parent_id === b.id && store.branch(projectId, x.id))) continue;
+    for (const ep of [...store.endpointList(projectId)].filter((e) => e.branch_id === b.id)) {
+      store.removeEndpoint(ep);
+    }
+    store.removeBranch(b);
+  }
+}
+
 /** Brings a project's operations, computes and branches up to `now`. */
 export function materialize(store: Store, cfg: EngineConfig, projectId: string, now = store.now()): void {
+  expireBranches(store, projectId, now);
   const ops = store.opsOf(projectId);
   const sim = store.sim(projectId);
   for (;;) {

@@ -88,6 +88,8 @@ export class Emulator {
     const app = this.app;
     app.addHook("onRequest", (req, reply, done) => {
       reply.header("x-request-id", req.id);
+      // The service's clock, as its answers carry it: the emulator's (which tests move forward).
+      reply.header("date", new Date(this.store.now()).toUTCString());
       if (req.url.startsWith(API_PREFIX)) {
         this.requests++;
         // Unmatched paths share one key, so that the tally stays small.

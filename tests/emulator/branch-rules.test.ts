@@ -1,7 +1,7 @@
 /**
  * The emulator's branch rules, as §9 of the API facts states them: a rename (409 on a taken name),
  * protection, expiry (future, ≤ 30 days, not on protected/default/parent branches, `null` clears),
- * restore to the parent's head keeping the id (operations, refused for a protected branch), and a
+ * deletion at expiry, restore to the parent's head keeping the id (operations, refused for a protected branch), and a
  * protected branch refused at delete.
  */
 import { startEmulator, type EmulatorHandle } from "../../emulator";
@@ -35,6 +35,23 @@ async function status(p: Promise<unknown>): Promise<number | undefined> {
     (e: unknown) => (e instanceof ApiError ? e.status : -1),
   );
 }
+
+test("expiry: once the emulator clock passes expires_at, the branch is gone with its compute (404, not listed)", async () => {
+  const r = await api.branches.create(projectId, {
+    branch: { name: "rules-expiring", expires_at: days(1) },
+    endpoints: [{ type: "read_write" }],
+  });
+  await api.waitForOperations(projectId, r.operations);
+  const kept = await newBranch("rules-kept");
+  emulator.clock.advance(23 * 3600 * 1000);
+  expect((await api.branches.get(projectId, r.branch.id)).id).toBe(r.branch.id);
+  emulator.clock.advance(2 * 3600 * 1000);
+  expect(await status(api.branches.get(projectId, r.branch.id))).toBe(404);
+  const names = (await api.branches.list(projectId)).map((b) => b.name);
+  expect(names).not.toContain("rules-expiring");
+  expect(names).toContain(kept.name);
+  expect((await api.endpoints.list(projectId)).filter((e) => e.branch_id === r.branch.id)).toEqual([]);
+});
 
 test("rename: 409 on a name another branch holds; the id stays", async () => {
   const a = await newBranch("rules-a");
