@@ -178,6 +178,8 @@ export interface NeonClient {
   ): Promise<Operation[]>;
   /** HTTP requests sent by this client so far, retries included. */
   requestCount(): number;
+  /** The service's time, from the latest answer (see `HttpClient.serviceNow`). */
+  serviceNow(): number;
 }
 
 /** Page size of operation and project pagers when the caller gives none. */
@@ -428,5 +430,6 @@ export function buildClient(http: HttpClient): NeonClient {
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),
+    serviceNow: () => http.serviceNow(),
   };
 }

@@ -144,7 +144,7 @@ export function toOutcome(result: AttemptResult, now: number): AttemptOutcome {
   };
 }
 
-function headerOf(res: Answer, name: string): string | undefined {
+export function headerOf(res: Answer, name: string): string | undefined {
   const v = (res.headers as Record<string, unknown> | undefined)?.[name];
   return typeof v === "string" ? v : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AxiosAdapter, AxiosInstance } from "axios";
-import { parseBody, toApiError, toOutcome, type AttemptResult } from "./answer";
+import { headerOf, parseBody, toApiError, toOutcome, type AttemptResult } from "./answer";
 import { sanitizeCause } from "./errors";
 import { makeClock, type Clock, type Sleep } from "./clock";
 import { NEON_RATE_LIMITS, RateLimiter, type RateLimits } from "./ratelimit";
@@ -108,6 +108,12 @@ export interface HttpClient {
   requestCount(): number;
   /** The injected (or real) clock, shared with the operation waiter. */
   readonly clock: Clock;
+  /**
+   * The service's time: the clock corrected by the `Date` header of the latest answer (to the
+   * second), so that a time the service judges ("in the future") is judged on its clock, not this
+   * machine's. The clock itself until an answer has come.
+   */
+  serviceNow(): number;
 }
 
 /** Node error codes for a connection that was never established: the server never saw the request. */
@@ -179,6 +185,17 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
   }
 
+  // The service's clock minus this one, from the latest answer's Date header; under 2 s (the
+  // header's rounding and the answer's travel) it counts as none.
+  let serviceSkewMs = 0;
+  function noteServiceTime(result: AttemptResult): void {
+    if (result.type !== "response") return;
+    const date = Date.parse(headerOf(result.res, "date") ?? "");
+    if (!Number.isFinite(date)) return;
+    const skew = date - clock.now();
+    serviceSkewMs = Math.abs(skew) < 2000 ? 0 : skew;
+  }
+
   async function request<T>(spec: RequestSpec<T>): Promise<T> {
     const started = clock.now();
     // Failed attempts per retry reason: each reason's limit counts only its own.
@@ -187,6 +204,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     for (let n = 1; ; n++) {
       const requestId = randomUUID();
       const result = await attempt(spec as RequestSpec<unknown>, requestId);
+      noteServiceTime(result);
       const outcome = toOutcome(result, clock.now());
       const ctx = { requestId, attempts: n, secrets, timeoutMs, retryDeadlineMs: deadlineMs };
       if (result.type === "response" && result.res.status < 400) {
@@ -227,5 +245,6 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     request,
     requestCount: () => sent,
     clock,
+    serviceNow: () => clock.now() + serviceSkewMs,
   };
 }

@@ -52,6 +52,8 @@ export class Runtime {
   private readonly checkedUrns = new Set<string>();
   private readonly deletedUrns = new Map<string, string>();
   private readonly takenOver = new Set<string>();
+  // Objects a refresh of this run found deleted by the service at their expiry, by key.
+  private readonly expired = new Map<string, string>();
   private readonly made = new Set<string>();
   private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
@@ -190,6 +192,24 @@ export class Runtime {
     if (this.said.has(line)) return false;
     this.said.add(line);
     return true;
+  }
+
+  /**
+   * The service's time (its answers' `Date`): what the service judges against, e.g. an expiry "in
+   * the future". This machine's clock until a client has had an answer.
+   */
+  serviceNow(): number {
+    return this.cachedClient ? this.cachedClient.client.serviceNow() : Date.now();
+  }
+
+  /** Records that a refresh of this run found `key` deleted by the service at its expiry `at`. */
+  noteExpired(key: string, at: string): void {
+    this.expired.set(key, at);
+  }
+
+  /** The expiry at which a refresh of this run found `key` deleted by the service, if it did. */
+  expiredThisRun(key: string): string | undefined {
+    return this.expired.get(key);
   }
 
   /**

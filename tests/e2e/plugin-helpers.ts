@@ -20,23 +20,30 @@ export function pluginPath(): string {
 }
 
 /**
- * Runs the CLI in the stack's folder; resolves with stdout and stderr together. Asynchronous: the
- * emulator answers from this same process.
+ * Runs the CLI in the stack's folder; resolves with its exit code and stdout and stderr together.
+ * Asynchronous: the emulator answers from this same process.
  */
-export function cli(temp: TempStack, args: string[]): Promise<string> {
+export function cliRun(temp: TempStack, args: string[]): Promise<{ code: number; out: string }> {
   const full = [...args, "--stack", temp.stack.name];
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const child = execFile(
       path.join(ensurePulumi(), "pulumi"),
       full,
       { cwd: temp.workDir, env: { ...process.env, ...temp.env }, encoding: "utf8", maxBuffer: 64 << 20 },
       (err, stdout, stderr) => {
-        if (err) reject(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`));
-        else resolve(`${stdout}${stderr}`);
+        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+        resolve({ code, out: `${stdout}${stderr}` });
       },
     );
     trackProcess(full, child);
   });
+}
+
+/** {@link cliRun} that must succeed: resolves with what it printed, else fails with it. */
+export async function cli(temp: TempStack, args: string[]): Promise<string> {
+  const r = await cliRun(temp, args);
+  if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed with exit code ${r.code}\n${r.out}`);
+  return r.out;
 }
 
 /** How much of each of a background CLI's streams a failure shows: the end, where its error is. */

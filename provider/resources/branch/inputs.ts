@@ -69,6 +69,8 @@ export function checkInputs(
   news: Record<string, unknown>,
   now: number,
   olds: Record<string, unknown> = {},
+  /** A refresh of this run found the branch deleted at this expiry: its recreation is said, not refused. */
+  expiredAt?: string,
 ): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const checked = checkAgainst(BRANCH_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures];
@@ -89,8 +91,8 @@ export function checkInputs(
     const at = Date.parse(v.expiresAt);
     inputs.expiresAt = normalizedTime(v.expiresAt);
     const unchanged = typeof olds.expiresAt === "string" && Date.parse(olds.expiresAt) === at;
-    if (unchanged) {
-      // Judged when it was set: it may have passed since.
+    if (unchanged || (expiredAt !== undefined && Date.parse(expiredAt) === at)) {
+      // Judged when it was set: it may have passed since (and the create says so, before sending).
     } else if (at <= now) {
       failures.push({
         property: "expiresAt",

@@ -43,14 +43,17 @@ import {
 } from "./rules";
 import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, toOutputs } from "./mapping";
+import { expiredThisRun, noteExpired, refusePassedExpiry, sayRecreation } from "./expiry";
 
 type Props = Record<string, unknown>;
 
 export const diffBranch = (olds: Props, news: Props) => definedDiff(BRANCH_DEFINITION, olds, news);
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const { inputs, failures } = checkInputs(news, Date.now(), olds);
+  const expiredAt = expiredThisRun(rt, olds, news);
+  const { inputs, failures } = checkInputs(news, rt.serviceNow(), olds, expiredAt);
   if (failures.length > 0) return { inputs: news, failures };
+  sayRecreation(rt, news, inputs, expiredAt);
   // Two resources of one program with one explicit name in one project would own one branch.
   const { projectId, name } = inputs;
   if (typeof projectId === "string" && typeof name === "string" && ![projectId, name].includes(UNKNOWN)) {
@@ -216,6 +219,7 @@ async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dyn
         branch = found.branch;
         operations = await pendingOps(api, i.projectId, found.branch);
       } else {
+        refusePassedExpiry(rt, i);
         ({ branch, operations } = await createOrReconcile(api, i, name, log, urn));
         noteBudgetMade(rt, branch.id);
       }
@@ -325,6 +329,7 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
   } catch (err) {
     if (err instanceof ApiError && err.kind === "not_found") {
       await confirmGone(api, projectId, `branch ${branchId}`, "refresh", err);
+      noteExpired(rt, branchId, props ?? {});
       return {};
     }
     throw err;

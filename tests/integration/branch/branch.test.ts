@@ -475,3 +475,62 @@ describe("importId at preview, and one branch declared twice (issue 25)", () => 
     ]);
   });
 });
+
+describe("expiry", () => {
+  it("a branch the service deleted at its expiry: refresh says so and drops it, the preview shows it made again, the create refuses the past time", async () => {
+    // An emulator of its own, whose clock this test moves two days on.
+    const emu = await startEmulator({ opMs: 10, seed: 31 });
+    try {
+      const p = emu.seed.projectId;
+      const settings = { apiKey: emu.apiKey, apiUrl: emu.url };
+      const lines: string[] = [];
+      const run = () => boundResource("Branch", settings, (l) => lines.push(l));
+      const inputs = (at: string) => ({
+        projectId: p,
+        __provider: "shim",
+        __urn: urn("expiring"),
+        expiresAt: at,
+      });
+      // Spelled with an offset: checked and sent as the service's UTC form.
+      const day = new Date(Math.floor((emu.clock.now() + 86_400_000) / 1000) * 1000);
+      const utc = day.toISOString().replace(".000Z", "Z");
+      const offset = new Date(day.getTime() + 3_600_000).toISOString().replace("Z", "+01:00");
+      const first = run();
+      const news = (await first.check({}, inputs(offset))).inputs;
+      expect(news.expiresAt).toBe(utc);
+      const made = await first.create(news);
+      const outs = made.outs as Props;
+      expect(Date.parse(String(outs.expiresAt))).toBe(day.getTime());
+      // Refreshed before the expiry: nothing to change.
+      const again = await first.read(made.id, outs);
+      expect((await first.diff(made.id, again.props as Props, news)).changes).toBe(false);
+
+      emu.clock.advance(2 * 86_400_000);
+      // The drift job's run: refresh, then the preview of what is left.
+      const drift = run();
+      expect(await drift.read(made.id, outs)).toEqual({});
+      expect(lines.join("\n")).toMatch(/reached its expiry \(.*\) and the service deleted it/);
+      const recheck = await drift.check({}, { ...inputs(String(outs.expiresAt)) });
+      expect(recheck.failures ?? []).toEqual([]);
+      expect(lines.join("\n")).toMatch(/will be created again: this refresh found the branch deleted/);
+      const posts = () => emu.requestsByRoute()["POST /projects/:project_id/branches"] ?? 0;
+      const before = posts();
+      await expect(drift.create(recheck.inputs)).rejects.toThrow(
+        /expiresAt .* has passed .*Set a later expiresAt to create it again.*Nothing was created/,
+      );
+      expect(posts()).toBe(before);
+
+      // A run without that refresh refuses the past time at check (on the service's clock, once it has
+      // had an answer), naming the remedy.
+      const plain = run();
+      expect(await plain.read(`${p}/br-other-1`, { projectId: p })).toEqual({}); // an answer, another branch
+      const refused = await plain.check({}, inputs(String(outs.expiresAt)));
+      expect(refused.failures?.[0]).toMatchObject({
+        property: "expiresAt",
+        reason: expect.stringMatching(/is not in the future/),
+      });
+    } finally {
+      await emu.stop();
+    }
+  });
+});

@@ -105,6 +105,20 @@ describe("requests", () => {
     expect(http.requestCount()).toBe(2);
   });
 
+  test("the service's time comes from the latest answer's Date header; a skew under 2 s counts as none", async () => {
+    const { http, clock } = client((_c, n) => {
+      const skew = [3_600_000, 1_500, -90_000][n - 1] ?? 0;
+      return { status: 200, body: {}, headers: { date: new Date(clock.now() + skew).toUTCString() } };
+    });
+    expect(http.serviceNow()).toBe(clock.now()); // no answer yet: this machine's clock
+    await clock.run(http.request(spec("GET")));
+    expect(Math.abs(http.serviceNow() - clock.now() - 3_600_000)).toBeLessThan(1000); // to the second
+    await clock.run(http.request(spec("GET")));
+    expect(http.serviceNow()).toBe(clock.now());
+    await clock.run(http.request(spec("GET")));
+    expect(Math.abs(http.serviceNow() - clock.now() + 90_000)).toBeLessThan(1000);
+  });
+
   test("the User-Agent constants match package.json", () => {
     const pkg = require("../../../package.json") as { name: string; version: string };
     expect(PACKAGE_NAME).toBe(pkg.name);
