@@ -3,9 +3,9 @@
  * TypeScript program of dynamic resources, a YAML program through the plugin), each mistake of the
  * issue's table fails `pulumi preview` with its message — a wrong projectId, an invalid API key, a
  * size above a Free project's limit, a branch name given as parentId, a database owner that is no role
- * of the branch, a Role removed while its role owns a database that stays (after an \`up\`) — and the
+ * of the branch, a Role removed while its role owns a database that stays (after an `up`) — and the
  * emulator serves no request that changes anything during it. The same program with the mistake
- * undone previews green.
+ * undone previews green. Then that role is renamed in one `up`, the database kept.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -57,11 +57,14 @@ async function preview(
   return { ok, out };
 }
 
-/** Declares the Role of the program's owned database (`on`) or removes it, keeping the database. */
-type RoleSwitch = (on: boolean) => Promise<void>;
+/**
+ * Declares the Role of the program's owned database with the role name `name`, or removes the Role
+ * (`undefined`), keeping the database.
+ */
+type RoleSwitch = (name: string | undefined) => Promise<void>;
 
 async function table(temp: TempStack, ns: string, keyName: string, withRole: RoleSwitch): Promise<void> {
-  await withRole(true);
+  await withRole("gate_owner");
   const { projectId, defaultBranchId, branchIds, freeProjectId, freeProjectBranchId } = emulator.seed;
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   const ownerOf = async (p: string, b: string) => (await api.roles.list(p, b))[0].name;
@@ -113,15 +116,29 @@ async function table(temp: TempStack, ns: string, keyName: string, withRole: Rol
   // The table's last row needs a stack that has the role and its database: up, then remove the Role.
   await temp.stack.up();
   try {
-    await withRole(false);
+    await withRole(undefined);
     const r = await preview(temp, {}, keyName);
     expect(r.ok).toBe(false);
     expect(r.out).toMatch(
       /its owner, role "gate_owner", was made by the Role "gateOwner" of this stack, which the program no longer declares/,
     );
     expect(r.out).not.toMatch(/    at .*\.js:\d+/);
-    await withRole(true);
+    await withRole("gate_owner");
     expect(await preview(temp, {}, keyName)).toMatchObject({ ok: true });
+
+    // The role renamed: one up (the new role first, the owner moves, the old role goes); the database stays.
+    const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+    const { projectId } = emulator.seed;
+    const branchId = (await temp.stack.outputs()).branchId.value as string;
+    const before = (await api.databases.list(projectId, branchId)).find((d) => d.name === "owned");
+    expect(before?.owner_name).toBe("gate_owner");
+    await withRole("gate_renamed");
+    await temp.stack.up();
+    const after = (await api.databases.list(projectId, branchId)).find((d) => d.name === "owned");
+    expect([after?.id, after?.owner_name]).toEqual([before?.id, "gate_renamed"]);
+    const roles = (await api.roles.list(projectId, branchId)).map((r) => r.name);
+    expect(roles).toContain("gate_renamed");
+    expect(roles).not.toContain("gate_owner");
   } finally {
     await temp.stack.destroy();
   }
@@ -134,9 +151,10 @@ test("TypeScript: each mistake fails the preview, nothing is sent", async () => 
     env: { NEON_API_KEY: "" },
   });
   try {
-    await table(temp, "neon-e2e-preview-gate:", "neon:apiKey", (on) =>
-      temp.stack.setConfig("neon-e2e-preview-gate:withRole", { value: String(on) }),
-    );
+    await table(temp, "neon-e2e-preview-gate:", "neon:apiKey", async (name) => {
+      await temp.stack.setConfig("neon-e2e-preview-gate:withRole", { value: String(name !== undefined) });
+      if (name) await temp.stack.setConfig("neon-e2e-preview-gate:roleName", { value: name });
+    });
   } finally {
     await temp.dispose();
   }
@@ -156,8 +174,8 @@ test("YAML (the plugin): each mistake fails the preview, nothing is sent", async
       .replace(/ *# role:begin[\s\S]*# role:end\n/, "")
       .replace("${gateOwner.name}", "gate_owner");
     expect(removed).not.toMatch(/neoncompute:index:Role/);
-    await table(temp, "", "neoncompute:apiKey", async (on) =>
-      fs.writeFileSync(file, on ? declared : removed),
+    await table(temp, "", "neoncompute:apiKey", async (name) =>
+      fs.writeFileSync(file, name ? declared.replace("name: gate_owner", `name: ${name}`) : removed),
     );
   } finally {
     await temp.dispose();

@@ -19,7 +19,7 @@ new Database("appdb", {
 
 // A role of the stack that owns a database; `withRole: false` removes the Role but keeps the database.
 const owner = config.getBoolean("withRole")
-  ? new Role("gateOwner", { projectId, branchId: env.id, name: "gate_owner" })
+  ? new Role("gateOwner", { projectId, branchId: env.id, name: config.get("roleName") ?? "gate_owner" })
   : undefined;
 new Database("owned", {
   projectId,
