@@ -1,14 +1,9 @@
 /** The branch calls of the client (`NeonClient["branches"]`). */
-import { ResponseShapeError, route, type HttpClient } from "../http";
+import { route, type HttpClient } from "../http";
 import type { Call, NeonClient } from "./client";
 import { collectAll, paginate } from "./pager";
-import {
-  BranchesResponseSchema,
-  BranchOperationsSchema,
-  BranchResponseSchema,
-  describeIssues,
-  type BranchOperations,
-} from "./schemas";
+import { deleteOr204 } from "./deletes";
+import { BranchesResponseSchema, BranchOperationsSchema, BranchResponseSchema } from "./schemas";
 
 /** Branches asked for per page of the listing (the spec allows up to 10000). */
 export const BRANCH_PAGE_SIZE = 1000;
@@ -88,17 +83,11 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
         },
       ),
     delete: (p, b) =>
-      http.request<BranchOperations | undefined>({
-        route: route("DELETE /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
-        verb: "delete",
-        thing: branch(p, b),
-        // 204: the branch does not exist or is already deleted.
-        parse: (data, status) => {
-          if (status === 204 || data === undefined) return undefined;
-          const r = BranchOperationsSchema.safeParse(data);
-          if (!r.success) throw new ResponseShapeError(describeIssues(r.error));
-          return r.data;
-        },
-      }),
+      deleteOr204(
+        http,
+        route("DELETE /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
+        branch(p, b),
+        BranchOperationsSchema,
+      ),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Typed calls of the Neon API v2, per area: endpoints (computes), operations,
- * projects and API keys, plus the operation waiter bound to this client.
+ * Typed calls of the Neon API v2: the client's interface, its operation calls and the operation
+ * waiter bound to it; each other area's calls are in their own file (endpoints, branches, projects,
+ * roles and databases, API keys).
  */
 import type { z } from "zod";
 import {
@@ -13,13 +14,7 @@ import {
   type Route,
 } from "../http";
 import {
-  ApiKeyCreatedSchema,
-  ApiKeyListSchema,
-  ApiKeyRevokedSchema,
   describeIssues,
-  EndpointOperationsSchema,
-  EndpointResponseSchema,
-  EndpointsResponseSchema,
   OperationResponseSchema,
   OperationsPageSchema,
   CurrentUserSchema,
@@ -39,6 +34,8 @@ import {
   type BranchUpdateBody,
 } from "./schemas";
 import { branchCalls } from "./branches";
+import { endpointCalls } from "./endpoints";
+import { apiKeyCalls } from "./keys";
 import {
   projectCalls,
   type ConnectionUriQuery,
@@ -248,93 +245,7 @@ export function buildClient(http: HttpClient): NeonClient {
     });
   }
 
-  const compute = (p: string, e: string) => `compute ${e} in project ${p}`;
-
-  const endpoints: NeonClient["endpoints"] = {
-    list: (p) =>
-      call(
-        route("GET /projects/{project_id}/endpoints", { project_id: p }),
-        "list",
-        `the computes of project ${p}`,
-        EndpointsResponseSchema,
-        { map: (r) => r.endpoints },
-      ),
-    get: (p, e) =>
-      call(
-        route("GET /projects/{project_id}/endpoints/{endpoint_id}", { project_id: p, endpoint_id: e }),
-        "read",
-        compute(p, e),
-        EndpointResponseSchema,
-        { map: (r) => r.endpoint },
-      ),
-    listByBranch: (p, b) =>
-      call(
-        route("GET /projects/{project_id}/branches/{branch_id}/endpoints", { project_id: p, branch_id: b }),
-        "list",
-        `the computes of branch ${b} in project ${p}`,
-        EndpointsResponseSchema,
-        { map: (r) => r.endpoints },
-      ),
-    create: (p, body) =>
-      call(
-        route("POST /projects/{project_id}/endpoints", { project_id: p }),
-        "create",
-        `a ${body?.type ?? "read_write"} compute on branch ${body?.branch_id} in project ${p}`,
-        EndpointOperationsSchema,
-        { body: { endpoint: body } },
-      ),
-    update: (p, e, body) =>
-      call(
-        route("PATCH /projects/{project_id}/endpoints/{endpoint_id}", { project_id: p, endpoint_id: e }),
-        "update",
-        compute(p, e),
-        EndpointOperationsSchema,
-        { body: { endpoint: body } },
-      ),
-    delete: (p, e) =>
-      http.request<EndpointOperations | undefined>({
-        route: route("DELETE /projects/{project_id}/endpoints/{endpoint_id}", {
-          project_id: p,
-          endpoint_id: e,
-        }),
-        verb: "delete",
-        thing: compute(p, e),
-        // 204 means "does not exist or already deleted" in the API.
-        parse: (data, status) => {
-          if (status === 204 || data === undefined) return undefined;
-          const r = EndpointOperationsSchema.safeParse(data);
-          if (!r.success) throw new ResponseShapeError(describeIssues(r.error));
-          return r.data;
-        },
-      }),
-    start: (p, e) =>
-      call(
-        route("POST /projects/{project_id}/endpoints/{endpoint_id}/start", { project_id: p, endpoint_id: e }),
-        "start",
-        compute(p, e),
-        EndpointOperationsSchema,
-      ),
-    suspend: (p, e) =>
-      call(
-        route("POST /projects/{project_id}/endpoints/{endpoint_id}/suspend", {
-          project_id: p,
-          endpoint_id: e,
-        }),
-        "suspend",
-        compute(p, e),
-        EndpointOperationsSchema,
-      ),
-    restart: (p, e) =>
-      call(
-        route("POST /projects/{project_id}/endpoints/{endpoint_id}/restart", {
-          project_id: p,
-          endpoint_id: e,
-        }),
-        "restart",
-        compute(p, e),
-        EndpointOperationsSchema,
-      ),
-  };
+  const endpoints = endpointCalls(call, http);
 
   const listPage: NeonClient["operations"]["listPage"] = (p, { limit, cursor }) =>
     call(
@@ -375,42 +286,7 @@ export function buildClient(http: HttpClient): NeonClient {
     me: () => call(route("GET /users/me"), "read", "the current user", CurrentUserSchema),
   };
 
-  const apiKeys: NeonClient["apiKeys"] = {
-    list: () => call(route("GET /api_keys"), "list", "API keys", ApiKeyListSchema),
-    create: (name) =>
-      call(route("POST /api_keys"), "create", `API key "${name}"`, ApiKeyCreatedSchema, {
-        body: { key_name: name },
-      }),
-    revoke: (id) =>
-      call(
-        route("DELETE /api_keys/{key_id}", { key_id: id }),
-        "revoke",
-        `API key ${id}`,
-        ApiKeyRevokedSchema,
-      ),
-    listOrg: (org) =>
-      call(
-        route("GET /organizations/{org_id}/api_keys", { org_id: org }),
-        "list",
-        `the API keys of organization ${org}`,
-        ApiKeyListSchema,
-      ),
-    createOrg: (org, name, projectId) =>
-      call(
-        route("POST /organizations/{org_id}/api_keys", { org_id: org }),
-        "create",
-        `API key "${name}" of organization ${org}`,
-        ApiKeyCreatedSchema,
-        { body: projectId ? { key_name: name, project_id: projectId } : { key_name: name } },
-      ),
-    revokeOrg: (org, id) =>
-      call(
-        route("DELETE /organizations/{org_id}/api_keys/{key_id}", { org_id: org, key_id: id }),
-        "revoke",
-        `API key ${id} of organization ${org}`,
-        ApiKeyRevokedSchema,
-      ),
-  };
+  const apiKeys = apiKeyCalls(call);
 
   const waiter = new OperationWaiter({
     listPage: (p, limit) => listPage(p, { limit }),

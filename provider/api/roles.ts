@@ -4,10 +4,11 @@
  * handed to the resource, which returns it as a secret output; it is never logged or put in a message.
  */
 import { z } from "zod";
-import { ResponseShapeError, route, type HttpClient, type Route } from "../http";
+import { route, type HttpClient } from "../http";
+import { deleteOr204 } from "./deletes";
 import type { Call } from "./client";
 import { DatabaseSchema, RoleSchema, type Database, type Role } from "./projects";
-import { describeIssues, OperationSchema } from "./schemas";
+import { OperationSchema } from "./schemas";
 
 /** A role as create and reset_password answer it: with its password (absent for a `no_login` role). */
 export const RoleWithPasswordSchema = RoleSchema.extend({
@@ -82,21 +83,6 @@ type Params = { project_id: string; branch_id: string };
 const at = (p: string, b: string): Params => ({ project_id: p, branch_id: b });
 const roleOf = (p: string, b: string, n: string) => `role "${n}" of branch ${b} in project ${p}`;
 const databaseOf = (p: string, b: string, n: string) => `database "${n}" of branch ${b} in project ${p}`;
-
-/** A DELETE whose 204 means "already gone" (`undefined`). */
-function deleteOr204<S extends z.ZodType>(http: HttpClient, to: Route, thing: string, schema: S) {
-  return http.request<z.infer<S> | undefined>({
-    route: to,
-    verb: "delete",
-    thing,
-    parse: (data, status) => {
-      if (status === 204 || data === undefined) return undefined;
-      const r = schema.safeParse(data);
-      if (!r.success) throw new ResponseShapeError(describeIssues(r.error));
-      return r.data;
-    },
-  });
-}
 
 export function roleCalls(call: Call, http: HttpClient): RoleCalls {
   return {
