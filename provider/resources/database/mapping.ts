@@ -4,9 +4,16 @@
  */
 import type { Database } from "../../api";
 import { givenInputNames } from "../kit";
+import { definedDiff } from "../compare";
 import { DATABASE_DEFINITION } from "./definition";
 
 type Props = Record<string, unknown>;
+
+/** The state key of the owner an adopted database had before the stack changed it. */
+export const ADOPTED_OWNER_KEY = "__ownerBeforeAdoption";
+
+/** The diff the definition derives (replaces, updates) for a database's old and new inputs. */
+export const diffDatabase = (olds: Props, news: Props) => definedDiff(DATABASE_DEFINITION, olds, news);
 
 /** `database "app" (id 123) of branch br-…`. */
 export const describeDatabase = (d: { name: string; branch_id: string; id?: number }): string =>

@@ -9,10 +9,11 @@
  * while the owner stays, the Role's delete would fail at `up` — the service refuses to delete a role
  * that owns a database — so the preview fails instead.
  */
+import type { ApiError, NeonClient } from "../../api";
 import type { CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
 import type { Runtime } from "../runtime";
-import { importIdOf, isNotFound } from "../branch-objects";
+import { importIdOf, isNotFound, type BranchObjectRef } from "../branch-objects";
 
 type Props = Record<string, unknown>;
 
@@ -79,5 +80,21 @@ export function refuseOwnerLeaving(id: string, olds: Props, news: Props): void {
       "that, and the update would stop half done. Give the database another owner (ownerName), keep the Role, " +
       "or remove the Database too. (If the Role is still declared, declare it before this Database or set " +
       "ownerName: role.name.)",
+  );
+}
+
+/** An error for a create the service refused because the owner is not a role of the branch. */
+export async function explainOwner(
+  api: NeonClient,
+  ref: BranchObjectRef,
+  owner: string,
+  err: ApiError,
+): Promise<Error> {
+  if (err.kind !== "not_found" && err.kind !== "invalid") return err;
+  const roles = await api.roles.list(ref.projectId, ref.branchId).catch(() => undefined);
+  if (!roles || roles.some((r) => r.name === owner)) return err;
+  return err.withRemedy(
+    `ownerName "${owner}" is not a role of branch ${ref.branchId} (its roles: ${roles.map((r) => r.name).join(", ") || "none"}). ` +
+      "Create the role first: declare a Role and set ownerName: role.name, which also orders the two.",
   );
 }

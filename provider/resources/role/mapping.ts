@@ -5,9 +5,13 @@
 import type { Role } from "../../api";
 import { importIdOf, type BranchObjectRef } from "../branch-objects";
 import { givenInputNames } from "../kit";
+import { definedDiff } from "../compare";
 import { ROLE_DEFINITION } from "./definition";
 
 type Props = Record<string, unknown>;
+
+/** The diff the definition derives (replaces, updates) for a role's old and new inputs. */
+export const diffRole = (olds: Props, news: Props) => definedDiff(ROLE_DEFINITION, olds, news);
 
 /** Where a role is: its project, branch and name. */
 export type RoleRef = BranchObjectRef;

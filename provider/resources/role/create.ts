@@ -1,0 +1,203 @@
+/**
+ * `Role`'s create: a name the stack did not create refused with its importId, a lost answer or a
+ * killed run's role reconciled (taken over only when the branch is this stack's), an existing role
+ * adopted or imported. The password goes only into the outputs.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
+import { createOnce, keptInStack, waitingLine, type Checked } from "../kit";
+import type { Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
+import {
+  isNotFound,
+  leftByThisStack,
+  parseImportId,
+  pendingBranchOps,
+  refOf,
+  refuseTaken,
+} from "../branch-objects";
+import type { RoleInputs } from "./types";
+import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+async function findRole(api: NeonClient, ref: RoleRef): Promise<Role | undefined> {
+  try {
+    return await api.roles.get(ref.projectId, ref.branchId, ref.name);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The role's password from the service, or `undefined` when the project does not store passwords
+ * (412), which `explain` then says in a warning with what to do.
+ */
+export async function revealed(
+  api: NeonClient,
+  ref: RoleRef,
+  explain: ResourceLogger | undefined,
+): Promise<string | undefined> {
+  try {
+    return await api.roles.revealPassword(ref.projectId, ref.branchId, ref.name);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 412)) throw err;
+    explain?.warn(
+      `project ${ref.projectId} does not store role passwords, so the password of ${describeRole(ref)} cannot ` +
+        "be read (the service answered 412); the resource has no password output until it is rotated: change " +
+        "(or add) passwordRotationTrigger, and the new password becomes the password output",
+    );
+    return undefined;
+  }
+}
+
+export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
+  if (i.importId || i.adopt) return takeOver(rt, inputs, i);
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const ref = refOf(inputs);
+  let made: { role: Role; password?: string } | undefined;
+  try {
+    await rt.serialized(ref.projectId, async () => {
+      const existing = await findRole(api, ref);
+      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))) {
+        throw refuseTaken("role", ref);
+      }
+      if (existing && (existing.authentication_method === "no_login") !== (i.noLogin ?? false)) {
+        throw new Error(
+          `Failed to create ${describeRole(ref)}: the branch already has a role of that name, which ` +
+            `${existing.authentication_method === "no_login" ? "cannot" : "can"} log in, unlike the declared one ` +
+            `(noLogin ${i.noLogin ? "true" : "left out"}); make noLogin match it, or choose another name. ` +
+            "Nothing was changed.",
+        );
+      }
+      if (existing) {
+        log.info(
+          `found ${describeRole(ref)}: this stack created the branch (its annotation names the stack) and the ` +
+            "branch did not inherit the role, so an interrupted run of this stack created it; taking it over",
+        );
+        made = { role: existing };
+        rt.noteTakenOver("role", roleId(ref));
+      }
+      const r = existing
+        ? await finishFound(api, i, ref, existing, log)
+        : await createOrReconcile(api, i, ref, log, (role) => {
+            made = { role };
+          });
+      made = { role: r.role, password: r.role.password };
+      log.progress(waitingLine(`created ${describeRole(ref)}`, r.operations));
+      await rt.waitFor(ref.projectId, r.operations, log);
+    });
+  } catch (err) {
+    if (!made) throw err;
+    throw keptInStack(describeRole(ref), err, roleId(ref), toOutputs(inputs, ref, made.role, made.password));
+  }
+  const m = made as { role: Role; password?: string };
+  return { id: roleId(ref), outs: toOutputs(inputs, ref, m.role, m.password) };
+}
+
+/**
+ * Sends the create. A lost answer is reconciled by the name (the role did not exist before this
+ * create, so a role of that name now is this one): its password is read back, or — when the project
+ * does not store passwords — reset, since nothing uses this new role yet.
+ */
+export async function createOrReconcile(
+  api: NeonClient,
+  i: RoleInputs,
+  ref: RoleRef,
+  log: ResourceLogger,
+  onFound: (role: Role) => void,
+): Promise<RoleOperations> {
+  return createOnce<RoleOperations, Role>({
+    log,
+    send: () =>
+      api.roles.create(ref.projectId, ref.branchId, {
+        name: ref.name,
+        ...(i.noLogin ? { no_login: true } : {}),
+      }),
+    find: () => findRole(api, ref),
+    describe: () => describeRole(ref),
+    refused: async (err) => {
+      // A 409 here: someone else created the name between the check and the create.
+      if (err instanceof ApiError && err.kind === "conflict" && (await findRole(api, ref))) {
+        throw refuseTaken("role", ref);
+      }
+      throw err;
+    },
+    finish: (found) => {
+      // From here on it is this stack's role: a failure keeps it in the stack.
+      onFound(found);
+      return finishFound(api, i, ref, found);
+    },
+  });
+}
+
+/** The names of a branch's roles. */
+export const roleNames = (api: NeonClient) => async (projectId: string, branchId: string) =>
+  (await api.roles.list(projectId, branchId)).map((r) => r.name);
+
+/**
+ * A role this stack created but did not hear back about (a lost answer, a killed run): its password
+ * is read back or — when the project does not store passwords — reset, since nothing uses it yet;
+ * and the branch's unfinished operations are waited for.
+ */
+export async function finishFound(
+  api: NeonClient,
+  i: RoleInputs,
+  ref: RoleRef,
+  found: Role,
+  takenOver?: ResourceLogger,
+): Promise<RoleOperations> {
+  const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
+  if (i.noLogin) return { role: found, operations };
+  const password = await revealed(api, ref, takenOver);
+  if (password !== undefined) return { role: { ...found, password }, operations };
+  // A role taken over after a killed run may be in use already: never reset it unasked (the warning
+  // says how to rotate it).
+  if (takenOver) return { role: found, operations };
+  // Not stored: a reset is the only way to learn it, and harmless for a role nothing uses yet.
+  const reset = await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
+  return { role: reset.role, operations: [...operations, ...reset.operations] };
+}
+
+/** `adopt` or `importId`: takes over an existing role; its declared `noLogin` must match it. */
+export async function takeOver(
+  rt: Runtime,
+  inputs: Props,
+  i: RoleInputs,
+): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const ref = i.importId ? (parseImportId(i.importId) as RoleRef) : refOf(inputs);
+  const how = i.adopt ? "adopt" : "importId";
+  const role = await findRole(api, ref);
+  if (!role) {
+    throw new Error(
+      `Failed to take over ${describeRole(ref)} (${how}): it does not exist (or the API key cannot see it). ` +
+        (i.adopt ? "Remove adopt to create it." : "Check importId, or remove it to create a new role."),
+    );
+  }
+  const noLogin = role.authentication_method === "no_login";
+  // Left out means false (as the diff reads it): a no-login role must be declared so.
+  if ((i.noLogin ?? false) !== noLogin) {
+    throw new Error(
+      `Failed to take over ${describeRole(ref)}: noLogin is ${i.noLogin === undefined ? "left out (false)" : `declared ${i.noLogin}`} but the role ${noLogin ? "cannot" : "can"} log in. ` +
+        "Taking over changes nothing: make the program match the role.",
+    );
+  }
+  const password = noLogin ? undefined : await revealed(api, ref, log);
+  // An imported object is this resource's to delete: no other delete of this update may (an adopted
+  // one is never deleted, only released).
+  if (!i.adopt) rt.noteTakenOver("role", roleId(ref));
+  log.info(
+    i.adopt
+      ? `adopted ${describeRole(ref)}; destroy will leave it in place`
+      : `imported ${describeRole(ref)}; deleting this resource will delete the role`,
+  );
+  return {
+    id: roleId(ref),
+    outs: toOutputs(inputs, ref, role, password, i.adopt ? { adopted: true } : {}),
+  };
+}
