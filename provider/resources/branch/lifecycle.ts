@@ -1,53 +1,36 @@
 /**
- * The lifecycle of `Branch`: check, diff, create (with its compute in the same request, reconciling a
- * killed run or a lost answer by the branch's name), read, update (rename, protection, expiry, the
- * compute's size, a reset to the parent) and delete (refusing a default, protected or parent branch
- * before anything is sent). Every change waits for its operations.
+ * The lifecycle of `Branch`: check, diff and delete (refusing a default, protected or parent branch
+ * before anything is sent) here; create (with its compute in the same request, reconciling a killed
+ * run or a lost answer by the branch's name) in `create.ts`; read and update (rename, protection,
+ * expiry, the compute's size, a reset to the parent) in `update.ts`. Every change waits for its
+ * operations.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Branch, type NeonClient, type Operation } from "../../api";
+import { ApiError } from "../../api";
 import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
-import { ensureStarted } from "../compute/recovery";
-import {
-  annotatedStack,
-  confirmGone,
-  createOnce,
-  isNewResource,
-  keptInStack,
-  madeForResource,
-  pendingOperations,
-  refreshInputs,
-  unfinishedCreation,
-  UNKNOWN,
-  waitingLine,
-  type Checked,
-  type ResourceSteps,
-} from "../kit";
-import { definedDiff, same } from "../compare";
+import { confirmGone, isNewResource, unfinishedCreation, UNKNOWN, type ResourceSteps } from "../kit";
+import { same } from "../compare";
 import type { Runtime } from "../runtime";
-import type { ResourceLogger } from "../engine-log";
-import { BRANCH_DEFINITION } from "./definition";
-import { budgetFailures, noteBudgetMade } from "./budget";
-import { importExisting, previewImport } from "./import";
+import { budgetFailures } from "./budget";
+import { previewImport } from "./import";
 import { checkInputs } from "./inputs";
-import { branchNamed, isOwnLeftover, previewName, refuseStranger, type Named } from "./ownership";
+import { previewName } from "./ownership";
 import {
   childrenOf,
   preservedName,
   computeToFinish,
-  readWriteCompute,
   refuseServiceRules,
   refuseUndeletable,
   sizeOf,
 } from "./rules";
 import type { BranchInputs } from "./types";
-import { autoName, computeBody, createBody, describeBranch, toOutputs } from "./mapping";
-import { expiredThisRun, noteExpired, refusePassedExpiry, sayRecreation } from "./expiry";
+import { diffBranch } from "./mapping";
+import { expiredThisRun, sayRecreation } from "./expiry";
+import { create } from "./create";
+import { read, update } from "./update";
 
 type Props = Record<string, unknown>;
-
-export const diffBranch = (olds: Props, news: Props) => definedDiff(BRANCH_DEFINITION, olds, news);
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const expiredAt = expiredThisRun(rt, olds, news);
@@ -180,276 +163,6 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
     // Branch names are unique in a project: the old branch has to go before its replacement comes.
     deleteBeforeReplace: true,
   };
-}
-
-// --- create ------------------------------------------------------------------------------
-
-/**
- * The operations of a branch found by name to wait for. A branch still being made (`init`): every one,
- * failures included — they belong to its creation, and waiting on them fails. An older branch taken
- * over (a rerun whose state was lost): only the unfinished ones, not its history's failures.
- */
-async function pendingOps(api: NeonClient, projectId: string, b: Pick<Branch, "id" | "current_state">) {
-  return pendingOperations(api, projectId, (o) => o.branch_id === b.id, {
-    includeFailed: b.current_state === "init",
-  });
-}
-
-async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
-  if (i.importId) return importExisting(rt, inputs, i);
-  if (i.adoptDefault) return adoptDefault(rt, i);
-  const api = rt.client();
-  const log = rt.logger(inputs);
-  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
-  const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
-  if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
-  let branch: Branch | undefined;
-  let operations: Operation[] = [];
-  try {
-    await rt.serialized(i.projectId, async () => {
-      const found = await branchNamed(api, i.projectId, name);
-      if (found && !isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
-      if (found) {
-        log.info(
-          `found ${describeBranch(found.branch)}, made for this resource by an earlier run of this stack ` +
-            `(${annotatedStack(found.annotation)}, its annotation says); managing it`,
-        );
-        rt.noteTakenOver("branch", found.branch.id);
-        branch = found.branch;
-        operations = await pendingOps(api, i.projectId, found.branch);
-      } else {
-        refusePassedExpiry(rt, i);
-        ({ branch, operations } = await createOrReconcile(api, i, name, log, urn));
-        noteBudgetMade(rt, branch.id);
-      }
-      log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
-      await rt.waitFor(i.projectId, operations, log);
-      if (i.compute && !(await readWriteCompute(api, i.projectId, branch.id))) {
-        // Found again after a kill that came before its compute: add it now.
-        const made = await api.endpoints.create(i.projectId, {
-          branch_id: branch.id,
-          type: "read_write",
-          ...computeBody(i.compute),
-        });
-        await rt.waitFor(i.projectId, made.operations, log);
-      }
-    });
-    const b = branch as Branch;
-    const fresh = await api.branches.getAnnotated(i.projectId, b.id);
-    const ep = await readWriteCompute(api, i.projectId, b.id);
-    return { id: b.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation) };
-  } catch (err) {
-    if (!branch) throw err;
-    // As it is now (its compute too, when readable), so that the next up knows what to finish.
-    const b = branch;
-    const now = await api.branches
-      .getAnnotated(i.projectId, b.id)
-      .catch(() => ({ branch: b, annotation: undefined }));
-    const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
-    throw keptInStack(
-      describeBranch(branch),
-      err,
-      branch.id,
-      toOutputs(inputs, now.branch, ep, now.annotation),
-    );
-  }
-}
-
-/** Sends the create; a lost answer or a 409 is reconciled by the name, never by a blind second create. */
-async function createOrReconcile(
-  api: NeonClient,
-  i: BranchInputs,
-  name: string,
-  log: ResourceLogger,
-  urn: string | undefined,
-): Promise<{ branch: Branch; operations: Operation[] }> {
-  const find = () => branchNamed(api, i.projectId, name);
-  // A branch this create made carries this resource's annotation (protected or not): anything else
-  // holding the name after a lost answer or a resend's 409 is not taken.
-  const finish = async (found: Named) => {
-    if (!madeForResource(found.annotation, urn)) throw refuseStranger(i, found, urn);
-    return { branch: found.branch, operations: await pendingOps(api, i.projectId, found.branch) };
-  };
-  return createOnce<{ branch: Branch; operations: Operation[] }, Named>({
-    log,
-    send: async () => {
-      const r = await api.branches.create(i.projectId, createBody(i, name, urn));
-      return { branch: r.branch, operations: r.operations };
-    },
-    find,
-    finish,
-    describe: (found) => describeBranch(found.branch),
-    refused: async (err) => {
-      // A 409 names a branch that was there before this create: only its annotation says it is ours.
-      const found = err instanceof ApiError && err.kind === "conflict" ? await find() : undefined;
-      if (!found) throw err;
-      if (!isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
-      log.info(
-        `the name is held by ${describeBranch(found.branch)}, made for this resource by an earlier run of this ` +
-          "stack (its annotation says); managing it",
-      );
-      return finish(found);
-    },
-  });
-}
-
-/** Takes over the project's default branch: applies the declared name, protection and compute size. */
-async function adoptDefault(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
-  const api = rt.client();
-  const log = rt.logger(inputs);
-  const def = (await api.branches.list(i.projectId)).find((b) => b.default);
-  if (!def) throw new Error(`Failed to adopt the default branch of project ${i.projectId}: it has none`);
-  log.info(
-    `adopting ${describeBranch(def)}, the project's default branch (adoptDefault); destroy will leave it in place`,
-  );
-  const olds = toOutputs({}, def, await readWriteCompute(api, i.projectId, def.id), undefined);
-  await applyChanges(
-    rt,
-    def.id,
-    olds,
-    i,
-    diffBranch(olds, inputs).updates.filter((k) => k !== "resetTrigger"),
-  );
-  const fresh = await api.branches.getAnnotated(i.projectId, def.id);
-  const ep = await readWriteCompute(api, i.projectId, def.id);
-  return { id: def.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation, { adopted: true }) };
-}
-
-// --- read / update ------------------------------------------------------------------------
-
-async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
-  const api = rt.client();
-  const projectId = String(props?.projectId ?? id.split("/")[0]);
-  const branchId = id.includes("/") ? id.split("/")[1] : id;
-  let found: { branch: Branch; annotation: Record<string, string> };
-  try {
-    found = await api.branches.getAnnotated(projectId, branchId);
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") {
-      await confirmGone(api, projectId, `branch ${branchId}`, "refresh", err);
-      noteExpired(rt, branchId, props ?? {});
-      return {};
-    }
-    throw err;
-  }
-  const b = found.branch;
-  const old = props ?? {};
-  const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id), found.annotation);
-  return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs, ["projectId"]) };
-}
-
-async function applyChanges(
-  rt: Runtime,
-  id: string,
-  olds: Props,
-  news: Checked<BranchInputs>,
-  updates: string[],
-): Promise<void> {
-  const api = rt.client();
-  const projectId = String(news.projectId);
-  const log = rt.logger(news);
-  const patch: Record<string, unknown> = {};
-  if (updates.includes("name") && news.name !== undefined) patch.name = news.name;
-  if (updates.includes("protected")) patch.protected = news.protected ?? false;
-  if (updates.includes("expiresAt")) patch.expires_at = news.expiresAt ?? null;
-  await rt.serialized(projectId, async () => {
-    if (Object.keys(patch).length > 0) {
-      const r = await api.branches.update(projectId, id, patch);
-      await rt.waitFor(projectId, r.operations, log);
-    }
-    if (updates.includes("compute") && news.compute) {
-      const ep = await readWriteCompute(api, projectId, id);
-      const r = ep
-        ? await api.endpoints.update(projectId, ep.id, computeBody(news.compute))
-        : await api.endpoints.create(projectId, {
-            branch_id: id,
-            type: "read_write",
-            ...computeBody(news.compute),
-          });
-      log.progress(
-        ep ? `updating compute ${ep.id} of branch ${id}` : `adding a read_write compute to branch ${id}`,
-      );
-      await rt.waitFor(projectId, r.operations, log);
-    }
-    if (updates.includes("resetTrigger")) {
-      const parent = (olds.parentId ?? news.parentId) as string | undefined;
-      if (!parent)
-        throw new Error(
-          `Failed to reset branch ${id}: it has no parent to reset to (a default or root branch)`,
-        );
-      // A branch with children keeps its state before the reset as a new branch, which takes the children
-      // (the service requires a name for it): they were made from that state.
-      const children = await childrenOf(api, projectId, id);
-      const preserve = children.length > 0 ? preservedName(String(olds.name ?? id), Date.now()) : undefined;
-      const r = await api.branches.restore(projectId, id, parent, preserve);
-      log.progress(`resetting branch ${id} to the latest data of ${parent}`);
-      if (preserve) {
-        log.warn(
-          `branch ${id} has child branches (${children.map((c) => c.id).join(", ")}): its state before the reset ` +
-            `is kept as the new branch "${preserve}", which now holds them; this stack does not manage that ` +
-            "branch (delete it once its children are gone)",
-        );
-      }
-      await rt.waitFor(projectId, r.operations, log);
-    }
-  });
-}
-
-async function update(
-  rt: Runtime,
-  id: string,
-  olds: Props,
-  news: Checked<BranchInputs>,
-): Promise<pulumi.dynamic.UpdateResult> {
-  const api = rt.client();
-  const projectId = String(news.projectId);
-  const log = rt.logger(news);
-  if (olds.currentState === "init") await finishCreation(rt, projectId, id, log);
-  await applyChanges(rt, id, olds, news, diffBranch(olds, news).updates);
-  if (news.compute !== undefined && computeToFinish(olds)) {
-    await rt.serialized(projectId, async () => {
-      const ep = await readWriteCompute(api, projectId, id);
-      if (ep) {
-        await ensureStarted(rt, api, projectId, ep.id, log, true);
-        return;
-      }
-      log.progress(`adding a read_write compute to branch ${id}`);
-      const made = await api.endpoints.create(projectId, {
-        branch_id: id,
-        type: "read_write",
-        ...computeBody(news.compute as BranchInputs["compute"] & object),
-      });
-      await rt.waitFor(projectId, made.operations, log);
-    });
-  }
-  const b = await api.branches.getAnnotated(projectId, id);
-  const extra = olds.adopted === true ? { adopted: true } : {};
-  return { outs: toOutputs(news, b.branch, await readWriteCompute(api, projectId, id), b.annotation, extra) };
-}
-
-/**
- * A branch whose create did not finish (an earlier run's InitError): waits for what still runs on it,
- * and fails naming the branch and the remedy when it will not become ready.
- */
-async function finishCreation(
-  rt: Runtime,
-  projectId: string,
-  id: string,
-  log: ResourceLogger,
-): Promise<void> {
-  const api = rt.client();
-  await rt.serialized(projectId, async () => {
-    await rt.waitFor(projectId, await pendingOps(api, projectId, { id, current_state: "init" }), log);
-  });
-  const why = await unfinishedCreation(api, projectId, id);
-  if (why) {
-    throw new Error(
-      `Failed to update branch ${id}: its creation did not finish (${why}), so it never becomes ready. It holds ` +
-        "no data of its own yet: run `pulumi up` again, which replaces it, or `pulumi destroy` to remove it.",
-    );
-  }
 }
 
 // --- delete --------------------------------------------------------------------------------

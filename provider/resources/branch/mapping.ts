@@ -6,9 +6,13 @@ import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../
 import { OWNER_KEYS, derivedName, givenInputNames, ownerAnnotations } from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
+import { definedDiff } from "../compare";
 import type { BranchComputeInputs, BranchInputs } from "./types";
 
 type Props = Record<string, unknown>;
+
+/** The diff the definition derives (replaces, updates) for a branch's old and new inputs. */
+export const diffBranch = (olds: Props, news: Props) => definedDiff(BRANCH_DEFINITION, olds, news);
 
 /**
  * `<resource name>-<7 hex digits>` from the URN and the project: a killed run's branch is found again

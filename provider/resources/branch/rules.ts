@@ -1,10 +1,10 @@
 /**
  * `Branch`'s rules the service enforces, judged before anything is sent (a reset of a protected branch,
  * an expiry or a delete where children stand in the way, the default branch), and small reads of the
- * branch's surroundings (its children, its read_write compute).
+ * branch's surroundings (its children, its read_write compute, its unfinished operations).
  */
 import { ApiError, type Branch, type Endpoint, type NeonClient } from "../../api";
-import { UNKNOWN } from "../kit";
+import { pendingOperations, UNKNOWN } from "../kit";
 import { describeBranch, NEVER_STARTED_KEY } from "./mapping";
 
 type Props = Record<string, unknown>;
@@ -92,4 +92,19 @@ export async function refuseUndeletable(
         ? `it has child branches (${children.map((c) => c.id).join(", ")}); delete them first`
         : undefined;
   if (why) throw new Error(`Failed to ${verb} ${describeBranch(b)}: ${why}. Nothing was deleted.`);
+}
+
+/**
+ * The operations of a branch found by name to wait for. A branch still being made (`init`): every one,
+ * failures included — they belong to its creation, and waiting on them fails. An older branch taken
+ * over (a rerun whose state was lost): only the unfinished ones, not its history's failures.
+ */
+export async function pendingOps(
+  api: NeonClient,
+  projectId: string,
+  b: Pick<Branch, "id" | "current_state">,
+) {
+  return pendingOperations(api, projectId, (o) => o.branch_id === b.id, {
+    includeFailed: b.current_state === "init",
+  });
 }

@@ -1,0 +1,145 @@
+/**
+ * `Branch`'s create: the branch with its compute in one request; a killed run or a lost answer
+ * reconciled by the branch's name (taken over only with this resource's annotation); the project's
+ * default branch adopted; a passed expiry refused before sending.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type Branch, type NeonClient, type Operation } from "../../api";
+import { annotatedStack, createOnce, keptInStack, madeForResource, waitingLine, type Checked } from "../kit";
+import type { Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
+import { noteBudgetMade } from "./budget";
+import { importExisting } from "./import";
+import { branchNamed, isOwnLeftover, refuseStranger, type Named } from "./ownership";
+import { pendingOps, readWriteCompute } from "./rules";
+import type { BranchInputs } from "./types";
+import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutputs } from "./mapping";
+import { refusePassedExpiry } from "./expiry";
+import { applyChanges } from "./update";
+
+type Props = Record<string, unknown>;
+
+export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
+  if (i.importId) return importExisting(rt, inputs, i);
+  if (i.adoptDefault) return adoptDefault(rt, i);
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
+  if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
+  let branch: Branch | undefined;
+  let operations: Operation[] = [];
+  try {
+    await rt.serialized(i.projectId, async () => {
+      const found = await branchNamed(api, i.projectId, name);
+      if (found && !isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
+      if (found) {
+        log.info(
+          `found ${describeBranch(found.branch)}, made for this resource by an earlier run of this stack ` +
+            `(${annotatedStack(found.annotation)}, its annotation says); managing it`,
+        );
+        rt.noteTakenOver("branch", found.branch.id);
+        branch = found.branch;
+        operations = await pendingOps(api, i.projectId, found.branch);
+      } else {
+        refusePassedExpiry(rt, i);
+        ({ branch, operations } = await createOrReconcile(api, i, name, log, urn));
+        noteBudgetMade(rt, branch.id);
+      }
+      log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
+      await rt.waitFor(i.projectId, operations, log);
+      if (i.compute && !(await readWriteCompute(api, i.projectId, branch.id))) {
+        // Found again after a kill that came before its compute: add it now.
+        const made = await api.endpoints.create(i.projectId, {
+          branch_id: branch.id,
+          type: "read_write",
+          ...computeBody(i.compute),
+        });
+        await rt.waitFor(i.projectId, made.operations, log);
+      }
+    });
+    const b = branch as Branch;
+    const fresh = await api.branches.getAnnotated(i.projectId, b.id);
+    const ep = await readWriteCompute(api, i.projectId, b.id);
+    return { id: b.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation) };
+  } catch (err) {
+    if (!branch) throw err;
+    // As it is now (its compute too, when readable), so that the next up knows what to finish.
+    const b = branch;
+    const now = await api.branches
+      .getAnnotated(i.projectId, b.id)
+      .catch(() => ({ branch: b, annotation: undefined }));
+    const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
+    throw keptInStack(
+      describeBranch(branch),
+      err,
+      branch.id,
+      toOutputs(inputs, now.branch, ep, now.annotation),
+    );
+  }
+}
+
+/** Sends the create; a lost answer or a 409 is reconciled by the name, never by a blind second create. */
+export async function createOrReconcile(
+  api: NeonClient,
+  i: BranchInputs,
+  name: string,
+  log: ResourceLogger,
+  urn: string | undefined,
+): Promise<{ branch: Branch; operations: Operation[] }> {
+  const find = () => branchNamed(api, i.projectId, name);
+  // A branch this create made carries this resource's annotation (protected or not): anything else
+  // holding the name after a lost answer or a resend's 409 is not taken.
+  const finish = async (found: Named) => {
+    if (!madeForResource(found.annotation, urn)) throw refuseStranger(i, found, urn);
+    return { branch: found.branch, operations: await pendingOps(api, i.projectId, found.branch) };
+  };
+  return createOnce<{ branch: Branch; operations: Operation[] }, Named>({
+    log,
+    send: async () => {
+      const r = await api.branches.create(i.projectId, createBody(i, name, urn));
+      return { branch: r.branch, operations: r.operations };
+    },
+    find,
+    finish,
+    describe: (found) => describeBranch(found.branch),
+    refused: async (err) => {
+      // A 409 names a branch that was there before this create: only its annotation says it is ours.
+      const found = err instanceof ApiError && err.kind === "conflict" ? await find() : undefined;
+      if (!found) throw err;
+      if (!isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
+      log.info(
+        `the name is held by ${describeBranch(found.branch)}, made for this resource by an earlier run of this ` +
+          "stack (its annotation says); managing it",
+      );
+      return finish(found);
+    },
+  });
+}
+
+/** Takes over the project's default branch: applies the declared name, protection and compute size. */
+export async function adoptDefault(
+  rt: Runtime,
+  i: Checked<BranchInputs>,
+): Promise<pulumi.dynamic.CreateResult> {
+  const inputs: Props = i;
+  const api = rt.client();
+  const log = rt.logger(inputs);
+  const def = (await api.branches.list(i.projectId)).find((b) => b.default);
+  if (!def) throw new Error(`Failed to adopt the default branch of project ${i.projectId}: it has none`);
+  log.info(
+    `adopting ${describeBranch(def)}, the project's default branch (adoptDefault); destroy will leave it in place`,
+  );
+  const olds = toOutputs({}, def, await readWriteCompute(api, i.projectId, def.id), undefined);
+  await applyChanges(
+    rt,
+    def.id,
+    olds,
+    i,
+    diffBranch(olds, inputs).updates.filter((k) => k !== "resetTrigger"),
+  );
+  const fresh = await api.branches.getAnnotated(i.projectId, def.id);
+  const ep = await readWriteCompute(api, i.projectId, def.id);
+  return { id: def.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation, { adopted: true }) };
+}
