@@ -54,6 +54,7 @@ export class Runtime {
   private readonly takenOver = new Set<string>();
   // Objects a refresh of this run found deleted by the service at their expiry, by key.
   private readonly expired = new Map<string, string>();
+  private servicePrimed = false;
   private readonly made = new Set<string>();
   private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
@@ -200,6 +201,19 @@ export class Runtime {
    */
   serviceNow(): number {
     return this.cachedClient ? this.cachedClient.client.serviceNow() : Date.now();
+  }
+
+  /**
+   * Makes sure the service's time is known before a time is judged against it: one read (of the
+   * project, or of the key's user) when this process has had no answer yet. A failed read still
+   * answers with the service's time; a read that gets no answer leaves this machine's clock.
+   */
+  async primeServiceClock(projectId: string | undefined): Promise<void> {
+    if (this.servicePrimed) return;
+    this.servicePrimed = true;
+    const api = this.client();
+    const read = projectId ? api.projects.get(projectId) : api.users.me();
+    await read.catch(() => undefined);
   }
 
   /** Records that a refresh of this run found `key` deleted by the service at its expiry `at`. */

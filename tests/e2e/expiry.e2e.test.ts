@@ -3,8 +3,9 @@
  * spelled with an offset is accepted and sent as UTC, and a refresh finds no drift in it. Once the
  * service has deleted the branch at its expiry (the emulator's clock moved past it): a preview
  * passes; the drift job (`preview --refresh --expect-no-changes`) exits 7 and says the branch
- * expired and will be created again; `refresh` passes and says so; `up` refuses the past time
- * naming the remedy, and sends no create.
+ * expired and will be created again; `refresh` passes and says so; `up` refuses the past time (on
+ * the service's clock, which runs two days ahead of this machine's here) naming the remedy, and
+ * sends no create.
  */
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
@@ -102,18 +103,20 @@ describe.each([
         "never",
       ]);
       expect(drift.code).toBe(7);
-      expect(drift.out).toMatch(/reached its expiry .* and the service deleted it/);
+      expect(drift.out).toMatch(/reached its expiry .* and is gone/);
       expect(drift.out).toMatch(/will be created again/);
       expect(drift.out).toMatch(/\+ 1 to create/);
 
       const refreshed = await run((o) => temp.stack.refresh(o));
       expect(refreshed.failed).toBe(false);
-      expect(refreshed.out).toMatch(/reached its expiry .* and the service deleted it/);
+      expect(refreshed.out).toMatch(/reached its expiry .* and is gone/);
 
+      // The next up (no refresh: the state no longer has the branch) judges the passed date on the
+      // service's clock and refuses it, naming the remedy, before anything is sent.
       const posts = emulator.requestsByRoute()[POST_BRANCH] ?? 0;
       const refused = await run((o) => temp.stack.up(o));
       expect(refused.failed).toBe(true);
-      expect(refused.out).toMatch(/expiresAt .* has passed .*Set a later expiresAt to create it again/);
+      expect(refused.out).toMatch(/expiresAt .* is not in the future; choose a later time/);
       expect(emulator.requestsByRoute()[POST_BRANCH] ?? 0).toBe(posts);
     } finally {
       await temp.dispose();

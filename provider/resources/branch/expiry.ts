@@ -16,6 +16,32 @@ export function expiredThisRun(rt: Runtime, olds: Props, news: Props): string | 
   return isNewResource(olds) && typeof news.__urn === "string" ? rt.expiredThisRun(news.__urn) : undefined;
 }
 
+/**
+ * Before a new or changed `expiresAt` is judged: the service's time, known (one read when this
+ * process has had no answer yet), so that "in the future" is the service's verdict, not this machine's.
+ */
+export async function primeForExpiry(rt: Runtime, olds: Props, news: Props): Promise<void> {
+  const at = news.expiresAt;
+  if (typeof at !== "string" || at === UNKNOWN || (!isNewResource(olds) && olds.expiresAt === at)) return;
+  const p = news.projectId;
+  await rt.primeServiceClock(typeof p === "string" && p !== UNKNOWN && p !== "" ? p : undefined);
+}
+
+/**
+ * At the diff of a preview or an update: a replacement would create the branch anew, which the
+ * service refuses with an expiry that has passed — and a replacement deletes the old branch first.
+ */
+export function refuseReplacementPastExpiry(rt: Runtime, id: string, news: Props, replaces: string[]): void {
+  const at = news.expiresAt;
+  if (replaces.length === 0 || typeof at !== "string" || at === UNKNOWN) return;
+  if (Date.parse(at) > rt.serviceNow()) return;
+  throw new Error(
+    `Failed to replace branch ${id} (${replaces.join(", ")} changed): its expiresAt ${at} has passed, and the ` +
+      "replacement would be a new branch, which the service refuses with a time that has passed — after the " +
+      "old branch was deleted. Set a later expiresAt in the same change. Nothing was changed.",
+  );
+}
+
 /** Says that the branch deleted at its expiry will be created again, and what `up` needs for that. */
 export function sayRecreation(rt: Runtime, news: Props, inputs: Props, expiredAt: string | undefined): void {
   if (expiredAt === undefined || inputs.expiresAt === UNKNOWN) return;
@@ -33,8 +59,8 @@ export function noteExpired(rt: Runtime, branchId: string, props: Props): void {
   if (typeof at !== "string" || !(Date.parse(at) <= rt.serviceNow())) return;
   if (typeof props.__urn === "string") rt.noteExpired(props.__urn, at);
   rt.logger(props).warn(
-    `branch ${branchId} reached its expiry (${at}) and the service deleted it, with its computes, roles and ` +
-      "databases; the stack drops it. To have it again, set a later expiresAt (then `pulumi up` creates it), " +
+    `branch ${branchId} reached its expiry (${at}) and is gone (the service deletes a branch then, with its ` +
+      "computes, roles and databases); the stack drops it. To have it again, set a later expiresAt (then `pulumi up` creates it), " +
       "or remove the Branch from the program",
   );
 }

@@ -14,19 +14,39 @@ import type { BranchInputs } from "./types";
 
 type Props = Record<string, unknown>;
 
+/**
+ * The keys of the declared annotations whose values the branch does not carry (a branch may carry
+ * more: other tools write theirs); none while a declared value is unknown.
+ */
+export function differingAnnotations(declared: unknown, actual: unknown): string[] {
+  if (!declared || typeof declared !== "object" || JSON.stringify(declared).includes(UNKNOWN)) return [];
+  const has = (actual && typeof actual === "object" ? actual : {}) as Record<string, unknown>;
+  return Object.entries(declared as Record<string, unknown>)
+    .filter(([k, v]) => has[k] !== v)
+    .map(([k]) => k);
+}
+
 /** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
 function importDifferences(inputs: Props, actual: Props): string | undefined {
-  const differences = ["name", "parentId", "protected", "compute", "annotations"].filter(
-    (k) =>
-      inputs[k] !== undefined && inputs[k] !== UNKNOWN && changedInput(BRANCH_DEFINITION, k, actual, inputs),
-  );
+  const differences = ["name", "parentId", "protected", "compute"]
+    .filter(
+      (k) =>
+        inputs[k] !== undefined &&
+        inputs[k] !== UNKNOWN &&
+        changedInput(BRANCH_DEFINITION, k, actual, inputs),
+    )
+    .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`);
+  // Annotation values may be secrets: the keys only.
+  const keys = differingAnnotations(inputs.annotations, actual.annotations);
+  if (keys.length > 0) {
+    differences.push(
+      `annotations: the branch does not carry the declared ${keys.map((k) => `"${k}"`).join(", ")}`,
+    );
+  }
   if (differences.length === 0) return undefined;
-  const detail = differences
-    .map((k) => `${k}: declared ${JSON.stringify(inputs[k])}, actual ${JSON.stringify(actual[k])}`)
-    .join("; ");
   return (
-    `the declared inputs differ from the branch (${detail}). Import changes nothing: make the program match ` +
-    "the branch, import, then change it in a later update."
+    `the declared inputs differ from the branch (${differences.join("; ")}). Import changes nothing: make the ` +
+    "program match the branch, import, then change it in a later update."
   );
 }
 

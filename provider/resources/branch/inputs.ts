@@ -113,6 +113,14 @@ export function checkInputs(
       });
     }
   }
+  if (v.adoptDefault === true && v.annotations !== undefined) {
+    failures.push({
+      property: "annotations",
+      reason:
+        "annotations are given when a branch is created, and the default branch exists already (adoptDefault); " +
+        "remove them",
+    });
+  }
   if (v.adoptDefault === true && (v.importId !== undefined || v.parentId !== undefined)) {
     failures.push({
       property: "adoptDefault",

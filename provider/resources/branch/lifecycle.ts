@@ -13,7 +13,7 @@ import { confirmGone, isNewResource, unfinishedCreation, UNKNOWN, type ResourceS
 import { same } from "../compare";
 import type { Runtime } from "../runtime";
 import { budgetFailures } from "./budget";
-import { previewImport } from "./import";
+import { differingAnnotations, previewImport } from "./import";
 import { checkInputs } from "./inputs";
 import { previewName } from "./ownership";
 import {
@@ -26,7 +26,7 @@ import {
 } from "./rules";
 import type { BranchInputs } from "./types";
 import { diffBranch } from "./mapping";
-import { expiredThisRun, sayRecreation } from "./expiry";
+import { expiredThisRun, primeForExpiry, refuseReplacementPastExpiry, sayRecreation } from "./expiry";
 import { create } from "./create";
 import { read, update } from "./update";
 
@@ -34,6 +34,7 @@ type Props = Record<string, unknown>;
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const expiredAt = expiredThisRun(rt, olds, news);
+  await primeForExpiry(rt, olds, news);
   const { inputs, failures } = checkInputs(news, rt.serviceNow(), olds, expiredAt);
   if (failures.length > 0) return { inputs: news, failures };
   sayRecreation(rt, news, inputs, expiredAt);
@@ -130,18 +131,15 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
             : ""),
       );
     }
-    if (
-      d.replaces.length === 0 &&
-      news.annotations !== undefined &&
-      !JSON.stringify(news.annotations).includes(UNKNOWN) &&
-      !same(olds.annotations ?? {}, news.annotations ?? {})
-    ) {
+    const differing = d.replaces.length === 0 ? differingAnnotations(news.annotations, olds.annotations) : [];
+    if (differing.length > 0) {
       log.warn(
-        `annotations changed, but the service offers no way to change a branch's annotations once it exists: ` +
-          `branch ${id} keeps those it was created with; to give it the new ones, replace it ` +
-          "(`pulumi up --replace <its URN>`, which deletes it and its data first)",
+        `annotations changed (${differing.map((k) => `"${k}"`).join(", ")}), but the service offers no way to ` +
+          `change a branch's annotations once it exists: branch ${id} keeps those it was created with; to give ` +
+          "it the new ones, replace it (`pulumi up --replace <its URN>`, which deletes it and its data first)",
       );
     }
+    refuseReplacementPastExpiry(rt, id, news, d.replaces);
     if (d.replaces.includes("parentId") && news.parentId === id) {
       throw new Error(
         `Failed to replace branch ${id}: parentId ${id} is this branch itself, which the replacement deletes ` +

@@ -25,12 +25,14 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   if (failures.length > 0) return { inputs: news, failures };
   const moved = ["projectId", "branchId", "ownerName"].some((k) => olds[k] !== news[k]);
   if (isNewResource(olds) || moved) failures.push(...(await ownerFailures(rt, news)));
-  return failures.length > 0 ? { inputs: news, failures } : { inputs: withOwnerRole(rt, checked.inputs) };
+  return failures.length > 0
+    ? { inputs: news, failures }
+    : { inputs: withOwnerRole(rt, olds, checked.inputs) };
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffDatabase(olds, news);
-  if (rt.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(id, olds, news);
+  if (rt.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(rt, id, olds, news);
   if (rt.isPlanning(news) && d.replaces.length > 0) {
     const what = `database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)}`;
     if (olds.adopted === true) {

@@ -4,10 +4,10 @@
  *
  * The engine never calls a provider for a delete during a preview, so a Role removed from the program
  * is seen from the database it owns: at check, the database records the URN of the Role of this
- * program that declares its owner (the engine checks resources one at a time, in the order the
- * program declares them, so the Role's check comes first); when a later preview's check finds none
- * while the owner stays, the Role's delete would fail at `up` — the service refuses to delete a role
- * that owns a database — so the preview fails instead.
+ * program that owns its owner, when that is certain (see {@link withOwnerRole}); when a later
+ * preview's check finds that Role no longer declared while the owner stays, the Role's delete would
+ * fail at `up` — the service refuses to delete a role that owns a database — so the preview fails
+ * instead.
  */
 import type { ApiError, NeonClient } from "../../api";
 import type { CheckFailure } from "../check";
@@ -22,11 +22,25 @@ export const OWNER_ROLE_KEY = "__ownerRole";
 
 const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
 
-/** The URN of the Role of this program that declares the owner of `news`, if one has been checked. */
-function declaringRole(rt: Runtime, news: Props): string | undefined {
+/** The role `news.ownerName` of its branch, as a role's id (`<projectId>/<branchId>/<name>`), when known. */
+function ownerId(news: Props): string | undefined {
   const { projectId, branchId, ownerName } = news;
   if (!known(projectId) || !known(branchId) || !known(ownerName)) return undefined;
-  return rt.declaredBy(`role:${importIdOf({ projectId, branchId, name: ownerName })}`);
+  return importIdOf({ projectId, branchId, name: ownerName });
+}
+
+/** The URN of the Role of this program that declares the owner of `news`, if one has been checked. */
+function declaringRole(rt: Runtime, news: Props): string | undefined {
+  const id = ownerId(news);
+  return id ? rt.declaredBy(`role:${id}`) : undefined;
+}
+
+/** Records, at a Role's check, that removing that Role deletes its role (it was not adopted). */
+export function declareDeletingRole(rt: Runtime, news: Props, urn: string): void {
+  const { projectId, branchId, name } = news;
+  if (known(projectId) && known(branchId) && known(name)) {
+    rt.declare(`deleting-role:${importIdOf({ projectId, branchId, name })}`, urn);
+  }
 }
 
 /**
@@ -57,29 +71,42 @@ export async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFail
   ];
 }
 
-/** The checked inputs, with the URN of the Role of this program that declares the owner (if any). */
-export function withOwnerRole(rt: Runtime, inputs: Props): Props {
+/**
+ * The checked inputs, with the URN of the Role of this program that owns the database's owner, when
+ * that is certain: the Role deletes its role when removed (not adopted), and it was created in this
+ * run before this check (the database waited for it: \`ownerName: role.name\`) or the database had
+ * recorded it already. An owner named by a literal, whose check may come before or after the Role's,
+ * is never recorded: no later preview can then be refused by the order of two checks.
+ */
+export function withOwnerRole(rt: Runtime, olds: Props, inputs: Props): Props {
   const { [OWNER_ROLE_KEY]: _, ...rest } = inputs;
-  const role = declaringRole(rt, inputs);
-  return role ? { ...rest, [OWNER_ROLE_KEY]: role } : rest;
+  const id = ownerId(inputs);
+  const role = id ? rt.declaredBy(`deleting-role:${id}`) : undefined;
+  if (!id || !role) return rest;
+  const certain = rt.madeThisRun("role", id) || olds[OWNER_ROLE_KEY] === role;
+  return certain ? { ...rest, [OWNER_ROLE_KEY]: role } : rest;
 }
 
 /**
- * At the diff of a preview or an update: refuses when the owner was declared by a Role of this
- * program (recorded in `olds`), stays the owner, and no Role of this program declares it now.
+ * At the diff of a preview or an update: refuses when the owner was recorded as made by a Role of
+ * this program (in `olds`, the outputs), stays the owner, and no Role of this program that deletes
+ * its role declares it now.
  */
-export function refuseOwnerLeaving(id: string, olds: Props, news: Props): void {
+export function refuseOwnerLeaving(rt: Runtime, id: string, olds: Props, news: Props): void {
   const was = olds[OWNER_ROLE_KEY];
-  if (typeof was !== "string" || news[OWNER_ROLE_KEY] !== undefined) return;
+  if (typeof was !== "string") return;
   if (!known(news.ownerName) || news.ownerName !== olds.ownerName || news.branchId !== olds.branchId) return;
+  const owner = ownerId(news);
+  if (!owner || rt.declaredBy(`deleting-role:${owner}`)) return;
   const roleName = was.slice(was.lastIndexOf("::") + 2);
   throw new Error(
     `Failed to plan database "${String(news.name ?? olds.name)}" (id ${id}) of branch ${String(olds.branchId)}: ` +
       `its owner, role "${news.ownerName}", was made by the Role "${roleName}" of this stack, which the program no ` +
       "longer declares, so this update would delete the role while it owns the database — the service refuses " +
       "that, and the update would stop half done. Give the database another owner (ownerName), keep the Role, " +
-      "or remove the Database too. (If the Role is still declared, declare it before this Database or set " +
-      "ownerName: role.name.)",
+      "or remove the Database too. (If the Role is still declared, set ownerName: role.name, which orders the " +
+      "two. If the role is meant to stay — the Role had retainOnDelete, or left the state by hand — remove this " +
+      "Database from the state and declare it again with importId.)",
   );
 }
 

@@ -11,7 +11,7 @@ import { isNotFound, parseImportId, pendingBranchOps } from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
-import { explainOwner } from "./owner";
+import { explainOwner, OWNER_ROLE_KEY } from "./owner";
 
 type Props = Record<string, unknown>;
 
@@ -44,11 +44,15 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
   if (!db) return {};
   const old = props ?? {};
   const outs = toOutputs(old, where.projectId, db);
-  return {
-    id: String(db.id),
-    props: outs,
-    inputs: refreshInputs(DATABASE_DEFINITION, old, outs, ["projectId", "branchId", "name", "ownerName"]),
-  };
+  const inputs = refreshInputs(DATABASE_DEFINITION, old, outs, [
+    "projectId",
+    "branchId",
+    "name",
+    "ownerName",
+  ]);
+  // Which Role made the owner is no fact of the service: a refresh keeps it (see owner.ts).
+  if (old[OWNER_ROLE_KEY] !== undefined) inputs[OWNER_ROLE_KEY] = old[OWNER_ROLE_KEY];
+  return { id: String(db.id), props: outs, inputs };
 }
 
 /** Renames the database or changes its owner and waits; a lost answer is checked before a resend. */

@@ -11,6 +11,7 @@ import { confirmGone, UNKNOWN, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
 import { duplicateFailure, isNotFound, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects";
 import { checkInputs } from "./inputs";
+import { declareDeletingRole } from "../database/owner";
 import type { RoleInputs } from "./types";
 import { describeRole, diffRole, type RoleRef } from "./mapping";
 import { create, roleNames } from "./create";
@@ -23,6 +24,9 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const failures = [...checked.failures, ...duplicateFailure(rt, "role", news)];
   const inputs = checked.inputs;
   if (failures.length > 0) return { inputs: news, failures };
+  // A Role whose removal deletes its role (not an adopted one, which is left in place): a database it
+  // owns must not stay behind it (Database's owner.ts).
+  if (news.adopt !== true && typeof news.__urn === "string") declareDeletingRole(rt, news, news.__urn);
   const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
   // A branch not known yet, or made earlier in this run, is new: it has no connections to drop.
   const branchKnown = typeof news.branchId === "string" && news.branchId !== UNKNOWN;

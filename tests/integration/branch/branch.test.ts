@@ -250,8 +250,30 @@ describe("annotations", () => {
     );
     expect(refused.failures?.[0]).toMatchObject({
       property: "importId",
-      reason: expect.stringMatching(/annotations: declared \{"pr":"1"\}, actual undefined/),
+      reason: expect.stringMatching(/annotations: the branch does not carry the declared "pr"/),
     });
+    // Values may be secrets: the message names keys, never values.
+    expect(refused.failures?.[0].reason).not.toContain('"1"');
+    // No annotations declared as an empty map: nothing to differ.
+    const empty = await impl.check(
+      {},
+      {
+        projectId,
+        __provider: "shim",
+        __urn: urn("plain-empty"),
+        importId,
+        annotations: {},
+      },
+    );
+    expect(empty.failures ?? []).toEqual([]);
+    // The default branch exists already: annotations cannot be given to it.
+    const adopt = await impl.check(
+      {},
+      { projectId, __provider: "shim", __urn: urn("def"), adoptDefault: true, annotations: { pr: "1" } },
+    );
+    expect(adopt.failures).toContainEqual(
+      expect.objectContaining({ property: "annotations", reason: expect.stringMatching(/adoptDefault/) }),
+    );
     const imported = await create("plain", { name: "plain-1", importId });
     expect(imported.outs.annotations).toBeUndefined();
   });
@@ -509,7 +531,7 @@ describe("expiry", () => {
       // The drift job's run: refresh, then the preview of what is left.
       const drift = run();
       expect(await drift.read(made.id, outs)).toEqual({});
-      expect(lines.join("\n")).toMatch(/reached its expiry \(.*\) and the service deleted it/);
+      expect(lines.join("\n")).toMatch(/reached its expiry \(.*\) and is gone/);
       const recheck = await drift.check({}, { ...inputs(String(outs.expiresAt)) });
       expect(recheck.failures ?? []).toEqual([]);
       expect(lines.join("\n")).toMatch(/will be created again: this refresh found the branch deleted/);
@@ -520,15 +542,25 @@ describe("expiry", () => {
       );
       expect(posts()).toBe(before);
 
-      // A run without that refresh refuses the past time at check (on the service's clock, once it has
-      // had an answer), naming the remedy.
+      // A run without that refresh refuses the past time at check, on the service's clock (read first:
+      // this machine's clock is two days behind the emulator's), naming the remedy.
       const plain = run();
-      expect(await plain.read(`${p}/br-other-1`, { projectId: p })).toEqual({}); // an answer, another branch
       const refused = await plain.check({}, inputs(String(outs.expiresAt)));
       expect(refused.failures?.[0]).toMatchObject({
         property: "expiresAt",
         reason: expect.stringMatching(/is not in the future/),
       });
+
+      // A replacement with the passed date is refused at its diff: it would delete the old branch first.
+      const moving = run();
+      const moved = await moving.check(outs, {
+        ...inputs(String(outs.expiresAt)),
+        parentId: emu.seed.branchIds[1],
+      });
+      expect(moved.failures ?? []).toEqual([]);
+      await expect(moving.diff(made.id, outs, moved.inputs)).rejects.toThrow(
+        /its expiresAt .* has passed.*Set a later expiresAt in the same change. Nothing was changed/,
+      );
     } finally {
       await emu.stop();
     }

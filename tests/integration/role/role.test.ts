@@ -273,6 +273,32 @@ describe("Role", () => {
       outs,
     );
     expect((await fourth.Database.diff(db.id, outs, moved)).changes).toBe(true);
+    // A refresh keeps the record: the next preview without the Role is still refused.
+    const sixth = run();
+    const refreshed = await sixth.Database.read(db.id, outs);
+    expect(refreshed.inputs?.__ownerRole).toBe(outs.__ownerRole);
+    const after = await checked(sixth.Database, "Database", "owned", dbInputs, refreshed.inputs as Props);
+    await expect(sixth.Database.diff(db.id, refreshed.props as Props, after)).rejects.toThrow(
+      /no longer declares/,
+    );
+
+    // An adopted role is left in place when its Role goes: its database is never refused for it.
+    const seventh = run();
+    const adoptedInputs = { name: "neondb_owner", adopt: true };
+    await seventh.Role.create(await checked(seventh.Role, "Role", "adopted", adoptedInputs));
+    const held = await seventh.Database.create(
+      await checked(seventh.Database, "Database", "held", { name: "held", ownerName: "neondb_owner" }),
+    );
+    expect((held.outs as Props).__ownerRole).toBeUndefined();
+
+    // A literal owner whose Role was not created in this run (no proof the database waited for it).
+    const eighth = run();
+    await checked(eighth.Role, "Role", "owner", { name: "owner" }, role.outs as Props);
+    const literal = await eighth.Database.create(
+      await checked(eighth.Database, "Database", "literal", { name: "literal", ownerName: "owner" }),
+    );
+    expect((literal.outs as Props).__ownerRole).toBeUndefined();
+
     // A database whose owner no Role of the program declared is never refused for it.
     const plain = await createDatabase("plain", { name: "plain", ownerName: "neondb_owner" });
     const fifth = run();
