@@ -10,9 +10,12 @@ import {
   ResponseShapeError,
   route,
   type HttpClient,
+  type Clock,
   type HttpClientOptions,
+  type LockWait,
   type Route,
 } from "../http";
+import { estimateLock, lockWaitMs, type LockEstimate } from "../operations/lock";
 import {
   describeIssues,
   OperationResponseSchema,
@@ -201,8 +204,47 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
       "Failed to create the Neon API client: no API key was given. Set neon:apiKey or NEON_API_KEY.",
     );
   }
-  const http = createHttpClient(opts);
-  return buildClient(http);
+  // The lock waiter reads the project's operations through the client it serves (bound below).
+  let lockWait: (route: Route) => Promise<LockWait | undefined> = async () => undefined;
+  const http = createHttpClient({ ...opts, lockWait: (route) => lockWait(route) });
+  const client = buildClient(http);
+  lockWait = projectLockWait(client, http.clock);
+  return client;
+}
+
+/** How many of a project's latest operations a 423 reads: what is pending, and enough history to time it. */
+const LOCK_PAGE = 20;
+/** How long one reading of a project's operations answers the 423s of this process (ms). */
+const LOCK_READING_MS = 1_000;
+
+/**
+ * The wait of a 423 on a project: one page of its operations says what holds the lock and until when
+ * (`estimateLock`); a reading serves every 423 of this process on that project for a second. A route
+ * outside a project, or a page with nothing pending, gets no wait (the backoff applies).
+ */
+function projectLockWait(client: NeonClient, clock: Clock) {
+  const readings = new Map<string, { at: number; estimate: LockEstimate | undefined }>();
+  return async (route: Route): Promise<LockWait | undefined> => {
+    const projectId = /^\/projects\/([^/]+)\//.exec(route.path)?.[1];
+    if (!projectId) return undefined;
+    let reading = readings.get(projectId);
+    if (!reading || clock.now() - reading.at > LOCK_READING_MS) {
+      const page = await client.operations.listPage(decodeURIComponent(projectId), { limit: LOCK_PAGE });
+      reading = { at: clock.now(), estimate: estimateLock(page.operations, client.serviceNow()) };
+      readings.set(projectId, reading);
+    }
+    const e = reading.estimate;
+    if (!e) return undefined;
+    // The estimate is on the service's clock; the wait is a duration, the same on both.
+    const now = client.serviceNow();
+    return {
+      delayMs: lockWaitMs(e, now, clock.random),
+      holder:
+        `project ${decodeURIComponent(projectId)} is running ${e.running.action} (operation ${e.running.id}, ` +
+        `${e.running.status} for ${Math.max(0, Math.round((now - e.startedMs) / 1000))} s` +
+        `${e.pending > 1 ? `; ${e.pending} operations pending` : ""})`,
+    };
+  };
 }
 
 /** One typed call: a route, what it does (for messages), the answer's schema. */

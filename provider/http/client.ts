@@ -57,6 +57,16 @@ export interface RetryInfo {
   /** The route template, e.g. `GET /projects/{project_id}/endpoints`. */
   route: string;
   requestId?: string;
+  /** For a 423 whose wait came from the project's operations: what holds the lock (see `lockWait`). */
+  holder?: string;
+  /** How long this call has been retrying so far (ms). */
+  waitedMs?: number;
+}
+
+/** A wait until a project's lock is expected to be free, and what holds it (for progress lines). */
+export interface LockWait {
+  delayMs: number;
+  holder?: string;
 }
 
 /** Options of {@link createHttpClient}. */
@@ -83,6 +93,12 @@ export interface HttpClientOptions {
   headers?: Record<string, string>;
   /** Replaces axios' transport (unit tests answer or fail requests without a network). */
   adapter?: AxiosAdapter;
+  /**
+   * For a 423: how long to wait for the project's lock to be free (from what runs on it), instead of
+   * the exponential backoff; undefined (or a failure) falls back to the backoff. May send requests of
+   * its own through this client (reads, which are never locked).
+   */
+  lockWait?: (route: Route) => Promise<LockWait | undefined>;
 }
 
 /** One call: what to send, how to read the answer, and how to name it in errors. */
@@ -160,7 +176,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     ...(opts.adapter ? { adapter: opts.adapter } : {}),
   });
 
+  // A 429's Retry-After holds every request of this client, not only the call that met it: the
+  // budget is the account's.
+  let pausedUntil = 0;
+
   async function attempt(spec: RequestSpec<unknown>, requestId: string): Promise<AttemptResult> {
+    for (let pause = pausedUntil - clock.now(); pause > 0; pause = pausedUntil - clock.now()) {
+      await clock.sleep(pause);
+    }
     if (limiter) await limiter.acquire(spec.route.template);
     sent++;
     try {
@@ -216,7 +239,16 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       }
       const tries = attemptsFor(decision.reason);
       failed[decision.reason] = tries;
-      const delay = backoffDelay(tries, decision.reason, clock.random, decision.retryAfterMs, shapes);
+      const lock =
+        decision.reason === "locked" &&
+        result.type === "response" &&
+        result.res.status === 423 &&
+        opts.lockWait
+          ? await opts.lockWait(spec.route).catch(() => undefined)
+          : undefined;
+      const delay =
+        lock?.delayMs ?? backoffDelay(tries, decision.reason, clock.random, decision.retryAfterMs, shapes);
+      if (decision.reason === "rate_limited") pausedUntil = Math.max(pausedUntil, clock.now() + delay);
       if (clock.now() + delay - started > deadlineMs) {
         throw toApiError(spec, result, {
           ...ctx,
@@ -236,6 +268,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         timeoutMs,
         route: spec.route.template,
         requestId,
+        holder: lock?.holder,
+        waitedMs: clock.now() - started,
       });
       await clock.sleep(delay);
     }

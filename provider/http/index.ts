@@ -44,6 +44,7 @@ export {
   USER_AGENT,
   type HttpClient,
   type HttpClientOptions,
+  type LockWait,
   type RequestSpec,
   type RetryInfo,
 } from "./client";

@@ -272,7 +272,13 @@ export class Runtime {
   }
 }
 
-/** The progress line for a retry the user should know about (423 is the project queue: no line). */
+/** How long a wait on a project's lock goes unsaid: most are one operation of a few seconds. */
+const LOCK_QUIET_MS = 5_000;
+
+/**
+ * The progress line for a retry the user should know about (a 423 only once the wait has passed
+ * {@link LOCK_QUIET_MS}, naming what holds the lock).
+ */
 export function retryLine(r: RetryInfo): string | undefined {
   const what = r.route;
   const count =
@@ -282,7 +288,10 @@ export function retryLine(r: RetryInfo): string | undefined {
   const wait = `in ${(r.delayMs / 1000).toFixed(1)} s`;
   switch (r.reason) {
     case "locked":
-      return undefined;
+      // The project's queue: said once the wait is long enough to wonder about, with what holds it.
+      return r.holder && (r.waitedMs ?? 0) + r.delayMs >= LOCK_QUIET_MS
+        ? `${r.holder}; ${what} waits for it (one operation at a time) and is tried again ${wait}`
+        : undefined;
     case "network":
       return r.timedOut
         ? `no answer from ${what} in ${Math.round((r.timeoutMs ?? 0) / 1000)} s; ${count} ${wait}`

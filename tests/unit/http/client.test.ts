@@ -161,6 +161,79 @@ describe("requests", () => {
     expect(retries.filter((r) => r.reason === "locked")).toHaveLength(30);
   });
 
+  test("a 423 waits for the project's lock to end as lockWait estimates it, not the backoff; with no estimate, the backoff", async () => {
+    const asked: string[] = [];
+    const estimates = [{ delayMs: 2_500, holder: "project p-1 is running create_branch" }, undefined];
+    const { http, clock, retries } = client(
+      [{ status: 423 }, { status: 423 }, { status: 201, body: { ok: 1 } }],
+      {
+        lockWait: async (r) => {
+          asked.push(r.path);
+          return estimates.shift();
+        },
+      },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(asked).toEqual(["/projects/p-1/endpoints", "/projects/p-1/endpoints"]);
+    expect(clock.sleeps[0]).toBe(2_500);
+    expect(clock.sleeps[1]).toBeLessThan(2_500); // the 423 backoff: 75 ms base, doubled per try
+    expect(retries.map((r) => [r.reason, r.holder])).toEqual([
+      ["locked", "project p-1 is running create_branch"],
+      ["locked", undefined],
+    ]);
+    expect(retries[1].waitedMs).toBe(2_500);
+  });
+
+  test("lockWait is asked only for a 423: not for a 429, nor for a branch not ready (422)", async () => {
+    let asked = 0;
+    const { http, clock } = client(
+      [
+        { status: 429, headers: { "retry-after": "1" } },
+        { status: 422, body: { message: "branch not ready yet" } },
+        { status: 200, body: {} },
+      ],
+      {
+        lockWait: async () => {
+          asked++;
+          return { delayMs: 1 };
+        },
+      },
+    );
+    await clock.run(http.request(spec("POST")));
+    expect(asked).toBe(0);
+  });
+
+  test("a 429 holds every request of the client until its Retry-After has passed, not only its own call", async () => {
+    const clock = new FakeClock();
+    const sentAt: Array<[string, number]> = [];
+    const http = createHttpClient({
+      apiKey: KEY,
+      baseUrl: "http://api.test/api/v2/",
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0,
+      adapter: async (config) => {
+        sentAt.push([String(config.method).toUpperCase(), clock.now()]);
+        const limited = config.method === "post" && sentAt.filter(([m]) => m === "POST").length === 1;
+        return {
+          data: JSON.stringify({}),
+          status: limited ? 429 : 200,
+          statusText: "",
+          headers: limited ? { "retry-after": "5" } : {},
+          config,
+          request: {},
+        };
+      },
+    });
+    const first = http.request(spec("POST"));
+    await clock.settle(); // the POST has had its 429
+    const second = http.request(spec("GET"));
+    await clock.run(Promise.all([first, second]));
+    expect(sentAt[0]).toEqual(["POST", 0]);
+    const get = sentAt.find(([m]) => m === "GET");
+    expect(get?.[1]).toBeGreaterThanOrEqual(5_000);
+  });
+
   test("429 waits at least its Retry-After (seconds)", async () => {
     const { http, clock } = client([
       { status: 429, headers: { "retry-after": "2" } },

@@ -1,0 +1,48 @@
+/**
+ * A change that meets a project's lock (423) against the emulator (issue 28): the client reads the
+ * project's operations once and tries again when what runs is expected to end, instead of retrying
+ * into the lock every few dozen milliseconds.
+ */
+import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { RetryInfo } from "../../../provider/http";
+
+let emu: EmulatorHandle;
+
+beforeAll(async () => {
+  // A frozen clock: operations end only when the test moves it, so the lock is held until then.
+  emu = await startEmulator({ port: 0, seed: 43, opMs: 300, frozenClock: true });
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+const count = (route: string) => emu.requestsByRoute()[route] ?? 0;
+
+test("a 423 is retried once the running operation is expected to end: one read of the operations, no blind retries", async () => {
+  const retries: RetryInfo[] = [];
+  const api: NeonClient = createNeonClient({
+    apiKey: emu.apiKey,
+    baseUrl: emu.url,
+    onRetry: (r) => {
+      retries.push(r);
+      // While the client waits, the running operation ends (on the emulator's clock).
+      emu.clock.advance(1_000);
+    },
+  });
+  const p = emu.seed.projectId;
+  const first = await api.branches.create(p, { branch: { name: "lock-a" } });
+  const posts = count("POST /projects/:project_id/branches");
+  const reads = count("GET /projects/:project_id/operations");
+  // The project runs first's create_branch: this create is answered 423 and waits for its end.
+  const second = await api.branches.create(p, { branch: { name: "lock-b" } });
+  expect(count("POST /projects/:project_id/branches") - posts).toBe(2);
+  expect(count("GET /projects/:project_id/operations") - reads).toBe(1);
+  emu.clock.advance(1_000);
+  await api.waitForOperations(
+    p,
+    [...first.operations, ...second.operations].map((o) => o.id),
+  );
+  expect(retries.map((r) => r.reason)).toEqual(["locked"]);
+  expect(retries[0].holder).toMatch(new RegExp(`project ${p} is running create_branch \\(operation `));
+});

@@ -1,0 +1,107 @@
+/**
+ * When a project's lock is expected to be free (issue 28): from one page of its operations, what is
+ * pending and how long each action took there.
+ */
+import type { Operation } from "../../../provider/api/schemas";
+import {
+  DEFAULT_ACTION_MS,
+  estimateLock,
+  learnedDurations,
+  lockWaitMs,
+  MAX_LOCK_WAIT_MS,
+  MIN_LOCK_WAIT_MS,
+} from "../../../provider/operations/lock";
+
+const T0 = Date.parse("2026-11-26T10:00:00Z");
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+function op(id: string, action: string, status: string, createdMs: number, updatedMs: number): Operation {
+  return {
+    id,
+    project_id: "p-1",
+    action,
+    status,
+    failures_count: 0,
+    created_at: at(createdMs),
+    updated_at: at(updatedMs),
+  };
+}
+
+describe("learnedDurations", () => {
+  it("times finished operations from the later of their creation and the previous one's end (one at a time)", () => {
+    const ops = [
+      op("a", "create_branch", "finished", 0, 3_000),
+      // Queued behind a: it started at 3 s, not at its creation.
+      op("b", "create_branch", "finished", 1_000, 6_500),
+      op("c", "start_compute", "finished", 6_500, 7_500),
+      op("d", "start_compute", "running", 7_500, 7_600),
+    ];
+    expect(Object.fromEntries(learnedDurations(ops))).toEqual({ create_branch: 3_500, start_compute: 1_000 });
+  });
+
+  it("prefers an operation's own total_duration_ms", () => {
+    const ops = [{ ...op("a", "apply_config", "finished", 0, 9_000), total_duration_ms: 1_200 }];
+    expect(learnedDurations(ops).get("apply_config")).toBe(1_200);
+  });
+});
+
+describe("estimateLock", () => {
+  it("nothing pending: no estimate (the lock is free, or freed meanwhile)", () => {
+    expect(estimateLock([op("a", "create_branch", "finished", 0, 3_000)], T0 + 5_000)).toBeUndefined();
+  });
+
+  it("the running operation's start plus its action's time, then each queued one's", () => {
+    const ops = [
+      op("a", "create_branch", "finished", 0, 3_000),
+      op("b", "apply_config", "finished", 3_000, 4_000),
+      op("c", "create_branch", "running", 4_000, 4_200),
+      op("d", "apply_config", "scheduling", 4_100, 4_100),
+    ];
+    const e = estimateLock(ops, T0 + 5_000);
+    expect(e?.running.id).toBe("c");
+    expect(e?.pending).toBe(2);
+    expect(e?.startedMs).toBe(T0 + 4_200);
+    // c: 4.2 s + 3 s (create_branch) = 7.2 s; then d: + 1 s.
+    expect(e?.freeAtMs).toBe(T0 + 8_200);
+  });
+
+  it("an overdue operation is expected to end now, not in the past; an unknown action takes the median", () => {
+    const ops = [
+      op("a", "create_branch", "finished", 0, 2_000),
+      op("b", "suspend_compute", "running", 2_000, 2_000),
+    ];
+    expect(estimateLock(ops, T0 + 60_000)?.freeAtMs).toBe(T0 + 60_000);
+    expect(estimateLock(ops, T0 + 2_500)?.freeAtMs).toBe(T0 + 4_000);
+  });
+
+  it("with no history at all: the default action time", () => {
+    const e = estimateLock([op("a", "create_branch", "running", 0, 0)], T0);
+    expect(e?.freeAtMs).toBe(T0 + DEFAULT_ACTION_MS);
+  });
+});
+
+describe("lockWaitMs", () => {
+  const e = (freeAtMs: number) => ({
+    running: op("a", "x", "running", 0, 0),
+    pending: 1,
+    startedMs: T0,
+    freeAtMs,
+  });
+
+  it("waits until the expected end plus jitter of up to a quarter (at most 1 s), never less than the minimum", () => {
+    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0)).toBe(2_000);
+    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * 600, 0);
+    expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_999, 0);
+    expect(lockWaitMs(e(T0 - 5_000), T0, () => 0)).toBe(MIN_LOCK_WAIT_MS);
+  });
+
+  it("many waiters of one lock wake spread out, not at once", () => {
+    const wakes = [0, 0.2, 0.4, 0.6, 0.8].map((r) => lockWaitMs(e(T0 + 3_000), T0, () => r));
+    expect(new Set(wakes).size).toBe(5);
+    expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(500);
+  });
+
+  it("never longer than the maximum (a long operation is looked at again)", () => {
+    expect(lockWaitMs(e(T0 + 10 * 60_000), T0, () => 0.5)).toBe(MAX_LOCK_WAIT_MS);
+  });
+});
