@@ -16,7 +16,8 @@
  *    above its floor ÷ ours above ours (1 = all of our overhead is the engine's and the CLI's).
  * 3. N environments (`pr-1` … `pr-N`) whose `pulumi up` start together: how many succeed on the first
  *    try (`parallel_ok`), their wall time ÷ the project's sum of operation durations (the lock makes
- *    that the floor: `parallel_ratio`), the emulator's 423 and 429 answers (`http_423`, `http_429`),
+ *    that the floor: `parallel_ratio`), their API requests ÷ N (`parallel_requests_per_env`), the most
+ *    requests answered in any 60 s (`busiest_minute`), the 423 and 429 answers (`http_423`, `http_429`),
  *    then `duplicates` and `orphans` (branches, roles and databases on the emulator vs the stacks'
  *    states). Then the N destroys together: `parallel_destroy_ok`, `parallel_destroy_ratio`, and
  *    what they left (`duplicates_after_destroy`, `orphans_after_destroy`: expect 0).
@@ -527,6 +528,8 @@ async function main(): Promise<void> {
     keys.push(
       `parallel_ok=${ok}`,
       `parallel_ratio=${r3(parallelRatio)}`,
+      `parallel_requests_per_env=${r3(upRequests / envCount)}`,
+      `busiest_minute=${busiestMinute(t0, t0 + wall)}`,
       `http_423=${locked.n}`,
       `http_429=${limitedByEmulator}`,
       `duplicates=${afterUp.duplicates}`,
