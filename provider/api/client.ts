@@ -219,28 +219,37 @@ const LOCK_READING_MS = 1_000;
 
 /**
  * The wait of a 423 on a project: one page of its operations says what holds the lock and until when
- * (`estimateLock`); a reading serves every 423 of this process on that project for a second. A route
- * outside a project, or a page with nothing pending, gets no wait (the backoff applies).
+ * (`estimateLock`). A reading — even one under way, or one that failed — serves every 423 of this
+ * process on that project for a second. A route outside a project, or a page with nothing pending, gets
+ * no wait (the backoff applies).
  */
-function projectLockWait(client: NeonClient, clock: Clock) {
-  const readings = new Map<string, { at: number; estimate: LockEstimate | undefined }>();
+export function projectLockWait(
+  client: Pick<NeonClient, "operations" | "serviceNow">,
+  clock: Pick<Clock, "now" | "random">,
+) {
+  const readings = new Map<string, { at: number; estimate: Promise<LockEstimate | undefined> }>();
   return async (route: Route): Promise<LockWait | undefined> => {
-    const projectId = /^\/projects\/([^/]+)\//.exec(route.path)?.[1];
-    if (!projectId) return undefined;
+    const encoded = /^\/projects\/([^/]+)(?:\/|$)/.exec(route.path)?.[1];
+    if (!encoded) return undefined;
+    const projectId = decodeURIComponent(encoded);
     let reading = readings.get(projectId);
     if (!reading || clock.now() - reading.at > LOCK_READING_MS) {
-      const page = await client.operations.listPage(decodeURIComponent(projectId), { limit: LOCK_PAGE });
-      reading = { at: clock.now(), estimate: estimateLock(page.operations, client.serviceNow()) };
+      for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
+      const estimate = client.operations
+        .listPage(projectId, { limit: LOCK_PAGE })
+        .then((page) => estimateLock(page.operations, client.serviceNow()))
+        .catch(() => undefined);
+      reading = { at: clock.now(), estimate };
       readings.set(projectId, reading);
     }
-    const e = reading.estimate;
+    const e = await reading.estimate;
     if (!e) return undefined;
     // The estimate is on the service's clock; the wait is a duration, the same on both.
     const now = client.serviceNow();
     return {
       delayMs: lockWaitMs(e, now, clock.random),
       holder:
-        `project ${decodeURIComponent(projectId)} is running ${e.running.action} (operation ${e.running.id}, ` +
+        `project ${projectId} is running ${e.running.action} (operation ${e.running.id}, ` +
         `${e.running.status} for ${Math.max(0, Math.round((now - e.startedMs) / 1000))} s` +
         `${e.pending > 1 ? `; ${e.pending} operations pending` : ""})`,
     };

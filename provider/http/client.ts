@@ -14,6 +14,7 @@ import type { Route } from "./route";
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
+  MIN_BACKOFF_MS,
   DEFAULT_RETRY_LIMITS,
   shouldRetry,
   type BackoffShape,
@@ -132,6 +133,9 @@ export interface HttpClient {
   serviceNow(): number;
 }
 
+/** The longest a 429 holds the other requests of the client (its own call waits its full Retry-After). */
+const MAX_CLIENT_PAUSE_MS = 60_000;
+
 /** Node error codes for a connection that was never established: the server never saw the request. */
 const NEVER_CONNECTED = new Set([
   "ECONNREFUSED",
@@ -180,10 +184,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   // budget is the account's.
   let pausedUntil = 0;
 
-  async function attempt(spec: RequestSpec<unknown>, requestId: string): Promise<AttemptResult> {
-    for (let pause = pausedUntil - clock.now(); pause > 0; pause = pausedUntil - clock.now()) {
-      await clock.sleep(pause);
-    }
+  async function attempt(
+    spec: RequestSpec<unknown>,
+    requestId: string,
+    endBy: number,
+  ): Promise<AttemptResult> {
+    // Held by a 429, but never past this call's own deadline: then it tries, and meets its own answer.
+    const pause = Math.min(pausedUntil, endBy) - clock.now();
+    if (pause > 0) await clock.sleep(pause);
     if (limiter) await limiter.acquire(spec.route.template);
     sent++;
     try {
@@ -226,9 +234,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const attemptsFor = (reason: RetryReason) => (failed[reason] ?? 0) + 1;
     for (let n = 1; ; n++) {
       const requestId = randomUUID();
-      const result = await attempt(spec as RequestSpec<unknown>, requestId);
+      const result = await attempt(spec as RequestSpec<unknown>, requestId, started + deadlineMs);
       noteServiceTime(result);
-      const outcome = toOutcome(result, clock.now());
+      // A Retry-After date is the service's time.
+      const outcome = toOutcome(result, clock.now() + serviceSkewMs);
       const ctx = { requestId, attempts: n, secrets, timeoutMs, retryDeadlineMs: deadlineMs };
       if (result.type === "response" && result.res.status < 400) {
         return parseBody(spec, result.res, ctx);
@@ -239,22 +248,31 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       }
       const tries = attemptsFor(decision.reason);
       failed[decision.reason] = tries;
+      // The project's lock (a change's 423; never a read's, which the lock does not hold: that
+      // reading would ask for a reading of its own); a Retry-After the service gave comes first.
       const lock =
         decision.reason === "locked" &&
+        decision.retryAfterMs === undefined &&
+        spec.route.method !== "GET" &&
         result.type === "response" &&
         result.res.status === 423 &&
         opts.lockWait
           ? await opts.lockWait(spec.route).catch(() => undefined)
           : undefined;
-      const delay =
+      let delay =
         lock?.delayMs ?? backoffDelay(tries, decision.reason, clock.random, decision.retryAfterMs, shapes);
-      if (decision.reason === "rate_limited") pausedUntil = Math.max(pausedUntil, clock.now() + delay);
+      // A lock wait that would end past the deadline is cut to a last try at it.
+      if (lock) delay = Math.min(delay, Math.max(MIN_BACKOFF_MS, started + deadlineMs - clock.now() - 1));
       if (clock.now() + delay - started > deadlineMs) {
         throw toApiError(spec, result, {
           ...ctx,
           deadlineExceeded: true,
           mayHaveReachedServer: outcome.type === "network" && outcome.phase === "sent",
         });
+      }
+      // The account's budget: every request of this client waits with this one (at most a minute).
+      if (decision.reason === "rate_limited") {
+        pausedUntil = Math.max(pausedUntil, clock.now() + Math.min(delay, MAX_CLIENT_PAUSE_MS));
       }
       opts.onRetry?.({
         method: spec.route.method,

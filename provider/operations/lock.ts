@@ -19,6 +19,8 @@ export interface LockEstimate {
   startedMs: number;
   /** When the last pending operation is expected to end (ms since the epoch). */
   freeAtMs: number;
+  /** How long the running operation's action takes on this project (learned, or the default). */
+  typicalMs: number;
 }
 
 /** An action's duration when the page has no finished operation to learn it from. */
@@ -27,8 +29,22 @@ export const DEFAULT_ACTION_MS = 2_000;
 export const MAX_LOCK_WAIT_MS = 30_000;
 /** The shortest one wait: the lock may be free already, but not this very millisecond. */
 export const MIN_LOCK_WAIT_MS = 100;
+/** The shortest wait once the operations are overdue (they run longer than learned). */
+export const MIN_OVERDUE_WAIT_MS = 500;
 
-const pending = (o: Operation) => !isTerminal(o.status) && o.status !== RETRYABLE_FAILED_STATUS;
+// A `failed` operation is not terminal: the control plane retries it, and it holds the lock meanwhile.
+const pending = (o: Operation) => !isTerminal(o.status);
+
+/**
+ * The page's operations in the order the project ran them: by creation, and for one request's
+ * operations (equal creation times) in the reverse of the page's order (the API lists newest first).
+ */
+function oldestFirst(ops: readonly Operation[]): Operation[] {
+  return ops
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => Date.parse(a.o.created_at) - Date.parse(b.o.created_at) || b.i - a.i)
+    .map((x) => x.o);
+}
 
 function median(xs: number[]): number | undefined {
   if (xs.length === 0) return undefined;
@@ -43,15 +59,15 @@ function median(xs: number[]): number | undefined {
  */
 export function learnedDurations(ops: readonly Operation[]): Map<string, number> {
   const byAction = new Map<string, number[]>();
-  const oldestFirst = [...ops].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   let previousEnd = -Infinity;
-  for (const o of oldestFirst) {
+  for (const o of oldestFirst(ops)) {
     if (!isTerminal(o.status)) continue;
     const end = Date.parse(o.updated_at);
     const start = Math.max(Date.parse(o.created_at), previousEnd);
     const took = o.total_duration_ms ?? end - start;
     previousEnd = Math.max(previousEnd, end);
-    if (!(took >= 0)) continue;
+    // Only clean runs: a skipped, failed-and-retried or failed operation says nothing of the action's time.
+    if (o.status !== "finished" || o.failures_count > 0 || !(took > 0)) continue;
     byAction.set(o.action, [...(byAction.get(o.action) ?? []), took]);
   }
   return new Map([...byAction].map(([a, xs]) => [a, median(xs) as number]));
@@ -59,25 +75,38 @@ export function learnedDurations(ops: readonly Operation[]): Map<string, number>
 
 /** What holds the project's lock on one page of its operations (newest or oldest first), if anything. */
 export function estimateLock(ops: readonly Operation[], nowMs: number): LockEstimate | undefined {
-  const waiting = ops.filter(pending).sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  const waiting = oldestFirst(ops).filter(pending);
   if (waiting.length === 0) return undefined;
   const learned = learnedDurations(ops);
   const all = median([...learned.values()]);
   const typical = (action: string) => learned.get(action) ?? all ?? DEFAULT_ACTION_MS;
   const running = waiting.find((o) => o.status === "running") ?? waiting[0];
-  // A running operation's last change is its start; one still scheduling starts when it is its turn.
-  const startedMs = running.status === "running" ? Date.parse(running.updated_at) : nowMs;
-  let freeAtMs = Math.max(startedMs + typical(running.action), nowMs);
+  // A running operation's last change is its start; a failed one starts again at its retry time; one
+  // still scheduling starts when it is its turn.
+  const startedMs =
+    running.status === "running"
+      ? Date.parse(running.updated_at)
+      : running.status === RETRYABLE_FAILED_STATUS && running.retry_at
+        ? Math.max(Date.parse(running.retry_at), nowMs)
+        : nowMs;
+  const typicalMs = typical(running.action);
+  let freeAtMs = Math.max(startedMs + typicalMs, nowMs);
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
-  return { running, pending: waiting.length, startedMs, freeAtMs };
+  return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs };
 }
 
 /**
  * The wait before the next try, from an estimate: until the lock is expected free, plus up to a
- * quarter of that (at most 1 s) at random, within [MIN_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS].
+ * quarter of that (at most 1 s) at random. Once the pending operations run longer than learned (the
+ * expected end has passed), a share of the running action's time instead — half of it, at least
+ * {@link MIN_OVERDUE_WAIT_MS}, with full jitter — so that waiters neither poll nor wake together.
+ * Always within [MIN_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS].
  */
 export function lockWaitMs(estimate: LockEstimate, nowMs: number, random: () => number): number {
-  const until = Math.max(0, estimate.freeAtMs - nowMs);
-  const jitter = random() * Math.min(1_000, until / 4 + MIN_LOCK_WAIT_MS);
-  return Math.min(MAX_LOCK_WAIT_MS, Math.max(MIN_LOCK_WAIT_MS, until + jitter));
+  const until = estimate.freeAtMs - nowMs;
+  const wait =
+    until >= MIN_OVERDUE_WAIT_MS
+      ? until + random() * Math.min(1_000, until / 4)
+      : Math.max(MIN_OVERDUE_WAIT_MS, estimate.typicalMs / 2) * (0.5 + random());
+  return Math.min(MAX_LOCK_WAIT_MS, Math.max(MIN_LOCK_WAIT_MS, wait));
 }

@@ -274,6 +274,17 @@ export class Runtime {
 
 /** How long a wait on a project's lock goes unsaid: most are one operation of a few seconds. */
 const LOCK_QUIET_MS = 5_000;
+/** After the first, a line for a long wait on a lock this often. */
+const LOCK_LINE_EVERY_MS = 15_000;
+
+/** True when a lock wait from `waitedMs` for `delayMs` crosses 5 s, or a later 15 s mark: said then. */
+function lockLineDue(waitedMs: number, delayMs: number): boolean {
+  const until = waitedMs + delayMs;
+  if (until < LOCK_QUIET_MS) return false;
+  if (waitedMs < LOCK_QUIET_MS) return true;
+  const mark = (t: number) => Math.floor((t - LOCK_QUIET_MS) / LOCK_LINE_EVERY_MS);
+  return mark(until) > mark(waitedMs);
+}
 
 /**
  * The progress line for a retry the user should know about (a 423 only once the wait has passed
@@ -289,7 +300,7 @@ export function retryLine(r: RetryInfo): string | undefined {
   switch (r.reason) {
     case "locked":
       // The project's queue: said once the wait is long enough to wonder about, with what holds it.
-      return r.holder && (r.waitedMs ?? 0) + r.delayMs >= LOCK_QUIET_MS
+      return r.holder && lockLineDue(r.waitedMs ?? 0, r.delayMs)
         ? `${r.holder}; ${what} waits for it (one operation at a time) and is tried again ${wait}`
         : undefined;
     case "network":

@@ -14,7 +14,7 @@ import {
   type RequestSpec,
   type RetryInfo,
 } from "../../../provider/http";
-import { buildClient, createNeonClient } from "../../../provider/api";
+import { buildClient, createNeonClient, projectLockWait } from "../../../provider/api/client";
 import { FakeClock } from "../../support/fake-clock";
 
 const KEY = "napi_unit_test_secret_0123456789abcdef";
@@ -176,7 +176,7 @@ describe("requests", () => {
     await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
     expect(asked).toEqual(["/projects/p-1/endpoints", "/projects/p-1/endpoints"]);
     expect(clock.sleeps[0]).toBe(2_500);
-    expect(clock.sleeps[1]).toBeLessThan(2_500); // the 423 backoff: 75 ms base, doubled per try
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(75); // the 423 backoff's first step (75 ms base)
     expect(retries.map((r) => [r.reason, r.holder])).toEqual([
       ["locked", "project p-1 is running create_branch"],
       ["locked", undefined],
@@ -232,6 +232,48 @@ describe("requests", () => {
     expect(sentAt[0]).toEqual(["POST", 0]);
     const get = sentAt.find(([m]) => m === "GET");
     expect(get?.[1]).toBeGreaterThanOrEqual(5_000);
+  });
+
+  test("a read's 423 never asks lockWait (the reading itself is a read: no reading of a reading)", async () => {
+    let asked = 0;
+    const { http, clock } = client([{ status: 423 }, { status: 200, body: {} }], {
+      lockWait: async () => {
+        asked++;
+        return { delayMs: 1 };
+      },
+    });
+    await clock.run(http.request(spec("GET")));
+    expect(asked).toBe(0);
+  });
+
+  test("a 429's hold on the other calls ends at their own deadline, and is at most a minute", async () => {
+    const clock = new FakeClock();
+    const sentAt: Array<[string, number]> = [];
+    const http = createHttpClient({
+      apiKey: KEY,
+      baseUrl: "http://api.test/api/v2/",
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0,
+      retryDeadlineMs: 10_000,
+      adapter: async (config) => {
+        sentAt.push([String(config.method).toUpperCase(), clock.now()]);
+        const limited = config.method === "post";
+        return {
+          data: JSON.stringify({}),
+          status: limited ? 429 : 200,
+          statusText: "",
+          headers: limited ? { "retry-after": "3600" } : {},
+          config,
+          request: {},
+        };
+      },
+    });
+    // The POST's own Retry-After is past its deadline: it fails at once (and holds the others a minute at most).
+    await expect(clock.run(http.request(spec("POST")))).rejects.toThrow();
+    const get = clock.run(http.request(spec("GET")));
+    await expect(get).resolves.toEqual({});
+    expect(sentAt.find(([m]) => m === "GET")?.[1]).toBeLessThanOrEqual(10_000);
   });
 
   test("429 waits at least its Retry-After (seconds)", async () => {
@@ -468,5 +510,76 @@ describe("redaction: no error of any kind reveals the API key", () => {
 
   test("createNeonClient refuses an empty key with a clear message", () => {
     expect(() => createNeonClient({ apiKey: "" })).toThrow(/no API key was given/);
+  });
+});
+
+describe("projectLockWait", () => {
+  const T = Date.parse("2026-11-26T10:00:00Z");
+  const page = {
+    operations: [
+      {
+        id: "op-2",
+        project_id: "p-1",
+        action: "create_branch",
+        status: "running",
+        failures_count: 0,
+        created_at: new Date(T).toISOString(),
+        updated_at: new Date(T).toISOString(),
+      },
+    ],
+  };
+
+  test("one reading serves the 423s of one project at once (even while under way), and the project's own routes", async () => {
+    const clock = new FakeClock();
+    clock.t = T;
+    const reads: string[] = [];
+    const wait = projectLockWait(
+      {
+        operations: {
+          listPage: async (p: string) => {
+            reads.push(p);
+            await clock.sleep(50);
+            return page;
+          },
+        } as never,
+        serviceNow: () => clock.now(),
+      },
+      { now: clock.now, random: () => 0 },
+    );
+    const route = (path: string) => ({ method: "PATCH" as const, path, template: path });
+    const all = Promise.all([
+      wait(route("/projects/p-1/branches/br-1")),
+      wait(route("/projects/p-1/endpoints")),
+      wait(route("/projects/p-1")),
+    ]);
+    const got = await clock.run(all);
+    expect(reads).toEqual(["p-1"]);
+    expect(got.map((g) => g?.holder)).toEqual(Array(3).fill(got[0]?.holder));
+    expect(got[0]?.holder).toMatch(
+      /^project p-1 is running create_branch \(operation op-2, running for 0 s\)$/,
+    );
+    expect(await wait(route("/api_keys"))).toBeUndefined();
+    expect(reads).toEqual(["p-1"]);
+  });
+
+  test("a failed reading gives no wait (the backoff applies) and is not repeated within the second", async () => {
+    const clock = new FakeClock();
+    let reads = 0;
+    const wait = projectLockWait(
+      {
+        operations: {
+          listPage: async () => {
+            reads++;
+            throw new Error("no");
+          },
+        } as never,
+        serviceNow: () => clock.now(),
+      },
+      { now: clock.now, random: () => 0 },
+    );
+    const route = { method: "POST" as const, path: "/projects/p-9/branches", template: "x" };
+    expect(await wait(route)).toBeUndefined();
+    expect(await wait(route)).toBeUndefined();
+    expect(reads).toBe(1);
   });
 });

@@ -9,7 +9,7 @@ import {
   learnedDurations,
   lockWaitMs,
   MAX_LOCK_WAIT_MS,
-  MIN_LOCK_WAIT_MS,
+  MIN_OVERDUE_WAIT_MS,
 } from "../../../provider/operations/lock";
 
 const T0 = Date.parse("2026-11-26T10:00:00Z");
@@ -43,6 +43,25 @@ describe("learnedDurations", () => {
     const ops = [{ ...op("a", "apply_config", "finished", 0, 9_000), total_duration_ms: 1_200 }];
     expect(learnedDurations(ops).get("apply_config")).toBe(1_200);
   });
+
+  it("learns only from clean runs: not a skipped, errored or retried operation, nor a zero duration", () => {
+    const ops = [
+      op("a", "create_branch", "skipped", 0, 0),
+      { ...op("b", "create_branch", "finished", 0, 9_000), failures_count: 1 },
+      op("c", "create_branch", "error", 9_000, 9_500),
+      op("d", "create_branch", "finished", 9_500, 9_500),
+    ];
+    expect(learnedDurations(ops).size).toBe(0);
+  });
+
+  it("one request's operations (equal creation times) run in the reverse of the page's newest-first order", () => {
+    // The API lists newest first: b was created with a, after it, and ran after it.
+    const ops = [
+      op("b", "start_compute", "finished", 0, 4_000),
+      op("a", "create_branch", "finished", 0, 3_000),
+    ];
+    expect(Object.fromEntries(learnedDurations(ops))).toEqual({ create_branch: 3_000, start_compute: 1_000 });
+  });
 });
 
 describe("estimateLock", () => {
@@ -74,6 +93,12 @@ describe("estimateLock", () => {
     expect(estimateLock(ops, T0 + 2_500)?.freeAtMs).toBe(T0 + 4_000);
   });
 
+  it("a failed operation the service retries holds the lock: from its retry time", () => {
+    const failed = { ...op("a", "start_compute", "failed", 0, 1_000), retry_at: at(5_000) };
+    const e = estimateLock([op("z", "start_compute", "finished", -3_000, -2_000), failed], T0 + 2_000);
+    expect([e?.running.id, e?.startedMs, e?.freeAtMs]).toEqual(["a", T0 + 5_000, T0 + 6_000]);
+  });
+
   it("with no history at all: the default action time", () => {
     const e = estimateLock([op("a", "create_branch", "running", 0, 0)], T0);
     expect(e?.freeAtMs).toBe(T0 + DEFAULT_ACTION_MS);
@@ -81,18 +106,27 @@ describe("estimateLock", () => {
 });
 
 describe("lockWaitMs", () => {
-  const e = (freeAtMs: number) => ({
+  const e = (freeAtMs: number, typicalMs = 3_000) => ({
     running: op("a", "x", "running", 0, 0),
     pending: 1,
     startedMs: T0,
     freeAtMs,
+    typicalMs,
   });
 
-  it("waits until the expected end plus jitter of up to a quarter (at most 1 s), never less than the minimum", () => {
+  it("waits until the expected end plus jitter of up to a quarter (at most 1 s)", () => {
     expect(lockWaitMs(e(T0 + 2_000), T0, () => 0)).toBe(2_000);
-    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * 600, 0);
+    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * 500, 0);
     expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_999, 0);
-    expect(lockWaitMs(e(T0 - 5_000), T0, () => 0)).toBe(MIN_LOCK_WAIT_MS);
+  });
+
+  it("overdue (the operations run longer than learned): half the action's time with full jitter, not a poll", () => {
+    const waits = [0, 0.5, 0.999].map((r) => lockWaitMs(e(T0 - 5_000), T0, () => r));
+    expect(waits[0]).toBe(750);
+    expect(waits[1]).toBe(1_500);
+    expect(waits[2]).toBeCloseTo(2_248.5, 0);
+    // A short action still waits at least half a second.
+    expect(lockWaitMs(e(T0, 200), T0, () => 0.5)).toBe(MIN_OVERDUE_WAIT_MS);
   });
 
   it("many waiters of one lock wake spread out, not at once", () => {
