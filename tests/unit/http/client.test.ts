@@ -546,11 +546,12 @@ describe("projectLockWait", () => {
       },
       { now: clock.now, random: () => 0 },
     );
-    const route = (path: string) => ({ method: "PATCH" as const, path, template: path });
     const all = Promise.all([
-      wait(route("/projects/p-1/branches/br-1")),
-      wait(route("/projects/p-1/endpoints")),
-      wait(route("/projects/p-1")),
+      wait(
+        route("PATCH /projects/{project_id}/branches/{branch_id}", { project_id: "p-1", branch_id: "br-1" }),
+      ),
+      wait(route("POST /projects/{project_id}/endpoints", { project_id: "p-1" })),
+      wait(route("PATCH /projects/{project_id}", { project_id: "p-1" })),
     ]);
     const got = await clock.run(all);
     expect(reads).toEqual(["p-1"]);
@@ -558,7 +559,7 @@ describe("projectLockWait", () => {
     expect(got[0]?.holder).toMatch(
       /^project p-1 is running create_branch \(operation op-2, running for 0 s\)$/,
     );
-    expect(await wait(route("/api_keys"))).toBeUndefined();
+    expect(await wait(route("POST /api_keys"))).toBeUndefined();
     expect(reads).toEqual(["p-1"]);
   });
 
@@ -577,9 +578,9 @@ describe("projectLockWait", () => {
       },
       { now: clock.now, random: () => 0 },
     );
-    const route = { method: "POST" as const, path: "/projects/p-9/branches", template: "x" };
-    expect(await wait(route)).toBeUndefined();
-    expect(await wait(route)).toBeUndefined();
+    const to = route("POST /projects/{project_id}/branches", { project_id: "p-9" });
+    expect(await wait(to)).toBeUndefined();
+    expect(await wait(to)).toBeUndefined();
     expect(reads).toBe(1);
   });
 });
