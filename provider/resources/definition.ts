@@ -127,3 +127,90 @@ export function replaceNames(props: readonly PropertyDef[]): string[] {
 export function secretNames(props: readonly PropertyDef[]): string[] {
   return props.filter((p) => p.secret).map((p) => p.name);
 }
+
+/** A required string input that is always an output and whose change replaces the resource (an id, a name). */
+export function fixedInput(name: string, description: string): PropertyDef {
+  return { name, type: "string", input: "required", output: "always", change: "replace", description };
+}
+
+/** The `importId` input every resource has: read when the resource is created, never after. */
+export function importIdInput(description: string): PropertyDef {
+  return {
+    name: "importId",
+    type: "string",
+    input: "optional",
+    output: "optional",
+    change: "create-only",
+    description,
+  };
+}
+
+/** The `createdAt` output (ISO 8601 UTC, as the service gives it). */
+export function createdAtOutput(output: "always" | "optional", description: string): PropertyDef {
+  return { name: "createdAt", type: "string", output, description };
+}
+
+/** A compute's size as an object type gives it (`BranchCompute`, `ProjectDefaultCompute`). */
+export const COMPUTE_SIZE_PROPERTIES: readonly PropertyDef[] = [
+  {
+    name: "cu",
+    type: "number",
+    input: "optional",
+    output: "optional",
+    description: "A fixed size in compute units (sets `minCu` and `maxCu` to it).",
+  },
+  {
+    name: "minCu",
+    type: "number",
+    input: "optional",
+    output: "optional",
+    description: "Autoscaling lower bound in compute units (with `maxCu`).",
+  },
+  {
+    name: "maxCu",
+    type: "number",
+    input: "optional",
+    output: "optional",
+    description: "Autoscaling upper bound in compute units (with `minCu`).",
+  },
+];
+
+/** An optional boolean input read only when the resource is created (`adopt`, `adoptDefault`, …). */
+export function createOnlyFlag(name: string, description: string): PropertyDef {
+  return { name, type: "boolean", input: "optional", output: "optional", change: "create-only", description };
+}
+
+/** An optional string input whose new value asks for an action (a reset, a rotation); left out, nothing is done. */
+export function triggerInput(name: string, change: ChangeEffect, description: string): PropertyDef {
+  return {
+    name,
+    type: "string",
+    input: "optional",
+    output: "optional",
+    change,
+    compare: "trigger",
+    description,
+  };
+}
+
+/** An optional field of an object type (both given and read back). */
+export function optionalField(name: string, type: PropertyType, description: string): PropertyDef {
+  return { name, type, input: "optional", output: "optional", description };
+}
+
+/**
+ * The `name` input of a resource the provider names itself when it is left out, so that a killed
+ * run's object is found again (docs/decisions/0002); renamed in place.
+ */
+export function autoNameInput(description: string): PropertyDef {
+  return {
+    name: "name",
+    type: "string",
+    input: "optional",
+    output: "always",
+    change: "update",
+    compare: "kept-when-absent",
+    platformDefault: "derived from the resource's name and a hash of its URN",
+    description,
+  };
+}

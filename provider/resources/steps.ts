@@ -160,6 +160,19 @@ export function givenInputNames(def: ResourceDef, inputs: Props): string[] {
 }
 
 /**
+ * The outputs a step returns: `fields` without the absent ones, and the names of the inputs the
+ * program gave (an earlier step's record when there is one, else read from `inputs`).
+ */
+export function stateOf(def: ResourceDef, inputs: Props, fields: Props): Props {
+  const outs: Props = {
+    ...fields,
+    __inputNames: Array.isArray(inputs.__inputNames) ? inputs.__inputNames : givenInputNames(def, inputs),
+  };
+  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
+  return outs;
+}
+
+/**
  * A 404 for an object of a project means "deleted" only when the key can read the project: a
  * project-scoped key used on another project also gets 404 (empty code, "not allowed to perform
  * actions outside the project this key is scoped to"), and dropping a live object from the stack
@@ -183,6 +196,24 @@ export async function confirmGone(
         "key that can see the project (neon:apiKey or NEON_API_KEY). If the project itself was deleted, " +
         "remove the resource from the stack with `pulumi state delete <urn>`.",
     );
+  }
+}
+
+/**
+ * Reads the object `importId` names; a 404 becomes an error that names it and says how to go on
+ * (`what`: "branch", "compute", "project").
+ */
+export async function readImported<T>(what: string, importId: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "not_found") {
+      throw err.withRemedy(
+        `${what[0].toUpperCase()}${what.slice(1)} ${importId} does not exist (or the API key cannot see it). ` +
+          `Check importId, or remove it to create a new ${what}.`,
+      );
+    }
+    throw err;
   }
 }
 

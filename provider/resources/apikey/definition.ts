@@ -5,6 +5,7 @@
  * Dependency-free.
  */
 import type { ResourceDef } from "../definition";
+import { createdAtOutput, fixedInput, importIdInput } from "../definition";
 
 export const APIKEY_DEFINITION = {
   name: "ApiKey",
@@ -31,15 +32,10 @@ export const APIKEY_DEFINITION = {
         "The secret token, sent as `Authorization: Bearer <token>`. Stored encrypted in the state; absent " +
         "for an imported key (the service shows a token only when the key is created).",
     },
-    {
-      name: "name",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description:
-        "The key's name (1–64 characters), as the console lists it. Names need not be unique. Changing it rotates the key.",
-    },
+    fixedInput(
+      "name",
+      "The key's name (1–64 characters), as the console lists it. Names need not be unique. Changing it rotates the key.",
+    ),
     {
       name: "orgId",
       type: "string",
@@ -71,24 +67,13 @@ export const APIKEY_DEFINITION = {
       description:
         "Any string; changing it rotates the key (a new key is created before the old one is revoked).",
     },
-    {
-      name: "importId",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        'Adopt an existing key instead of creating one: `"<keyId>"` for a personal key, `"<orgId>/<keyId>"` for ' +
+    importIdInput(
+      'Adopt an existing key instead of creating one: `"<keyId>"` for a personal key, `"<orgId>/<keyId>"` for ' +
         "an organization or project-scoped key. `name` and `projectId` must describe the key as it is. The " +
         "service shows a token only at creation, so an imported key has no `token` output. Deleting the " +
         "resource revokes the key.",
-    },
-    {
-      name: "createdAt",
-      type: "string",
-      output: "always",
-      description: "When the key was created (ISO 8601 UTC).",
-    },
+    ),
+    createdAtOutput("always", "When the key was created (ISO 8601 UTC)."),
     {
       name: "createdBy",
       type: "string",

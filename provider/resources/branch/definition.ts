@@ -5,6 +5,16 @@
  * Dependency-free.
  */
 import type { ObjectTypeDef, ResourceDef } from "../definition";
+import {
+  autoNameInput,
+  COMPUTE_SIZE_PROPERTIES,
+  createOnlyFlag,
+  createdAtOutput,
+  fixedInput,
+  importIdInput,
+  optionalField,
+  triggerInput,
+} from "../definition";
 
 /** The branch's read_write compute, created in the same request as the branch. */
 export const BRANCH_COMPUTE_TYPE = {
@@ -12,35 +22,12 @@ export const BRANCH_COMPUTE_TYPE = {
   description:
     "The branch's read_write compute: created in the same request as the branch, changed in place afterwards.",
   properties: [
-    {
-      name: "cu",
-      type: "number",
-      input: "optional",
-      output: "optional",
-      description: "A fixed size in compute units (sets `minCu` and `maxCu` to it).",
-    },
-    {
-      name: "minCu",
-      type: "number",
-      input: "optional",
-      output: "optional",
-      description: "Autoscaling lower bound in compute units (with `maxCu`).",
-    },
-    {
-      name: "maxCu",
-      type: "number",
-      input: "optional",
-      output: "optional",
-      description: "Autoscaling upper bound in compute units (with `minCu`).",
-    },
-    {
-      name: "suspendTimeoutSeconds",
-      type: "integer",
-      input: "optional",
-      output: "optional",
-      description:
-        "Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.",
-    },
+    ...COMPUTE_SIZE_PROPERTIES,
+    optionalField(
+      "suspendTimeoutSeconds",
+      "integer",
+      "Seconds of inactivity before the compute suspends: `-1` never, `0` the project's default, 60–604800.",
+    ),
   ],
 } as const satisfies ObjectTypeDef;
 
@@ -55,14 +42,7 @@ export const BRANCH_DEFINITION = {
   importId: { format: "<projectId>/<branchId>", example: "shiny-wind-123456/br-cool-sky-12345678" },
   aliases: ["pulumi-nodejs:dynamic/neon:Branch"],
   properties: [
-    {
-      name: "projectId",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description: "The project. Changing it replaces the branch (the old one is deleted first).",
-    },
+    fixedInput("projectId", "The project. Changing it replaces the branch (the old one is deleted first)."),
     {
       name: "parentId",
       type: "string",
@@ -74,18 +54,10 @@ export const BRANCH_DEFINITION = {
       description:
         "The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).",
     },
-    {
-      name: "name",
-      type: "string",
-      input: "optional",
-      output: "always",
-      change: "update",
-      compare: "kept-when-absent",
-      platformDefault: "derived from the resource's name and a hash of its URN",
-      description:
-        "The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the " +
+    autoNameInput(
+      "The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the " +
         "provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.",
-    },
+    ),
     {
       name: "protected",
       type: "boolean",
@@ -118,19 +90,14 @@ export const BRANCH_DEFINITION = {
         "The branch's read_write compute, created in the same request as the branch and changed in place " +
         "(a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).",
     },
-    {
-      name: "resetTrigger",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "update",
-      compare: "trigger",
-      description:
-        "Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The " +
+    triggerInput(
+      "resetTrigger",
+      "update",
+      "Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The " +
         "branch's own changes are lost: the preview says so. A branch with child branches keeps its state " +
         "before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack " +
         "does not manage it).",
-    },
+    ),
     {
       name: "annotations",
       type: { map: "string" },
@@ -143,26 +110,15 @@ export const BRANCH_DEFINITION = {
         "the stack that made it). The service offers no way to change them afterwards: a later change is " +
         "not applied, and the preview says so. At most 47 pairs; keys other than the provider's.",
     },
-    {
-      name: "adoptDefault",
-      type: "boolean",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        "Manage the project's default branch instead of creating one: its name, protection and primary " +
+    createOnlyFlag(
+      "adoptDefault",
+      "Manage the project's default branch instead of creating one: its name, protection and primary " +
         "compute's size follow the inputs; destroy leaves it in place.",
-    },
-    {
-      name: "importId",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        'Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs ' +
+    ),
+    importIdInput(
+      'Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs ' +
         "must describe it as it is. Deleting the resource deletes the branch.",
-    },
+    ),
     {
       name: "default",
       type: "boolean",
@@ -175,12 +131,7 @@ export const BRANCH_DEFINITION = {
       output: "optional",
       description: "`init`, `resetting`, `ready` or `archived`, as of the last read.",
     },
-    {
-      name: "createdAt",
-      type: "string",
-      output: "optional",
-      description: "When the branch was created (ISO 8601 UTC).",
-    },
+    createdAtOutput("optional", "When the branch was created (ISO 8601 UTC)."),
     {
       name: "computeId",
       type: "string",

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch } from "../../api";
 import { changedInput } from "../compare";
-import { UNKNOWN } from "../kit";
+import { readImported, UNKNOWN } from "../kit";
 import type { Runtime } from "../runtime";
 import { BRANCH_DEFINITION } from "./definition";
 import { describeBranch, toOutputs } from "./mapping";
@@ -92,17 +92,9 @@ export async function importExisting(
 ): Promise<pulumi.dynamic.CreateResult> {
   const api = rt.client();
   const branchId = (i.importId as string).split("/")[1];
-  let found: { branch: Branch; annotation: Record<string, string> };
-  try {
-    found = await api.branches.getAnnotated(i.projectId, branchId);
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") {
-      throw err.withRemedy(
-        `Branch ${i.importId} does not exist (or the API key cannot see it). Check importId, or remove it to create a new branch.`,
-      );
-    }
-    throw err;
-  }
+  const found = await readImported("branch", i.importId as string, () =>
+    api.branches.getAnnotated(i.projectId, branchId),
+  );
   const b = found.branch;
   const ep = await readWriteCompute(api, i.projectId, b.id);
   const detail = importDifferences(inputs, toOutputs({}, b, ep, found.annotation));

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
 import { OWNER_KEYS, UNKNOWN } from "../kit";
-import { checkNestedCompute } from "../compute/inputs";
+import { checkComputeInput } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects";
 import { BRANCH_DEFINITION } from "./definition";
 import type { BranchInputs } from "./types";
@@ -76,17 +76,14 @@ export function checkInputs(
   const failures = [...checked.failures];
   const inputs: Record<string, unknown> = { ...news };
   const v = checked.value as Partial<BranchInputs>;
-  if (v.compute && typeof v.compute === "object" && !Array.isArray(v.compute)) {
-    const c = checkNestedCompute(
+  failures.push(
+    ...checkComputeInput(
+      inputs,
       "compute",
-      v.compute as Record<string, unknown>,
+      v.compute,
       "the branch's compute; use a Compute resource for more",
-    );
-    // Reported against `compute` itself (the reason names the setting): the engine prints the value of
-    // the failure's property, and it looks up only top-level inputs (`compute.maxCU` printed `{<nil>}`).
-    failures.push(...c.failures.map((f) => ({ ...f, property: "compute" })));
-    if (c.value) inputs.compute = c.value;
-  }
+    ),
+  );
   if (typeof v.expiresAt === "string" && checked.parsed) {
     const at = Date.parse(v.expiresAt);
     inputs.expiresAt = normalizedTime(v.expiresAt);

@@ -3,7 +3,7 @@
  * compute in `endpoints[]`), the compute's update body, and the outputs of a branch and its compute.
  */
 import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../../api";
-import { OWNER_KEYS, derivedName, givenInputNames, ownerAnnotations } from "../kit";
+import { OWNER_KEYS, derivedName, stateOf, ownerAnnotations } from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
 import { definedDiff } from "../compare";
@@ -107,10 +107,6 @@ export function toOutputs(
     // What the branch carries (the service cannot change it after create), shown when it has any.
     annotations:
       inputs.annotations !== undefined || (user && Object.keys(user).length > 0) ? user : undefined,
-    __inputNames: Array.isArray(inputs.__inputNames)
-      ? inputs.__inputNames
-      : givenInputNames(BRANCH_DEFINITION, inputs),
   };
-  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
-  return outs;
+  return stateOf(BRANCH_DEFINITION, inputs, outs);
 }

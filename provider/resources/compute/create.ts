@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Endpoint, type NeonClient } from "../../api";
 import type { ResourceLogger } from "../engine-log";
 import type { Runtime } from "../runtime";
-import { keptInStack, waitingLine } from "../kit";
+import { keptInStack, readImported, waitingLine } from "../kit";
 import { propertyChanged } from "./diff";
 import { withProjectDefault } from "./project-default";
 import type { ComputeInputs } from "./types";
@@ -222,18 +222,7 @@ async function importExisting(rt: Runtime, inputs: Props): Promise<pulumi.dynami
   const importId = inputs.importId as string;
   const { projectId, endpointId } = parseId(importId);
   const api = rt.client();
-  let ep: Endpoint;
-  try {
-    ep = await api.endpoints.get(projectId, endpointId);
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") {
-      throw err.withRemedy(
-        `Compute ${importId} does not exist (or the API key cannot see it). ` +
-          "Check importId, or remove it to create a new compute.",
-      );
-    }
-    throw err;
-  }
+  let ep = await readImported("compute", importId, () => api.endpoints.get(projectId, endpointId));
   const actual = await withProjectDefault(api, toOutputs({}, ep, false), inputs);
   const declared = Object.keys(inputs).filter(
     (k) =>

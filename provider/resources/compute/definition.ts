@@ -5,6 +5,7 @@
  * types are held equal to it at compile time. Dependency-free.
  */
 import type { ResourceDef } from "../definition";
+import { createOnlyFlag, createdAtOutput, fixedInput, importIdInput } from "../definition";
 
 const SIZE = "0.25, 0.5, 1–16, or 18–56 in steps of 2";
 
@@ -22,14 +23,10 @@ export const COMPUTE_DEFINITION = {
       output: "always",
       description: "The endpoint id (`ep-…`).",
     },
-    {
-      name: "projectId",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description: "Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.",
-    },
+    fixedInput(
+      "projectId",
+      "Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.",
+    ),
     {
       name: "branchId",
       type: "string",
@@ -171,18 +168,13 @@ export const COMPUTE_DEFINITION = {
       description:
         "Any string; changing it restarts the compute if it is active (an idle compute has nothing to restart).",
     },
-    {
-      name: "adoptExistingPrimary",
-      type: "boolean",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        "`true` takes over the branch's existing read_write compute (every project's default branch has " +
+    createOnlyFlag(
+      "adoptExistingPrimary",
+      "`true` takes over the branch's existing read_write compute (every project's default branch has " +
         "one) instead of failing because the branch's one read_write slot is taken: the declared settings " +
         "are applied to it. When the branch has none, a compute is created as usual. `destroy` leaves an " +
         'adopted compute in place (it existed before the stack); only for `type: "read_write"`.',
-    },
+    ),
     {
       name: "operationTimeoutSeconds",
       type: "number",
@@ -196,18 +188,12 @@ export const COMPUTE_DEFINITION = {
         "`customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. " +
         "Changing it changes nothing on the compute.",
     },
-    {
-      name: "importId",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        'Adopt an existing compute instead of creating one: `"<projectId>/<endpointId>"`. The other inputs ' +
+    importIdInput(
+      'Adopt an existing compute instead of creating one: `"<projectId>/<endpointId>"`. The other inputs ' +
         "must describe the compute as it is (the import changes nothing and fails naming any difference). " +
         "Once imported, deleting the resource deletes the compute (use `retainOnDelete` to keep it). " +
         "`pulumi import` does not work for dynamic resources; this input is the way to import.",
-    },
+    ),
     {
       name: "host",
       type: "string",
@@ -239,12 +225,7 @@ export const COMPUTE_DEFINITION = {
       output: "always",
       description: "What created the compute, as the API reports it (e.g. `api`, `console`).",
     },
-    {
-      name: "createdAt",
-      type: "string",
-      output: "always",
-      description: "When the compute was created (ISO 8601 UTC).",
-    },
+    createdAtOutput("always", "When the compute was created (ISO 8601 UTC)."),
     {
       name: "updatedAt",
       type: "string",

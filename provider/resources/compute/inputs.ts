@@ -218,3 +218,21 @@ export function checkNestedCompute(
   delete value.cu;
   return { value, failures };
 }
+
+/**
+ * Checks the compute settings an input of another resource nests (`Branch.compute`,
+ * `Project.defaultCompute`; `given` as the schema parsed it) when it is an object, and puts the normalized settings into `inputs`.
+ * Failures are reported against the input itself (the reason names the setting): the engine prints
+ * the value of a failure's property and looks up only top-level inputs (`compute.maxCU` printed `{<nil>}`).
+ */
+export function checkComputeInput(
+  inputs: Record<string, unknown>,
+  property: string,
+  given: unknown,
+  usedFor: string,
+): CheckFailure[] {
+  if (!given || typeof given !== "object" || Array.isArray(given)) return [];
+  const c = checkNestedCompute(property, given as Record<string, unknown>, usedFor);
+  if (c.value) inputs[property] = c.value;
+  return c.failures.map((f) => ({ ...f, property }));
+}

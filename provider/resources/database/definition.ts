@@ -5,6 +5,7 @@
  * Dependency-free.
  */
 import type { ResourceDef } from "../definition";
+import { createOnlyFlag, createdAtOutput, fixedInput, importIdInput } from "../definition";
 
 export const DATABASE_DEFINITION = {
   name: "Database",
@@ -20,23 +21,14 @@ export const DATABASE_DEFINITION = {
   },
   aliases: ["pulumi-nodejs:dynamic/neon:Database"],
   properties: [
-    {
-      name: "projectId",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description: "The project. Changing it replaces the database (its data is lost: the preview says so).",
-    },
-    {
-      name: "branchId",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description:
-        "The branch that holds the database. Changing it replaces the database (its data is lost: the preview says so).",
-    },
+    fixedInput(
+      "projectId",
+      "The project. Changing it replaces the database (its data is lost: the preview says so).",
+    ),
+    fixedInput(
+      "branchId",
+      "The branch that holds the database. Changing it replaces the database (its data is lost: the preview says so).",
+    ),
     {
       name: "name",
       type: "string",
@@ -56,38 +48,22 @@ export const DATABASE_DEFINITION = {
         "The role that owns the database (a role of the same branch; `role.name` of a `Role` orders the two). " +
         "Changed in place.",
     },
-    {
-      name: "adopt",
-      type: "boolean",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        "Manage the database of this name that already exists on the branch (the project's first database, or " +
+    createOnlyFlag(
+      "adopt",
+      "Manage the database of this name that already exists on the branch (the project's first database, or " +
         "one the branch inherited) instead of creating it: the declared owner is applied; destroy leaves it in place.",
-    },
-    {
-      name: "importId",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        'Adopt an existing database instead of creating one: `"<projectId>/<branchId>/<databaseName>"`; the ' +
+    ),
+    importIdInput(
+      'Adopt an existing database instead of creating one: `"<projectId>/<branchId>/<databaseName>"`; the ' +
         "declared inputs must describe it as it is. Deleting the resource deletes the database.",
-    },
+    ),
     {
       name: "databaseId",
       type: "integer",
       output: "always",
       description: "The service's id of the database: it stays the same through renames.",
     },
-    {
-      name: "createdAt",
-      type: "string",
-      output: "optional",
-      description: "When the database was created (ISO 8601 UTC).",
-    },
+    createdAtOutput("optional", "When the database was created (ISO 8601 UTC)."),
     {
       name: "adopted",
       type: "boolean",

@@ -3,7 +3,7 @@
  * keeps), where it is, and its outputs.
  */
 import type { Database } from "../../api";
-import { givenInputNames } from "../kit";
+import { stateOf } from "../kit";
 import { definedDiff } from "../compare";
 import { DATABASE_DEFINITION } from "./definition";
 
@@ -30,10 +30,6 @@ export function toOutputs(inputs: Props, projectId: string, db: Database, extra:
     ownerName: db.owner_name,
     databaseId: db.id,
     createdAt: db.created_at,
-    __inputNames: Array.isArray(inputs.__inputNames)
-      ? inputs.__inputNames
-      : givenInputNames(DATABASE_DEFINITION, inputs),
   };
-  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
-  return outs;
+  return stateOf(DATABASE_DEFINITION, inputs, outs);
 }

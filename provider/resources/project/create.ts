@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Operation, type Project } from "../../api";
-import { createOnce, keptInStack, pendingOperations, waitingLine, type Checked } from "../kit";
+import { createOnce, keptInStack, pendingOperations, readImported, waitingLine, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import type { ProjectInputs } from "./types";
@@ -189,17 +189,7 @@ export async function importExisting(
   id: string,
 ): Promise<pulumi.dynamic.CreateResult> {
   const api = rt.client();
-  let p: Project;
-  try {
-    p = await api.projects.get(id);
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") {
-      throw err.withRemedy(
-        `Project ${id} does not exist (or the API key cannot see it). Check importId, or remove it to create a new project.`,
-      );
-    }
-    throw err;
-  }
+  const p = await readImported("project", id, () => api.projects.get(id));
   const actual = toOutputs({}, p, await readParts(api, p, {}));
   const differences = [
     "name",

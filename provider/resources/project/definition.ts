@@ -5,6 +5,7 @@
  * Dependency-free.
  */
 import type { ObjectTypeDef, ResourceDef } from "../definition";
+import { autoNameInput, COMPUTE_SIZE_PROPERTIES, createdAtOutput, optionalField } from "../definition";
 
 /** The compute settings a project gives each compute created in it. */
 export const PROJECT_DEFAULT_COMPUTE_TYPE = {
@@ -12,36 +13,13 @@ export const PROJECT_DEFAULT_COMPUTE_TYPE = {
   description:
     "The settings a project gives each compute created in it that does not set its own (changed in place).",
   properties: [
-    {
-      name: "cu",
-      type: "number",
-      input: "optional",
-      output: "optional",
-      description: "A fixed size in compute units (sets `minCu` and `maxCu` to it).",
-    },
-    {
-      name: "minCu",
-      type: "number",
-      input: "optional",
-      output: "optional",
-      description: "Autoscaling lower bound in compute units (with `maxCu`).",
-    },
-    {
-      name: "maxCu",
-      type: "number",
-      input: "optional",
-      output: "optional",
-      description: "Autoscaling upper bound in compute units (with `minCu`).",
-    },
-    {
-      name: "suspendTimeoutSeconds",
-      type: "integer",
-      input: "optional",
-      output: "optional",
-      description:
-        "Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), " +
+    ...COMPUTE_SIZE_PROPERTIES,
+    optionalField(
+      "suspendTimeoutSeconds",
+      "integer",
+      "Seconds of inactivity before a compute suspends: `-1` never, `0` the service's default (300 s), " +
         "60–604800. A compute whose own `suspendTimeoutSeconds` is `0` follows this value.",
-    },
+    ),
   ],
 } as const satisfies ObjectTypeDef;
 
@@ -59,18 +37,10 @@ export const PROJECT_DEFINITION = {
   importId: { format: "<projectId>", example: "shiny-wind-123456" },
   aliases: ["pulumi-nodejs:dynamic/neon:Project"],
   properties: [
-    {
-      name: "name",
-      type: "string",
-      input: "optional",
-      output: "always",
-      change: "update",
-      compare: "kept-when-absent",
-      platformDefault: "derived from the resource's name and a hash of its URN",
-      description:
-        "The project's name, 1–256 characters. Renamed in place. Without it the provider names the project " +
+    autoNameInput(
+      "The project's name, 1–256 characters. Renamed in place. Without it the provider names the project " +
         "`<resource name>-<hash>`, so that a killed run's project is found again (names are not unique in Neon).",
-    },
+    ),
     {
       name: "regionId",
       type: "string",
@@ -191,12 +161,7 @@ export const PROJECT_DEFINITION = {
         "A `postgresql://` URI for `roleName` on `databaseName` through the primary compute. A secret: stored " +
         "encrypted, shown as `[secret]`.",
     },
-    {
-      name: "createdAt",
-      type: "string",
-      output: "optional",
-      description: "When the project was created (ISO 8601 UTC).",
-    },
+    createdAtOutput("optional", "When the project was created (ISO 8601 UTC)."),
     {
       name: "onDelete",
       type: "string",

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
-import { checkNestedCompute } from "../compute/inputs";
+import { checkComputeInput } from "../compute/inputs";
 import { PROJECT_DEFINITION } from "./definition";
 import type { ProjectInputs } from "./types";
 
@@ -65,14 +65,8 @@ export function checkInputs(news: Record<string, unknown>): {
   const failures = [...checked.failures];
   const inputs: Record<string, unknown> = { ...news };
   const v = checked.value as Partial<ProjectInputs>;
-  if (v.defaultCompute && typeof v.defaultCompute === "object" && !Array.isArray(v.defaultCompute)) {
-    const c = checkNestedCompute(
-      "defaultCompute",
-      v.defaultCompute as Record<string, unknown>,
-      "a project's default compute",
-    );
-    failures.push(...c.failures);
-    if (c.value) inputs.defaultCompute = c.value;
-  }
+  failures.push(
+    ...checkComputeInput(inputs, "defaultCompute", v.defaultCompute, "a project's default compute"),
+  );
   return { inputs, failures };
 }

@@ -4,7 +4,7 @@
  * branch, primary compute, owner role and database.
  */
 import type { DefaultEndpointSettingsBody, Project, ProjectCreateBody } from "../../api";
-import { derivedName, givenInputNames } from "../kit";
+import { derivedName, stateOf } from "../kit";
 import { PROJECT_DEFINITION } from "./definition";
 import type { ProjectDefaultComputeInputs, ProjectInputs } from "./types";
 
@@ -104,10 +104,6 @@ export function toOutputs(inputs: Props, p: Project, parts: ProjectParts): Props
     connectionUri: parts.connectionUri,
     createdAt: p.created_at,
     onDelete: onDeleteText(p),
-    __inputNames: Array.isArray(inputs.__inputNames)
-      ? inputs.__inputNames
-      : givenInputNames(PROJECT_DEFINITION, inputs),
   };
-  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
-  return outs;
+  return stateOf(PROJECT_DEFINITION, inputs, outs);
 }

@@ -5,6 +5,7 @@
  * Dependency-free.
  */
 import type { ResourceDef } from "../definition";
+import { createOnlyFlag, createdAtOutput, fixedInput, importIdInput, triggerInput } from "../definition";
 
 export const ROLE_DEFINITION = {
   name: "Role",
@@ -20,33 +21,16 @@ export const ROLE_DEFINITION = {
   },
   aliases: ["pulumi-nodejs:dynamic/neon:Role"],
   properties: [
-    {
-      name: "projectId",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description: "The project. Changing it replaces the role (the old one is deleted first).",
-    },
-    {
-      name: "branchId",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description:
-        "The branch that holds the role. Changing it replaces the role (the old one is deleted first).",
-    },
-    {
-      name: "name",
-      type: "string",
-      input: "required",
-      output: "always",
-      change: "replace",
-      description:
-        "The role's name, 1–63 bytes, unique in the branch. Changing it replaces the role; a role that owns a " +
+    fixedInput("projectId", "The project. Changing it replaces the role (the old one is deleted first)."),
+    fixedInput(
+      "branchId",
+      "The branch that holds the role. Changing it replaces the role (the old one is deleted first).",
+    ),
+    fixedInput(
+      "name",
+      "The role's name, 1–63 bytes, unique in the branch. Changing it replaces the role; a role that owns a " +
         "database is not replaced (the preview fails and says how to move its databases first).",
-    },
+    ),
     {
       name: "noLogin",
       type: "boolean",
@@ -56,37 +40,21 @@ export const ROLE_DEFINITION = {
       compare: "false-when-absent",
       description: "A role that cannot log in (no password). Changing it replaces the role.",
     },
-    {
-      name: "passwordRotationTrigger",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "update",
-      compare: "trigger",
-      description:
-        "Any string; a change resets the role's password through the service, waits until the reset has " +
+    triggerInput(
+      "passwordRotationTrigger",
+      "update",
+      "Any string; a change resets the role's password through the service, waits until the reset has " +
         "finished and then reports the new `password`. The old password works until then.",
-    },
-    {
-      name: "adopt",
-      type: "boolean",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        "Manage the role of this name that already exists on the branch (the project's owner role, or one the " +
+    ),
+    createOnlyFlag(
+      "adopt",
+      "Manage the role of this name that already exists on the branch (the project's owner role, or one the " +
         "branch inherited from its parent) instead of creating it; destroy leaves it in place.",
-    },
-    {
-      name: "importId",
-      type: "string",
-      input: "optional",
-      output: "optional",
-      change: "create-only",
-      description:
-        'Adopt an existing role instead of creating one: `"<projectId>/<branchId>/<roleName>"`. Deleting the ' +
+    ),
+    importIdInput(
+      'Adopt an existing role instead of creating one: `"<projectId>/<branchId>/<roleName>"`. Deleting the ' +
         "resource deletes the role (use `adopt` to leave it in place).",
-    },
+    ),
     {
       name: "password",
       type: "string",
@@ -102,12 +70,7 @@ export const ROLE_DEFINITION = {
       output: "always",
       description: "Whether the service manages the role itself (such roles cannot be deleted).",
     },
-    {
-      name: "createdAt",
-      type: "string",
-      output: "optional",
-      description: "When the role was created (ISO 8601 UTC).",
-    },
+    createdAtOutput("optional", "When the role was created (ISO 8601 UTC)."),
     {
       name: "adopted",
       type: "boolean",

@@ -4,7 +4,7 @@
  */
 import type { Role } from "../../api";
 import { importIdOf, type BranchObjectRef } from "../branch-objects";
-import { givenInputNames } from "../kit";
+import { stateOf } from "../kit";
 import { definedDiff } from "../compare";
 import { ROLE_DEFINITION } from "./definition";
 
@@ -40,10 +40,6 @@ export function toOutputs(
     password,
     protected: role.protected ?? false,
     createdAt: role.created_at,
-    __inputNames: Array.isArray(inputs.__inputNames)
-      ? inputs.__inputNames
-      : givenInputNames(ROLE_DEFINITION, inputs),
   };
-  for (const k of Object.keys(outs)) if (outs[k] === undefined) delete outs[k];
-  return outs;
+  return stateOf(ROLE_DEFINITION, inputs, outs);
 }

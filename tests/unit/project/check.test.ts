@@ -1,0 +1,32 @@
+/**
+ * `Project` at check: the nested `defaultCompute` is checked as `Branch.compute` is, and its failures
+ * are reported against `defaultCompute` itself (the engine prints only a top-level input's value: a
+ * failure on `defaultCompute.maxCU` printed `{<nil>}`).
+ */
+import { checkInputs } from "../../../provider/resources/project/inputs";
+
+describe("defaultCompute", () => {
+  it("a misspelt setting is reported against defaultCompute, naming the setting and the close spelling", () => {
+    const r = checkInputs({ defaultCompute: { maxCU: 2 } });
+    expect(r.failures).toEqual([
+      {
+        property: "defaultCompute",
+        reason: expect.stringMatching(
+          /^defaultCompute\.maxCU is not a setting of a project's default compute; did you mean defaultCompute\.maxCu\?/,
+        ),
+      },
+    ]);
+  });
+
+  it("a size out of range names the nested setting", () => {
+    const r = checkInputs({ defaultCompute: { minCu: 0.25, maxCu: 99 } });
+    expect(r.failures.map((f) => f.property)).toEqual(["defaultCompute"]);
+    expect(r.failures[0].reason).toMatch(/^defaultCompute\.maxCu/);
+  });
+
+  it("a fixed size becomes equal bounds", () => {
+    const r = checkInputs({ defaultCompute: { cu: 1, suspendTimeoutSeconds: 300 } });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.defaultCompute).toEqual({ minCu: 1, maxCu: 1, suspendTimeoutSeconds: 300 });
+  });
+});
