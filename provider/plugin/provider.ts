@@ -10,7 +10,14 @@ import type * as provider from "@pulumi/pulumi/provider";
 import * as lookups from "../lookups";
 import { LOOKUPS, RESOURCES } from "../registry";
 import { PACKAGE } from "../resources/classes";
-import { bind, changedKeysOf, INTERNAL_KEYS, type BoundResource, type ResourceKind } from "../resources/kit";
+import {
+  bind,
+  changedKeysOf,
+  importInputsOf,
+  INTERNAL_KEYS,
+  type BoundResource,
+  type ResourceKind,
+} from "../resources/kit";
 import { Runtime } from "../resources/runtime";
 import { schemaJson } from "./schema";
 import { conceal, reveal, secretKeys } from "./secrets";
@@ -157,7 +164,7 @@ export function createProvider(version: string): provider.Provider & {
       if (!result.id) return {};
       const outs = outputs(kind, result.props, props);
       // `pulumi import`: no state, so the inputs are what the resource is.
-      const inputs = state ? clean(result.inputs) : kind.steps.importInputs(clean(result.props));
+      const inputs = state ? clean(result.inputs) : importInputsOf(kind, clean(result.props));
       return { id: result.id, props: outs, inputs: conceal(inputs, secretKeys(props)) };
     },
 

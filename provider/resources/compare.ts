@@ -4,7 +4,7 @@
  * from it a resource's replace / update / refused lists and the keys of the engine's detailed diff;
  * a resource overrides only what is special (Compute's effective sizes). Pure.
  */
-import type { PropertyDef, ResourceDef } from "./definition";
+import { stableNames, type PropertyDef, type ResourceDef } from "./definition";
 
 type Props = Record<string, unknown>;
 
@@ -60,6 +60,8 @@ export interface DefinedDiff {
   /** Changes the resource refuses (set at creation, never replaced). */
   refused: string[];
   changes: boolean;
+  /** The outputs an update keeps ({@link stableNames}); none when the object is replaced. */
+  stables: string[];
 }
 
 /** The diff a definition implies between old outputs and new inputs (inputs in definition order). */
@@ -68,7 +70,8 @@ export function definedDiff(def: ResourceDef, olds: Props, news: Props): Defined
   const by = (...effects: string[]) =>
     changed.filter((p) => effects.includes(p.change ?? "")).map((p) => p.name);
   const d = { replaces: by("replace"), updates: by("update", "restart"), refused: by("refused") };
-  return { ...d, changes: d.replaces.length + d.updates.length + d.refused.length > 0 };
+  const changes = d.replaces.length + d.updates.length + d.refused.length > 0;
+  return { ...d, changes, stables: d.replaces.length === 0 ? stableNames(def.properties) : [] };
 }
 
 /** The keys of the engine's detailed diff: every input whose change does something. */

@@ -66,6 +66,11 @@ export interface PropertyDef {
   comparedThrough?: readonly string[];
   /** Stored encrypted in the state and shown as `[secret]`. */
   secret?: boolean;
+  /**
+   * Never changes while the object lives (an id, a creation time, a setting fixed at creation): an
+   * update's preview shows the old value as known instead of "computed".
+   */
+  stable?: boolean;
 }
 
 /** A resource: its token's type name, its docs and its properties. */
@@ -123,6 +128,16 @@ export function replaceNames(props: readonly PropertyDef[]): string[] {
   return props.filter((p) => p.input && p.change === "replace").map((p) => p.name);
 }
 
+/**
+ * Names of the outputs an update (not a replacement) keeps: those marked {@link PropertyDef.stable}
+ * and the inputs whose change would replace the object.
+ */
+export function stableNames(props: readonly PropertyDef[]): string[] {
+  return props
+    .filter((p) => p.output && (p.stable || (p.input && p.change === "replace")))
+    .map((p) => p.name);
+}
+
 /** Names of the outputs the engine stores encrypted. */
 export function secretNames(props: readonly PropertyDef[]): string[] {
   return props.filter((p) => p.secret).map((p) => p.name);
@@ -147,7 +162,7 @@ export function importIdInput(description: string): PropertyDef {
 
 /** The `createdAt` output (ISO 8601 UTC, as the service gives it). */
 export function createdAtOutput(output: "always" | "optional", description: string): PropertyDef {
-  return { name: "createdAt", type: "string", output, description };
+  return { name: "createdAt", type: "string", output, stable: true, description };
 }
 
 /** A compute's size as an object type gives it (`BranchCompute`, `ProjectDefaultCompute`). */

@@ -22,7 +22,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ObjectTypeDef, ResourceDef } from "./definition";
 import { definedChangedKeys } from "./compare";
 import type { Runtime } from "./runtime";
-import { InitError } from "./steps";
+import { definedImportInputs, InitError } from "./steps";
 import { namedWhereIdWanted, targetFailures } from "./targets";
 
 // The kit's other parts, for the resource folders: one import.
@@ -54,8 +54,11 @@ export interface ResourceSteps<I extends object = object> {
   changedKeys?(olds: Props, news: Props): string[];
   create(rt: Runtime, inputs: Checked<I>): Promise<pulumi.dynamic.CreateResult>;
   read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
-  /** The inputs that describe a resource read by `pulumi import` as it is (they become its code). */
-  importInputs(outs: Props): Props;
+  /**
+   * The inputs that describe a resource read by `pulumi import` as it is (they become its code); left
+   * out, the definition's ({@link definedImportInputs}).
+   */
+  importInputs?(outs: Props): Props;
   update(rt: Runtime, id: string, olds: Props, news: Checked<I>): Promise<pulumi.dynamic.UpdateResult>;
   delete(rt: Runtime, id: string, props: Props): Promise<void>;
   /**
@@ -117,6 +120,17 @@ export interface ResourceKind<I extends object = object> {
 /** The inputs that differ between old outputs and new inputs, for the engine's detailed diff. */
 export function changedKeysOf(kind: ResourceKind, olds: Props, news: Props): string[] {
   return kind.steps.changedKeys?.(olds, news) ?? definedChangedKeys(kind.definition, olds, news);
+}
+
+/**
+ * A step that takes over an object that exists (`adopt`, `importId`, `adoptDefault`): the runtime,
+ * the checked inputs as the engine gave them, and what the resource parsed from them.
+ */
+export type TakeOverStep<A> = (rt: Runtime, inputs: Props, parsed: A) => Promise<pulumi.dynamic.CreateResult>;
+
+/** The inputs that describe an object `pulumi import` read, as it is: the resource's own, else the definition's. */
+export function importInputsOf(kind: ResourceKind, outs: Props): Props {
+  return kind.steps.importInputs?.(outs) ?? definedImportInputs(kind.definition, outs);
 }
 
 /** A resource's steps with the kit's rules, for one runtime: what the faces call. */

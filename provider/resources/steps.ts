@@ -4,12 +4,14 @@
  * still to wait for ({@link pendingOperations}), the progress line, refresh's inputs, "gone" only
  * when the key can see the project, derived names and the annotations naming a branch's stack.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "crypto";
 import { ApiError, type NeonClient, type Operation } from "../api";
 import { isSucceeded, isTerminal } from "../operations";
 import type { ResourceDef } from "./definition";
 import type { ResourceLogger } from "./engine-log";
-import { clause } from "./runtime";
+import { clause, type Runtime } from "./runtime";
+import type { DefinedDiff } from "./compare";
 
 type Props = Record<string, unknown>;
 
@@ -135,13 +137,14 @@ export function waitingLine(done: string, operations: readonly { action: string 
  * The inputs after a refresh: those the program gave, as they now are. The program's input names
  * are recorded at each write as `__inputNames` (values the platform chose are not something the
  * program asked for); states without that record fall back to every input present in the old
- * outputs. `always` are inputs every resource has (its identity), reported whatever was recorded.
+ * outputs. `always` are the inputs that name the object (by default the required ones), reported
+ * whatever was recorded.
  */
 export function refreshInputs(
   def: ResourceDef,
   old: Props,
   outs: Props,
-  always: readonly string[] = [],
+  always: readonly string[] = requiredInputNames(def),
 ): Props {
   const given = Array.isArray(old.__inputNames) ? (old.__inputNames as string[]) : undefined;
   const inputs: Props = {};
@@ -151,6 +154,26 @@ export function refreshInputs(
     if ((wanted || always.includes(k)) && outs[k] !== undefined) inputs[k] = outs[k];
   }
   for (const k of INTERNAL_KEYS) if (outs[k] !== undefined) inputs[k] = outs[k];
+  return inputs;
+}
+
+/** The names of a resource's required inputs. */
+export function requiredInputNames(def: ResourceDef): string[] {
+  return def.properties.filter((p) => p.input === "required").map((p) => p.name);
+}
+
+/**
+ * The inputs that describe an object read by `pulumi import` as it is (they become its code): each
+ * input whose change does something to the object (not read at creation only, not a trigger) that
+ * the outputs hold; a flag whose absence means `false` only when it is `true`.
+ */
+export function definedImportInputs(def: ResourceDef, outs: Props): Props {
+  const inputs: Props = {};
+  for (const p of def.properties) {
+    if (!p.input || p.change === "create-only" || p.change === "none" || p.compare === "trigger") continue;
+    if (outs[p.name] === undefined || (p.compare === "false-when-absent" && outs[p.name] !== true)) continue;
+    inputs[p.name] = outs[p.name];
+  }
   return inputs;
 }
 
@@ -215,6 +238,30 @@ export async function readImported<T>(what: string, importId: string, read: () =
     }
     throw err;
   }
+}
+
+/**
+ * Sends a delete and waits for the operations it started. A 404 means "already gone" once the key is
+ * known to see the project ({@link confirmGone}); `what` names the object in that message.
+ */
+export async function deleteAndWait(
+  rt: Runtime,
+  projectId: string,
+  what: string,
+  send: () => Promise<{ operations: Operation[] } | undefined>,
+  log: ResourceLogger,
+): Promise<void> {
+  const r = await send().catch(async (err: unknown) => {
+    if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
+    await confirmGone(rt.client(), projectId, what, "delete", err);
+    return undefined;
+  });
+  if (r) await rt.waitFor(projectId, r.operations, log);
+}
+
+/** The engine's diff result for a definition-derived diff. */
+export function diffResult(d: DefinedDiff, deleteBeforeReplace: boolean): pulumi.dynamic.DiffResult {
+  return { changes: d.changes, replaces: d.replaces, stables: d.stables, deleteBeforeReplace };
 }
 
 /**

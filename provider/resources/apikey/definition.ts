@@ -20,12 +20,14 @@ export const APIKEY_DEFINITION = {
     {
       name: "keyId",
       type: "integer",
+      stable: true,
       output: "always",
       description: "The key's numeric id, as the API and console list it.",
     },
     {
       name: "token",
       type: "string",
+      stable: true,
       output: "optional",
       secret: true,
       description:
@@ -77,6 +79,7 @@ export const APIKEY_DEFINITION = {
     {
       name: "createdBy",
       type: "string",
+      stable: true,
       output: "always",
       description: "Id of the user who created the key (the owner of the provider's API key at the time).",
     },

@@ -5,7 +5,7 @@
  * while the old one still works.
  */
 import { UNKNOWN } from "./inputs";
-import { replaceNames, type ResourceDef } from "../definition";
+import { replaceNames, stableNames, type ResourceDef } from "../definition";
 import { APIKEY_DEFINITION } from "./definition";
 
 /** Inputs whose change replaces the key (a key cannot be edited); `importId` only matters at create. */
@@ -13,8 +13,8 @@ const REPLACE_PROPERTIES = replaceNames((APIKEY_DEFINITION as ResourceDef).prope
 
 type Props = Record<string, unknown>;
 
-/** Outputs that do not change unless the key is replaced. */
-const STABLE_OUTPUTS = ["keyId", "token", "createdAt", "createdBy", "orgId", "projectId", "name"];
+/** The outputs an update keeps (the definition says which). */
+const STABLE_OUTPUTS = stableNames((APIKEY_DEFINITION as ResourceDef).properties);
 
 /** The result of comparing old and new inputs. */
 export interface ApiKeyDiff {

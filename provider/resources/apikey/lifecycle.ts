@@ -282,10 +282,6 @@ export const apiKeySteps: ResourceSteps<ApiKeyInputs> = {
   changedKeys: (olds, news) => diffApiKey(olds, news).replaces,
   create,
   read,
-  importInputs: (outs) =>
-    Object.fromEntries(
-      ["name", "orgId", "projectId"].filter((k) => outs[k] !== undefined).map((k) => [k, outs[k]]),
-    ),
   update,
   delete: remove,
 };

@@ -122,6 +122,7 @@ export const BRANCH_DEFINITION = {
     {
       name: "default",
       type: "boolean",
+      stable: true,
       output: "always",
       description: "Whether this is the project's default branch.",
     },

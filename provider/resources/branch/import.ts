@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch } from "../../api";
 import { changedInput } from "../compare";
-import { readImported, UNKNOWN } from "../kit";
+import { readImported, UNKNOWN, type TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import { BRANCH_DEFINITION } from "./definition";
 import { describeBranch, toOutputs } from "./mapping";
@@ -85,11 +85,7 @@ export async function previewImport(
 }
 
 /** Adopts the branch `importId` names; the declared inputs must describe it as it is. */
-export async function importExisting(
-  rt: Runtime,
-  inputs: Props,
-  i: BranchInputs,
-): Promise<pulumi.dynamic.CreateResult> {
+export const importExisting: TakeOverStep<BranchInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const branchId = (i.importId as string).split("/")[1];
   const found = await readImported("branch", i.importId as string, () =>
@@ -101,4 +97,4 @@ export async function importExisting(
   if (detail) throw new Error(`Failed to import ${describeBranch(b)}: ${detail}`);
   rt.logger(inputs).info(`imported ${describeBranch(b)}; deleting this resource will delete the branch`);
   return { id: b.id, outs: toOutputs(inputs, b, ep, found.annotation) };
-}
+};

@@ -6,10 +6,16 @@
  * operations.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError } from "../../api";
 import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
-import { confirmGone, isNewResource, unfinishedCreation, UNKNOWN, type ResourceSteps } from "../kit";
+import {
+  deleteAndWait,
+  diffResult,
+  isNewResource,
+  unfinishedCreation,
+  UNKNOWN,
+  type ResourceSteps,
+} from "../kit";
 import { same } from "../compare";
 import type { Runtime } from "../runtime";
 import { budgetFailures } from "./budget";
@@ -154,13 +160,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
       await refuseUndeletable(rt.client(), String(olds.projectId), id, "replace");
     }
   }
-  return {
-    changes: d.changes,
-    replaces: d.replaces,
-    stables: d.replaces.length === 0 ? ["projectId", "parentId", "default", "createdAt"] : [],
-    // Branch names are unique in a project: the old branch has to go before its replacement comes.
-    deleteBeforeReplace: true,
-  };
+  // Branch names are unique in a project: the old branch has to go before its replacement comes.
+  return diffResult(d, true);
 }
 
 // --- delete --------------------------------------------------------------------------------
@@ -170,27 +171,15 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {
     await refuseUndeletable(api, projectId, id, "delete");
-    const r = await api.branches.delete(projectId, id).catch(async (err: unknown) => {
-      if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
-      await confirmGone(api, projectId, `branch ${id}`, "delete", err);
-      return undefined;
-    });
-    if (r) await rt.waitFor(projectId, r.operations, rt.logger(props));
+    await deleteAndWait(
+      rt,
+      projectId,
+      `branch ${id}`,
+      () => api.branches.delete(projectId, id),
+      rt.logger(props),
+    );
   });
 }
 
 /** `Branch`'s own steps (see `../kit.ts`). */
-export const branchSteps: ResourceSteps<BranchInputs> = {
-  check,
-  diff,
-  create,
-  read,
-  importInputs: (outs) => {
-    const inputs: Props = { projectId: outs.projectId };
-    for (const k of ["name", "parentId", "protected", "expiresAt", "compute"])
-      if (outs[k] !== undefined) inputs[k] = outs[k];
-    return inputs;
-  },
-  update,
-  delete: remove,
-};
+export const branchSteps: ResourceSteps<BranchInputs> = { check, diff, create, read, update, delete: remove };

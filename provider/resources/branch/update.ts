@@ -35,7 +35,7 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
   const b = found.branch;
   const old = props ?? {};
   const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id), found.annotation);
-  return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs, ["projectId"]) };
+  return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs) };
 }
 
 export async function applyChanges(

@@ -20,6 +20,7 @@ export const COMPUTE_DEFINITION = {
     {
       name: "endpointId",
       type: "string",
+      stable: true,
       output: "always",
       description: "The endpoint id (`ep-…`).",
     },
@@ -197,12 +198,14 @@ export const COMPUTE_DEFINITION = {
     {
       name: "host",
       type: "string",
+      stable: true,
       output: "always",
       description: "Connection host name; a re-created compute gets a new one.",
     },
     {
       name: "proxyHost",
       type: "string",
+      stable: true,
       output: "optional",
       description:
         "The host name of the region's connection proxy (deprecated by the API; absent when the service leaves it out).",

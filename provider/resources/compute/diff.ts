@@ -6,7 +6,7 @@
  * out (or echoed back by the API after a refresh) is not a change.
  */
 import { SUSPEND_TIMEOUT_DEFAULT_SECONDS, UNKNOWN } from "./inputs";
-import { inputNames, replaceNames, type ResourceDef } from "../definition";
+import { inputNames, replaceNames, stableNames, type ResourceDef } from "../definition";
 import { COMPUTE_DEFINITION } from "./definition";
 
 const DEFINITION: ResourceDef = COMPUTE_DEFINITION;
@@ -31,8 +31,8 @@ export const UPDATE_PROPERTIES: readonly string[] = DEFINITION.properties
   .filter((p) => p.input && (p.change === "update" || p.change === "restart") && !p.comparedThrough)
   .map((p) => p.name);
 
-/** Outputs the engine may treat as stable across an in-place update. */
-const STABLE_OUTPUTS = ["endpointId", "projectId", "type", "regionId", "host", "proxyHost", "createdAt"];
+/** The outputs an update keeps (the definition says which). */
+const STABLE_OUTPUTS = stableNames(DEFINITION.properties);
 
 type Props = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
-import { createOnce, keptInStack, waitingLine, type Checked } from "../kit";
+import { createOnce, keptInStack, waitingLine, type Checked, type TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
@@ -115,11 +115,7 @@ export async function finishFound(
 }
 
 /** `adopt` (applies the declared owner; destroy leaves it) or `importId` (must match as it is). */
-export async function takeOver(
-  rt: Runtime,
-  inputs: Props,
-  i: DatabaseInputs,
-): Promise<pulumi.dynamic.CreateResult> {
+export const takeOver: TakeOverStep<DatabaseInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = (i.importId ? parseImportId(i.importId) : undefined) ?? refOf(inputs);
@@ -157,4 +153,4 @@ export async function takeOver(
     id: String(current.id),
     outs: toOutputs(inputs, ref.projectId, current, extra),
   };
-}
+};

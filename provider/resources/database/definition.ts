@@ -60,6 +60,7 @@ export const DATABASE_DEFINITION = {
     {
       name: "databaseId",
       type: "integer",
+      stable: true,
       output: "always",
       description: "The service's id of the database: it stays the same through renames.",
     },

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Database } from "../../api";
-import { confirmGone, isNewResource, type ResourceSteps } from "../kit";
+import { confirmGone, deleteAndWait, diffResult, isNewResource, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import { duplicateFailure, isNotFound, refuseTakenTarget } from "../branch-objects";
 import { checkInputs } from "./inputs";
@@ -51,13 +51,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
       );
     }
   }
-  return {
-    changes: d.changes,
-    replaces: d.replaces,
-    stables: d.replaces.length === 0 ? ["projectId", "branchId", "databaseId", "createdAt"] : [],
-    // A replacement on another branch may keep the name: the old database goes first.
-    deleteBeforeReplace: true,
-  };
+  // A replacement on another branch may keep the name: the old database goes first.
+  return diffResult(d, true);
 }
 
 // --- delete --------------------------------------------------------------------------------
@@ -76,12 +71,9 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
       return;
     }
     if (!db) return; // the branch is there and the database is not: already deleted
-    const r = await api.databases.delete(projectId, db.branch_id, db.name).catch(async (err: unknown) => {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(api, projectId, what, "delete", err);
-      return undefined;
-    });
-    if (r) await rt.waitFor(projectId, r.operations, rt.logger(props));
+    const found = db;
+    const send = () => api.databases.delete(projectId, found.branch_id, found.name);
+    await deleteAndWait(rt, projectId, what, send, rt.logger(props));
   });
 }
 
@@ -114,12 +106,6 @@ export const databaseSteps: ResourceSteps<DatabaseInputs> = {
   diff,
   create,
   read,
-  importInputs: (outs) => ({
-    projectId: outs.projectId,
-    branchId: outs.branchId,
-    name: outs.name,
-    ownerName: outs.ownerName,
-  }),
   update,
   delete: remove,
   release,

@@ -44,12 +44,7 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
   if (!db) return {};
   const old = props ?? {};
   const outs = toOutputs(old, where.projectId, db);
-  const inputs = refreshInputs(DATABASE_DEFINITION, old, outs, [
-    "projectId",
-    "branchId",
-    "name",
-    "ownerName",
-  ]);
+  const inputs = refreshInputs(DATABASE_DEFINITION, old, outs);
   // Which Role made the owner is no fact of the service: a refresh keeps it (see owner.ts).
   if (old[OWNER_ROLE_KEY] !== undefined) inputs[OWNER_ROLE_KEY] = old[OWNER_ROLE_KEY];
   return { id: String(db.id), props: outs, inputs };

@@ -6,7 +6,15 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Operation, type Project } from "../../api";
-import { createOnce, keptInStack, pendingOperations, readImported, waitingLine, type Checked } from "../kit";
+import {
+  createOnce,
+  keptInStack,
+  pendingOperations,
+  readImported,
+  waitingLine,
+  type Checked,
+  type TakeOverStep,
+} from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import type { ProjectInputs } from "./types";
@@ -183,11 +191,7 @@ export async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pu
 }
 
 /** Adopts the project `importId` names; the declared inputs must describe it as it is. */
-export async function importExisting(
-  rt: Runtime,
-  inputs: Props,
-  id: string,
-): Promise<pulumi.dynamic.CreateResult> {
+export const importExisting: TakeOverStep<string> = async (rt, inputs, id) => {
   const api = rt.client();
   const p = await readImported("project", id, () => api.projects.get(id));
   const actual = toOutputs({}, p, await readParts(api, p, {}));
@@ -209,4 +213,4 @@ export async function importExisting(
   }
   rt.logger(inputs).info(`imported ${describeProject(p)}; deleting this resource will delete the project`);
   return { id: p.id, outs: toOutputs(inputs, p, await readParts(api, p, inputs)) };
-}
+};

@@ -44,6 +44,7 @@ export const PROJECT_DEFINITION = {
     {
       name: "regionId",
       type: "string",
+      stable: true,
       input: "optional",
       output: "always",
       change: "refused",
@@ -54,6 +55,7 @@ export const PROJECT_DEFINITION = {
     {
       name: "pgVersion",
       type: "integer",
+      stable: true,
       input: "optional",
       output: "always",
       change: "refused",
@@ -137,6 +139,7 @@ export const PROJECT_DEFINITION = {
     {
       name: "defaultBranchId",
       type: "string",
+      stable: true,
       output: "always",
       description: "The id of the project's default branch.",
     },

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Project, type ProjectUpdateBody } from "../../api";
-import { refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
+import { diffResult, refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
 import { definedDiff } from "../compare";
 import type { Runtime } from "../runtime";
 import { PROJECT_DEFINITION } from "./definition";
@@ -46,12 +46,7 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
   const d = diffProject(olds, news);
   const known = d.refused.filter((k) => news[k] !== UNKNOWN);
   if (known.length > 0 && rt.isPlanning(news)) throw refusal(id, olds, news, known);
-  return {
-    changes: d.changes,
-    replaces: [],
-    stables: ["defaultBranchId", "createdAt", "regionId", "pgVersion"],
-    deleteBeforeReplace: false,
-  };
+  return diffResult(d, false);
 }
 
 // --- read / update / delete ------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
-import { createOnce, keptInStack, waitingLine, type Checked } from "../kit";
+import { createOnce, keptInStack, waitingLine, type Checked, type TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
@@ -163,11 +163,7 @@ export async function finishFound(
 }
 
 /** `adopt` or `importId`: takes over an existing role; its declared `noLogin` must match it. */
-export async function takeOver(
-  rt: Runtime,
-  inputs: Props,
-  i: RoleInputs,
-): Promise<pulumi.dynamic.CreateResult> {
+export const takeOver: TakeOverStep<RoleInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = i.importId ? (parseImportId(i.importId) as RoleRef) : refOf(inputs);
@@ -200,4 +196,4 @@ export async function takeOver(
     id: roleId(ref),
     outs: toOutputs(inputs, ref, role, password, i.adopt ? { adopted: true } : {}),
   };
-}
+};

@@ -67,6 +67,7 @@ export const ROLE_DEFINITION = {
     {
       name: "protected",
       type: "boolean",
+      stable: true,
       output: "always",
       description: "Whether the service manages the role itself (such roles cannot be deleted).",
     },

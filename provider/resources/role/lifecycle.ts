@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { NeonClient, Role } from "../../api";
-import { confirmGone, UNKNOWN, type ResourceSteps } from "../kit";
+import { deleteAndWait, diffResult, UNKNOWN, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
 import { duplicateFailure, isNotFound, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects";
 import { checkInputs } from "./inputs";
@@ -105,14 +105,8 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
       );
     }
   }
-  return {
-    changes: d.changes,
-    replaces: d.replaces,
-    stables:
-      d.replaces.length === 0 ? ["projectId", "branchId", "name", "noLogin", "protected", "createdAt"] : [],
-    // Role names are unique in a branch: the old role goes first only when the new one takes its name.
-    deleteBeforeReplace: first,
-  };
+  // Role names are unique in a branch: the old role goes first only when the new one takes its name.
+  return diffResult(d, first);
 }
 
 // --- delete --------------------------------------------------------------------------------
@@ -142,26 +136,10 @@ async function remove(rt: Runtime, _id: string, props: Props): Promise<void> {
   const ref = refOf(props);
   await rt.serialized(ref.projectId, async () => {
     await refuseIfOwner(api, ref, "delete");
-    const r = await api.roles.delete(ref.projectId, ref.branchId, ref.name).catch(async (err: unknown) => {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(api, ref.projectId, describeRole(ref), "delete", err);
-      return undefined;
-    });
-    if (r) await rt.waitFor(ref.projectId, r.operations, rt.logger(props));
+    const send = () => api.roles.delete(ref.projectId, ref.branchId, ref.name);
+    await deleteAndWait(rt, ref.projectId, describeRole(ref), send, rt.logger(props));
   });
 }
 
 /** `Role`'s own steps (see `../kit.ts`). */
-export const roleSteps: ResourceSteps<RoleInputs> = {
-  check,
-  diff,
-  create,
-  read,
-  importInputs: (outs) => {
-    const inputs: Props = { projectId: outs.projectId, branchId: outs.branchId, name: outs.name };
-    if (outs.noLogin === true) inputs.noLogin = true;
-    return inputs;
-  },
-  update,
-  delete: remove,
-};
+export const roleSteps: ResourceSteps<RoleInputs> = { check, diff, create, read, update, delete: remove };

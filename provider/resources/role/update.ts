@@ -40,7 +40,7 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
   return {
     id: roleId(ref),
     props: outs,
-    inputs: refreshInputs(ROLE_DEFINITION, old, outs, ["projectId", "branchId", "name"]),
+    inputs: refreshInputs(ROLE_DEFINITION, old, outs),
   };
 }
 

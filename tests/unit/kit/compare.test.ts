@@ -96,6 +96,8 @@ describe("definedDiff over the definitions", () => {
       updates: [],
       refused: [],
       changes: false,
+      // The inputs a change would replace it for, and the outputs marked stable.
+      stables: ["projectId", "parentId", "default", "createdAt"],
     });
     const d = definedDiff(BRANCH_DEFINITION, olds, {
       projectId: "p",
@@ -104,6 +106,8 @@ describe("definedDiff over the definitions", () => {
       resetTrigger: "1",
     });
     expect([d.replaces, d.updates]).toEqual([["parentId"], ["compute", "resetTrigger"]]);
+    // A replacement keeps nothing.
+    expect(d.stables).toEqual([]);
   });
 
   it("Role: a rename or noLogin replaces; a rotation trigger updates", () => {

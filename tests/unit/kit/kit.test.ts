@@ -5,13 +5,15 @@
  * and the input schema derived from a definition.
  */
 import { ApiError } from "../../../provider/api";
-import type { ResourceDef } from "../../../provider/resources/definition";
+import { stableNames, type ResourceDef } from "../../../provider/resources/definition";
 import { checkAgainst, inputSchema } from "../../../provider/resources/check";
 import {
   bind,
   confirmGone,
+  definedImportInputs,
   givenInputNames,
   refreshInputs,
+  requiredInputNames,
   UNKNOWN,
   type ResourceKind,
   type ResourceSteps,
@@ -137,6 +139,13 @@ describe("refreshInputs: what a refresh reports as the program's inputs", () => 
   });
 
   it("without a record, falls back to the inputs present in the old state; identity always", () => {
+    // The required inputs are the identity unless the resource names its own.
+    expect(refreshInputs(DEF, { size: 2 }, outs)).toEqual({ projectId: "p", size: 3, __urn: "u" });
+    expect(refreshInputs(DEF, { size: 2 }, outs, ["label"])).toEqual({
+      label: "chosen by the platform",
+      size: 3,
+      __urn: "u",
+    });
     expect(refreshInputs(DEF, { size: 2 }, outs, ["projectId"])).toEqual({
       projectId: "p",
       size: 3,
@@ -146,6 +155,74 @@ describe("refreshInputs: what a refresh reports as the program's inputs", () => 
       "projectId",
       "tags",
     ]);
+  });
+});
+
+describe("what the definition implies for import, identity and stable outputs", () => {
+  const IMPORTED: ResourceDef = {
+    ...DEF,
+    properties: [
+      ...DEF.properties,
+      {
+        name: "adopt",
+        type: "boolean",
+        input: "optional",
+        output: "optional",
+        change: "create-only",
+        description: "a",
+      },
+      {
+        name: "kick",
+        type: "string",
+        input: "optional",
+        output: "optional",
+        change: "update",
+        compare: "trigger",
+        description: "k",
+      },
+      {
+        name: "locked",
+        type: "boolean",
+        input: "optional",
+        output: "optional",
+        change: "update",
+        compare: "false-when-absent",
+        description: "f",
+      },
+      {
+        name: "wait",
+        type: "number",
+        input: "optional",
+        output: "optional",
+        change: "none",
+        description: "w",
+      },
+      { name: "createdAt", type: "string", output: "optional", stable: true, description: "c" },
+    ],
+  };
+  const outs = {
+    projectId: "p",
+    label: "x",
+    size: 2,
+    adopt: true,
+    kick: "1",
+    locked: false,
+    wait: 5,
+    widgetId: "w-1",
+    createdAt: "t",
+  };
+
+  it("import: every input whose change does something and that the object has; a false flag left out", () => {
+    expect(definedImportInputs(IMPORTED, outs)).toEqual({ projectId: "p", label: "x", size: 2 });
+    expect(definedImportInputs(IMPORTED, { ...outs, locked: true })).toMatchObject({ locked: true });
+  });
+
+  it("identity: the required inputs", () => {
+    expect(requiredInputNames(IMPORTED)).toEqual(["projectId"]);
+  });
+
+  it("stable: the outputs marked so and the inputs whose change replaces", () => {
+    expect(stableNames(IMPORTED.properties)).toEqual(["projectId", "createdAt"]);
   });
 });
 
