@@ -71,12 +71,36 @@ describe("the published tarball", () => {
     expect(pkg.bin).toEqual({ "pulumi-resource-neoncompute": "bin/pulumi-resource-neoncompute" });
   });
 
-  it("carries nothing else: no sources, tests, emulator, benchmarks, examples or scripts", () => {
+  it("carries the documents its README links to, so that the links work from an installed copy", () => {
+    const links = [...read("README.md").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1])
+      .filter((l) => !/^[a-z]+:/i.test(l));
+    expect(links.length).toBeGreaterThan(5);
+    const inPackage = (l: string) =>
+      shipped.has(l) || files.some((f) => f.startsWith(`${l.replace(/\/$/, "")}/`));
+    expect(links.filter((l) => !inPackage(l))).toEqual([]);
+  });
+
+  it("carries nothing else: no sources, tests, emulator code, benchmark code or scripts", () => {
+    const top = [
+      "LICENSE",
+      "README.md",
+      "CHANGELOG.md",
+      "BENCHMARKS.md",
+      "package.json",
+      "emulator/README.md",
+    ];
     const allowed = (f: string) =>
-      ["LICENSE", "README.md", "CHANGELOG.md", "package.json", "bin/pulumi-resource-neoncompute"].includes(
-        f,
-      ) || /^dist\/provider\/.+\.(js|d\.ts)$/.test(f);
+      top.includes(f) ||
+      f === "bin/pulumi-resource-neoncompute" ||
+      /^dist\/provider\/.+\.(js|d\.ts)$/.test(f) ||
+      /^docs\/.+\.md$/.test(f) ||
+      // The example programs the README and docs point to (no dependencies of their own).
+      /^examples\/.+\.(md|ya?ml|ts|json)$/.test(f);
     expect(files.filter((f) => !allowed(f))).toEqual([]);
+    expect(
+      files.filter((f) => f.includes("node_modules") || (f.startsWith("examples/") && f.endsWith(".js"))),
+    ).toEqual([]);
   });
 
   it("has no source map pointing at a file it does not carry", () => {
