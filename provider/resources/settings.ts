@@ -46,6 +46,16 @@ export const SETTINGS: readonly SettingDef[] = [
   },
 ];
 
+/** Environment variables the program's process reads (not settings of a provider instance). */
+export const PROGRAM_ENVIRONMENT: readonly { name: string; description: string }[] = [
+  {
+    name: "NEON_COMPUTE_ADMISSION",
+    description:
+      "`off` turns off the fair share of the engine's steps per project during `up` (dynamic `Compute` " +
+      "resources; on by default). See docs/guide.md.",
+  },
+];
+
 /** Settings of one provider instance, as parsed by {@link parseSettings}. */
 export interface ProviderSettings {
   apiKey?: string;

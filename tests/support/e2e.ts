@@ -2,6 +2,7 @@
  * What end-to-end test files share: an emulator per file with a client of its API, and a transcript
  * of the CLI's output (printed when a test fails, so that its failure shows what the CLI said).
  */
+import { spawn } from "child_process";
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 
@@ -57,4 +58,51 @@ export function useTranscript(): Transcript {
       return text;
     },
   };
+}
+
+/** The emulator as a user runs it (`npm run emulator`), in its own process. */
+export interface EmulatorCommand {
+  url: string;
+  apiKey: string;
+  projectId: string;
+  /** Stops it (the whole process group) and waits until it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `npm run emulator -- <args>` in `cwd` and resolves once it has printed where it listens; what
+ * it printed before it failed is in the error.
+ */
+export function runEmulatorCommand(cwd: string, args: readonly string[]): Promise<EmulatorCommand> {
+  const child = spawn("npm", ["run", "--silent", "emulator", "--", ...args], {
+    cwd,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+    await exited;
+  };
+  let printed = "";
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      printed += chunk.toString();
+      const url = /Emulator listening: (\S+)/.exec(printed)?.[1];
+      const apiKey = /API key \(personal, bootstrap\): (\S+)/.exec(printed)?.[1];
+      const projectId = /\nProject: (\S+)/.exec(printed)?.[1];
+      if (url && apiKey && projectId) resolve({ url, apiKey, projectId, stop });
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    child.once("exit", (code) => reject(new Error(`npm run emulator exited with ${code}:\n${printed}`)));
+  });
 }

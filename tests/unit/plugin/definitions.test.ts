@@ -28,6 +28,8 @@ import { branchInfo, computeInfo, operationInfo, projectInfo } from "../../../pr
 import { schemaObject } from "../../../provider/plugin/schema";
 import { RESOURCES } from "../../../provider/registry";
 import { apiDocs } from "../../../scripts/lib/api-docs";
+import { registryDocs } from "../../../scripts/lib/registry-docs";
+import { PROGRAM_ENVIRONMENT, SETTINGS } from "../../../provider/resources/settings";
 import { resourceTypes } from "../../../scripts/lib/resource-types";
 import { formatted } from "../../../scripts/lib/formatted";
 
@@ -324,4 +326,29 @@ describe("docs/api", () => {
       expect(onDisk).toBe(formatted(apiDocs()[name], `docs/api/${name}`));
     },
   );
+});
+
+describe("the Registry's pages (docs/_index.md, docs/installation-configuration.md)", () => {
+  it.each(Object.keys(registryDocs()))(
+    "docs/%s is generated from the current definitions and settings (run `npm run docs:api`)",
+    (name) => {
+      const onDisk = fs.readFileSync(path.join(repo, "docs", name), "utf8");
+      expect(onDisk).toBe(formatted(registryDocs()[name], `docs/${name}`));
+    },
+  );
+
+  it("installation-configuration.md names every setting and every NEON_ variable the provider reads", () => {
+    const page = fs.readFileSync(path.join(repo, "docs/installation-configuration.md"), "utf8");
+    const sources = fs
+      .readdirSync(path.join(repo, "provider"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => fs.readFileSync(path.join(repo, "provider", f), "utf8"))
+      .join("\n");
+    const read = new Set([...sources.matchAll(/process\.env\.(NEON_\w+)/g)].map((m) => m[1]));
+    for (const s of SETTINGS) read.add(s.env);
+    expect(read.size).toBeGreaterThanOrEqual(SETTINGS.length + 1);
+    expect([...read].filter((v) => !page.includes(`\`${v}\``))).toEqual([]);
+    expect(SETTINGS.filter((s) => !page.includes(`\`neoncompute:${s.name}\``))).toEqual([]);
+    expect(PROGRAM_ENVIRONMENT.map((e) => e.name).filter((v) => !read.has(v))).toEqual([]);
+  });
 });
