@@ -18,6 +18,11 @@ import { createNeonClient, type NeonClient } from "../../provider/api";
 
 useStepBudgets();
 
+/**
+ * The program's `@pulumi/pulumi`: by default the version this checkout tests (the lowest of the peer
+ * range); the toolchain leg (`scripts/test-toolchains`) sets the newest one served.
+ */
+const SDK_VERSION = process.env.NEON_E2E_PULUMI_SDK || installedVersion("@pulumi/pulumi");
 const { capture } = useTranscript();
 let work: string;
 let emulator: EmulatorCommand | undefined;
@@ -51,7 +56,7 @@ test("npm pack, npm install <tarball> in a program outside the checkout, then up
         private: true,
         dependencies: {
           [PACKAGE.name]: `file:${tarball}`,
-          "@pulumi/pulumi": installedVersion("@pulumi/pulumi"),
+          "@pulumi/pulumi": SDK_VERSION,
           typescript: installedVersion("typescript"),
         },
       },
@@ -98,6 +103,8 @@ test("npm pack, npm install <tarball> in a program outside the checkout, then up
   await npmInstall(program);
   const installed = path.join(program, "node_modules", ...PACKAGE.name.split("/"));
   expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+  const sdk = path.join(program, "node_modules", "@pulumi", "pulumi", "package.json");
+  expect((JSON.parse(fs.readFileSync(sdk, "utf8")) as { version: string }).version).toBe(SDK_VERSION);
 
   // The README's relative links resolve inside the installed package.
   const readme = fs.readFileSync(path.join(installed, "README.md"), "utf8");
