@@ -37,6 +37,14 @@ export {
   type OperationInfo,
   type ComputeInfo,
 } from "./lookups";
+export {
+  planSweep,
+  sweepBranches,
+  type SweepArgs,
+  type SweepCriteria,
+  type SweepResult,
+  type SweepVerdict,
+} from "./sweep";
 export { Provider, type ProviderArgs } from "./dynamic/provider";
 /** Classes and lookups served by the provider plugin `pulumi-resource-neoncompute` (see the README). */
 export * as plugin from "./plugin/sdk";
