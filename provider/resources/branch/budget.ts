@@ -63,7 +63,10 @@ export async function budgetFailures(
         `project ${projectId} holds ${before} branches and its plan allows ${limit}` +
         (mine.size > 1 ? `; this program adds ${mine.size}` : "") +
         ", so this branch would exceed the limit. Delete branches the project no longer needs" +
-        (sweepable.length > 0 ? ` (the oldest this package made: ${sweepable.join("; ")})` : "") +
+        (sweepable.length > 0
+          ? ` (the oldest this package made: ${sweepable.join("; ")}; examples/sweep/sweep.ts deletes ` +
+            "those whose stack no longer exists)"
+          : "") +
         ", or upgrade the plan",
     },
   ];

@@ -311,7 +311,8 @@ describe("branch budget at preview", () => {
         reason: expect.stringMatching(
           new RegExp(
             `project ${free} holds 8 branches and its plan allows 10; this program adds 3, so this branch would exceed ` +
-              `the limit.*the oldest this package made: branch ${leaked.branch.id} \\("leaked"\\).*made by stack acme/pr-41`,
+              `the limit.*the oldest this package made: branch ${leaked.branch.id} \\("leaked"\\).*made by stack acme/pr-41.*` +
+              "examples/sweep/sweep.ts deletes those whose stack no longer exists",
           ),
         ),
       },
