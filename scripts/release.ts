@@ -1,6 +1,6 @@
 /**
  * `npm run release [-- --out <dir>]`: the provider plugin's archive for this machine's platform
- * (`pulumi-resource-neoncompute-v<version>-<os>-<arch>.tar.gz`, default folder `dist/release`), for
+ * (`pulumi-resource-neoncompute-v<version>-<os>-<arch>.tar.gz`, default folder `release/`, which `npm run build` leaves alone), for
  * `pulumi plugin install resource neoncompute <version> --file <archive>`. See docs/plugin.md.
  */
 import * as path from "path";
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const out =
     at >= 0 && process.argv[at + 1]
       ? path.resolve(process.argv[at + 1])
-      : path.join(repoRoot, "dist", "release");
+      : path.join(repoRoot, "release");
   const archive = await buildPluginArchive(out);
   console.log(archive);
   console.log(

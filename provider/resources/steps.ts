@@ -261,7 +261,9 @@ export async function deleteAndWait(
 
 /** The engine's diff result for a definition-derived diff. */
 export function diffResult(d: DefinedDiff, deleteBeforeReplace: boolean): pulumi.dynamic.DiffResult {
-  return { changes: d.changes, replaces: d.replaces, stables: d.stables, deleteBeforeReplace };
+  // A step may add a replacement of its own (an unfinished creation): then nothing is stable.
+  const stables = d.replaces.length === 0 ? d.stables : [];
+  return { changes: d.changes, replaces: d.replaces, stables, deleteBeforeReplace };
 }
 
 /**

@@ -71,9 +71,15 @@ export interface EmulatorCommand {
 
 /**
  * Runs `npm run emulator -- <args>` in `cwd` and resolves once it has printed where it listens; what
- * it printed before it failed is in the error.
+ * it printed before it failed is in the error. Not started within `startMs` (it builds first: slow
+ * on a loaded machine, never minutes), it is stopped and the promise rejects, so that no process is
+ * left behind a hook that would otherwise wait for jest's own timeout.
  */
-export function runEmulatorCommand(cwd: string, args: readonly string[]): Promise<EmulatorCommand> {
+export function runEmulatorCommand(
+  cwd: string,
+  args: readonly string[],
+  startMs = 300_000,
+): Promise<EmulatorCommand> {
   const child = spawn("npm", ["run", "--silent", "emulator", "--", ...args], {
     cwd,
     detached: true,
@@ -92,12 +98,21 @@ export function runEmulatorCommand(cwd: string, args: readonly string[]): Promis
   };
   let printed = "";
   return new Promise((resolve, reject) => {
+    const late = setTimeout(() => {
+      void stop().then(() =>
+        reject(new Error(`npm run emulator did not start within ${startMs / 1000} s:\n${printed}`)),
+      );
+    }, startMs);
+    child.once("exit", () => clearTimeout(late));
     const read = (chunk: Buffer) => {
       printed += chunk.toString();
       const url = /Emulator listening: (\S+)/.exec(printed)?.[1];
       const apiKey = /API key \(personal, bootstrap\): (\S+)/.exec(printed)?.[1];
       const projectId = /\nProject: (\S+)/.exec(printed)?.[1];
-      if (url && apiKey && projectId) resolve({ url, apiKey, projectId, stop });
+      if (url && apiKey && projectId) {
+        clearTimeout(late);
+        resolve({ url, apiKey, projectId, stop });
+      }
     };
     child.stdout.on("data", read);
     child.stderr.on("data", (chunk: Buffer) => {

@@ -13,7 +13,7 @@ import { BRANCH_DEFINITION } from "../../../provider/resources/branch/definition
 import { PROJECT_DEFINITION } from "../../../provider/resources/project/definition";
 import { ROLE_DEFINITION } from "../../../provider/resources/role/definition";
 import { DATABASE_DEFINITION } from "../../../provider/resources/database/definition";
-import { UNKNOWN } from "../../../provider/resources/kit";
+import { diffResult, UNKNOWN } from "../../../provider/resources/kit";
 
 const input = (compare?: Comparison): PropertyDef => ({
   name: "x",
@@ -108,6 +108,15 @@ describe("definedDiff over the definitions", () => {
     expect([d.replaces, d.updates]).toEqual([["parentId"], ["compute", "resetTrigger"]]);
     // A replacement keeps nothing.
     expect(d.stables).toEqual([]);
+    // Nor does one a step adds itself (Branch: an unfinished creation is replaced).
+    const unfinished = definedDiff(BRANCH_DEFINITION, olds, { projectId: "p" });
+    unfinished.replaces.push("currentState");
+    expect(diffResult(unfinished, true)).toEqual({
+      changes: false,
+      replaces: ["currentState"],
+      stables: [],
+      deleteBeforeReplace: true,
+    });
   });
 
   it("Role: a rename or noLogin replaces; a rotation trigger updates", () => {
