@@ -10,9 +10,7 @@ import { repoRoot } from "./lib/pulumi";
 async function main(): Promise<void> {
   const at = process.argv.indexOf("--out");
   const out =
-    at >= 0 && process.argv[at + 1]
-      ? path.resolve(process.argv[at + 1])
-      : path.join(repoRoot, "release");
+    at >= 0 && process.argv[at + 1] ? path.resolve(process.argv[at + 1]) : path.join(repoRoot, "release");
   const archive = await buildPluginArchive(out);
   console.log(archive);
   console.log(
