@@ -138,6 +138,8 @@ export const BranchSchema = z.object({
   id,
   project_id: id,
   parent_id: id.optional(),
+  parent_lsn: z.string().optional(),
+  parent_timestamp: iso.optional(),
   name: z.string(),
   current_state: z.string(),
   pending_state: z.string().optional(),

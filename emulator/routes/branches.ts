@@ -101,6 +101,29 @@ export function branchRoutes(r: Router): void {
         `Failed to ${what}: endpoints lists more than one read_write endpoint; a branch has at most one`,
       );
     }
+    // A schema-only branch is a new root branch (the parent's schema, none of its data) and needs
+    // exactly one read_write compute (API facts §267).
+    const schemaOnly = body.branch?.init_source === "schema-only";
+    if (schemaOnly && (endpointOpts.length !== 1 || endpointOpts[0].type !== "read_write")) {
+      throw badRequest(
+        `Failed to ${what}: a schema-only branch (init_source "schema-only") needs exactly one read_write endpoint in endpoints`,
+      );
+    }
+    // A point-in-time parent: its state at a time inside the project's history retention, and not
+    // before the parent existed (API facts §285).
+    const pointInTime = body.branch?.parent_timestamp;
+    if (pointInTime !== undefined) {
+      const at = Date.parse(pointInTime);
+      const nowAt = ctx.now();
+      const parentMade = Date.parse(store.branch(p.id, parentId)!.created_at);
+      const from = Math.max(nowAt - p.history_retention_seconds * 1000, parentMade);
+      if (at > nowAt || at < from) {
+        throw badRequest(
+          `Failed to ${what}: parent_timestamp ${pointInTime} is outside the history of branch ${parentId} ` +
+            `that can be restored (${iso(from)} to now; the project keeps ${p.history_retention_seconds} s of history)`,
+        );
+      }
+    }
     const endpoints: Endpoint[] = endpointOpts.map((e, i) =>
       buildEndpoint(ctx, p, { ...e, branch_id: id }, `${what} (endpoints.${i})`),
     );
@@ -113,7 +136,9 @@ export function branchRoutes(r: Router): void {
     const branch: Branch = {
       id,
       project_id: p.id,
-      parent_id: parentId,
+      ...(schemaOnly ? {} : { parent_id: parentId }),
+      ...(pointInTime !== undefined ? { parent_timestamp: iso(Date.parse(pointInTime)) } : {}),
+      ...(body.branch?.parent_lsn !== undefined ? { parent_lsn: body.branch.parent_lsn } : {}),
       name,
       current_state: "init",
       pending_state: "ready",
