@@ -243,6 +243,8 @@ export const BranchSchema = z.object({
   project_id: z.string(),
   name: z.string(),
   parent_id: z.string().optional(),
+  parent_timestamp: z.string().optional(),
+  parent_lsn: z.string().optional(),
   // Documented values: init, resetting, ready, archived (a string, no enum).
   current_state: z.string().optional(),
   pending_state: z.string().optional(),
@@ -287,6 +289,12 @@ export interface BranchCreateBody {
   branch: {
     name?: string;
     parent_id?: string;
+    /** The parent's state at this time (inside the project's history retention). */
+    parent_timestamp?: string;
+    /** The parent's state at this write-ahead log position. */
+    parent_lsn?: string;
+    /** `schema-only`: the parent's schema, none of its data (a root branch); `parent-data` (default). */
+    init_source?: "parent-data" | "schema-only";
     protected?: boolean;
     expires_at?: string;
   };

@@ -54,6 +54,44 @@ export const BRANCH_DEFINITION = {
       description:
         "The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).",
     },
+    {
+      name: "parentTimestamp",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "replace",
+      compare: "kept-when-absent",
+      description:
+        "RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie " +
+        "inside the project's history retention and after the parent was made (checked at preview). Fixed at " +
+        "creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.",
+    },
+    {
+      name: "parentLsn",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      change: "replace",
+      compare: "kept-when-absent",
+      description:
+        "A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it " +
+        "was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is " +
+        "deleted first); removing it changes nothing.",
+    },
+    {
+      name: "initSource",
+      type: "string",
+      enum: ["parent-data", "schema-only"],
+      input: "optional",
+      output: "optional",
+      change: "replace",
+      compare: "kept-when-absent",
+      platformDefault: "`parent-data`",
+      description:
+        "`schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a " +
+        "parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. " +
+        "Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.",
+    },
     autoNameInput(
       "The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the " +
         "provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.",

@@ -28,7 +28,15 @@ export function differingAnnotations(declared: unknown, actual: unknown): string
 
 /** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
 function importDifferences(inputs: Props, actual: Props): string | undefined {
-  const differences = ["name", "parentId", "protected", "compute"]
+  const differences = [
+    "name",
+    "parentId",
+    "parentTimestamp",
+    "parentLsn",
+    "initSource",
+    "protected",
+    "compute",
+  ]
     .filter(
       (k) =>
         inputs[k] !== undefined &&

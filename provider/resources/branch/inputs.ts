@@ -28,6 +28,13 @@ const inputsSchema = inputSchema(BRANCH_DEFINITION, {
     offset: true,
     error: 'must be an RFC 3339 time such as "2026-12-01T00:00:00Z"',
   }),
+  parentTimestamp: z.iso.datetime({
+    offset: true,
+    error: 'must be an RFC 3339 time such as "2026-11-27T09:30:00Z"',
+  }),
+  parentLsn: z
+    .string({ error: "must be a string" })
+    .regex(/^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/, { error: 'must be a log position such as "0/1F2A3B8"' }),
   // Checked by Compute's rules below; here only its shape.
   compute: z.record(z.string(), z.unknown(), { error: "must be an object (cu, or minCu and maxCu, …)" }),
   resetTrigger: z.string({ error: "must be a string; change it to reset the branch to its parent" }),
@@ -109,6 +116,41 @@ export function checkInputs(
         reason: `expiresAt is not allowed on ${v.protected === true ? "a protected" : "the default"} branch; remove it`,
       });
     }
+  }
+  if (typeof v.parentTimestamp === "string" && checked.parsed) {
+    // Judged against the project's history when the branch is to be made (history.ts).
+    inputs.parentTimestamp = normalizedTime(v.parentTimestamp);
+  }
+  if (v.parentTimestamp !== undefined && v.parentLsn !== undefined) {
+    failures.push({
+      property: "parentLsn",
+      reason: "parentLsn and parentTimestamp both name the parent's past; give one of them",
+    });
+  }
+  if (v.initSource === "schema-only") {
+    if (v.compute === undefined) {
+      failures.push({
+        property: "initSource",
+        reason:
+          'initSource "schema-only" needs the branch\'s compute, which the service creates with it; add compute (e.g. { cu: 0.25 })',
+      });
+    }
+    if (v.resetTrigger !== undefined) {
+      failures.push({
+        property: "resetTrigger",
+        reason:
+          'a branch with initSource "schema-only" has no parent to be reset to (it holds the schema only); remove resetTrigger',
+      });
+    }
+  }
+  const pointInTime = (["parentTimestamp", "parentLsn", "initSource"] as const).filter(
+    (k) => v[k] !== undefined,
+  );
+  if (v.adoptDefault === true && pointInTime.length > 0) {
+    failures.push({
+      property: pointInTime[0],
+      reason: `${pointInTime.join(" and ")} shape a new branch, and adoptDefault takes over the existing default branch; remove ${pointInTime.length > 1 ? "them" : "it"}`,
+    });
   }
   if (v.adoptDefault === true && v.annotations !== undefined) {
     failures.push({

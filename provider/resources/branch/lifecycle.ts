@@ -20,6 +20,7 @@ import { same } from "../compare";
 import type { Runtime } from "../runtime";
 import { budgetFailures } from "./budget";
 import { differingAnnotations, previewImport } from "./import";
+import { historyFailures } from "./history";
 import { checkInputs } from "./inputs";
 import { previewName } from "./ownership";
 import {
@@ -79,6 +80,14 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
       );
       if (over.length) return { inputs, failures: over };
     }
+  }
+  // A branch from its parent's past, when it is to be made (new, or replaced: deleted first).
+  if (
+    inputs.parentTimestamp !== undefined &&
+    (isNewResource(olds) || diffBranch(olds, inputs).replaces.length > 0)
+  ) {
+    const history = await historyFailures(rt, inputs);
+    if (history.length) return { inputs, failures: history };
   }
   // A size above the free plan's, for a new compute or a changed one: one read, only then.
   const c = inputs.compute as Props | undefined;

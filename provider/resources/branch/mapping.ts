@@ -7,12 +7,24 @@ import { OWNER_KEYS, derivedName, stateOf, ownerAnnotations } from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
 import { definedDiff } from "../compare";
+import { normalizedTime } from "./inputs";
 import type { BranchComputeInputs, BranchInputs } from "./types";
 
 type Props = Record<string, unknown>;
 
-/** The diff the definition derives (replaces, updates) for a branch's old and new inputs. */
-export const diffBranch = (olds: Props, news: Props) => definedDiff(BRANCH_DEFINITION, olds, news);
+/**
+ * The diff the definition derives (replaces, updates) for a branch's old and new inputs. A state
+ * written before `initSource` was recorded says nothing of it: declaring it then replaces nothing
+ * (the next refresh or update records the branch's own).
+ */
+export const diffBranch = (olds: Props, news: Props) =>
+  definedDiff(
+    BRANCH_DEFINITION,
+    olds.initSource === undefined && olds.currentState !== undefined
+      ? { ...olds, initSource: news.initSource }
+      : olds,
+    news,
+  );
 
 /**
  * `<resource name>-<7 hex digits>` from the URN and the project: a killed run's branch is found again
@@ -44,6 +56,9 @@ export function createBody(i: BranchInputs, name: string, urn?: string): BranchC
     branch: {
       name,
       ...(i.parentId ? { parent_id: i.parentId } : {}),
+      ...(i.parentTimestamp ? { parent_timestamp: i.parentTimestamp } : {}),
+      ...(i.parentLsn ? { parent_lsn: i.parentLsn } : {}),
+      ...(i.initSource ? { init_source: i.initSource } : {}),
       ...(i.protected !== undefined ? { protected: i.protected } : {}),
       ...(i.expiresAt ? { expires_at: i.expiresAt } : {}),
     },
@@ -92,6 +107,13 @@ export function toOutputs(
     // The branch it was made from, once recorded: a reset of the parent that keeps its old state
     // (preserve_under_name) moves the children under the kept branch, which is no new parent to them.
     parentId: typeof inputs.parentId === "string" && inputs.parentId ? inputs.parentId : b.parent_id,
+    // As declared (the service may spell the time otherwise), else as the service recorded it.
+    parentTimestamp:
+      typeof inputs.parentTimestamp === "string" && inputs.parentTimestamp
+        ? inputs.parentTimestamp
+        : b.parent_timestamp && normalizedTime(b.parent_timestamp),
+    parentLsn: typeof inputs.parentLsn === "string" && inputs.parentLsn ? inputs.parentLsn : b.parent_lsn,
+    initSource: b.init_source ?? inputs.initSource,
     name: b.name,
     protected: b.protected ?? false,
     expiresAt: b.expires_at,

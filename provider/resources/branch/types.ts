@@ -58,6 +58,25 @@ export interface BranchArgs {
    */
   parentId?: pulumi.Input<string>;
   /**
+   * RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie
+   * inside the project's history retention and after the parent was made (checked at preview). Fixed at
+   * creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+   */
+  parentTimestamp?: pulumi.Input<string>;
+  /**
+   * A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it
+   * was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is
+   * deleted first); removing it changes nothing.
+   */
+  parentLsn?: pulumi.Input<string>;
+  /**
+   * `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a
+   * parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's
+   * data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes
+   * nothing.
+   */
+  initSource?: pulumi.Input<"parent-data" | "schema-only">;
+  /**
    * The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider
    * names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
    */
@@ -112,6 +131,25 @@ export interface BranchOutputs {
    * deleted first).
    */
   parentId?: string;
+  /**
+   * RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie
+   * inside the project's history retention and after the parent was made (checked at preview). Fixed at
+   * creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+   */
+  parentTimestamp?: string;
+  /**
+   * A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it
+   * was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is
+   * deleted first); removing it changes nothing.
+   */
+  parentLsn?: string;
+  /**
+   * `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a
+   * parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's
+   * data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes
+   * nothing.
+   */
+  initSource?: "parent-data" | "schema-only";
   /**
    * The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider
    * names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
@@ -184,6 +222,25 @@ export interface BranchInputs {
    * deleted first).
    */
   parentId?: string;
+  /**
+   * RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie
+   * inside the project's history retention and after the parent was made (checked at preview). Fixed at
+   * creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+   */
+  parentTimestamp?: string;
+  /**
+   * A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it
+   * was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is
+   * deleted first); removing it changes nothing.
+   */
+  parentLsn?: string;
+  /**
+   * `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a
+   * parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's
+   * data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes
+   * nothing.
+   */
+  initSource?: "parent-data" | "schema-only";
   /**
    * The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider
    * names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.

@@ -46,10 +46,16 @@ type Branch struct {
 	Host pulumi.StringPtrOutput `pulumi:"host"`
 	// Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
+	// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	InitSource pulumi.StringPtrOutput `pulumi:"initSource"`
 	// The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
 	ParentId pulumi.StringPtrOutput `pulumi:"parentId"`
+	// A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	ParentLsn pulumi.StringPtrOutput `pulumi:"parentLsn"`
+	// RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	ParentTimestamp pulumi.StringPtrOutput `pulumi:"parentTimestamp"`
 	// The project. Changing it replaces the branch (the old one is deleted first).
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
@@ -117,10 +123,16 @@ type branchArgs struct {
 	ExpiresAt *string `pulumi:"expiresAt"`
 	// Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
 	ImportId *string `pulumi:"importId"`
+	// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	InitSource *string `pulumi:"initSource"`
 	// The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 	Name *string `pulumi:"name"`
 	// The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
 	ParentId *string `pulumi:"parentId"`
+	// A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	ParentLsn *string `pulumi:"parentLsn"`
+	// RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	ParentTimestamp *string `pulumi:"parentTimestamp"`
 	// The project. Changing it replaces the branch (the old one is deleted first).
 	ProjectId string `pulumi:"projectId"`
 	// A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
@@ -141,10 +153,16 @@ type BranchArgs struct {
 	ExpiresAt pulumi.StringPtrInput
 	// Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
 	ImportId pulumi.StringPtrInput
+	// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	InitSource pulumi.StringPtrInput
 	// The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 	Name pulumi.StringPtrInput
 	// The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
 	ParentId pulumi.StringPtrInput
+	// A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	ParentLsn pulumi.StringPtrInput
+	// RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+	ParentTimestamp pulumi.StringPtrInput
 	// The project. Changing it replaces the branch (the old one is deleted first).
 	ProjectId pulumi.StringInput
 	// A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
@@ -250,6 +268,11 @@ func (o BranchOutput) ImportId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ImportId }).(pulumi.StringPtrOutput)
 }
 
+// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+func (o BranchOutput) InitSource() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.InitSource }).(pulumi.StringPtrOutput)
+}
+
 // The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 func (o BranchOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
@@ -258,6 +281,16 @@ func (o BranchOutput) Name() pulumi.StringOutput {
 // The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
 func (o BranchOutput) ParentId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ParentId }).(pulumi.StringPtrOutput)
+}
+
+// A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+func (o BranchOutput) ParentLsn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ParentLsn }).(pulumi.StringPtrOutput)
+}
+
+// RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+func (o BranchOutput) ParentTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ParentTimestamp }).(pulumi.StringPtrOutput)
 }
 
 // The project. Changing it replaces the branch (the old one is deleted first).

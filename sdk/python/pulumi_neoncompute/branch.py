@@ -27,8 +27,11 @@ class BranchArgs:
                  compute: pulumi.Input[Optional['BranchComputeArgs']] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 init_source: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -40,8 +43,11 @@ class BranchArgs:
         :param pulumi.Input['BranchComputeArgs'] compute: The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
+        :param pulumi.Input[_builtins.str] init_source: `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
         :param pulumi.Input[_builtins.str] name: The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
         :param pulumi.Input[_builtins.str] parent_id: The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
+        :param pulumi.Input[_builtins.str] parent_lsn: A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[_builtins.str] parent_timestamp: RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
         :param pulumi.Input[_builtins.bool] protected: A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
         """
@@ -56,10 +62,16 @@ class BranchArgs:
             pulumi.set(__self__, "expires_at", expires_at)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
+        if init_source is not None:
+            pulumi.set(__self__, "init_source", init_source)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if parent_id is not None:
             pulumi.set(__self__, "parent_id", parent_id)
+        if parent_lsn is not None:
+            pulumi.set(__self__, "parent_lsn", parent_lsn)
+        if parent_timestamp is not None:
+            pulumi.set(__self__, "parent_timestamp", parent_timestamp)
         if protected is not None:
             pulumi.set(__self__, "protected", protected)
         if reset_trigger is not None:
@@ -138,6 +150,18 @@ class BranchArgs:
         pulumi.set(self, "import_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="initSource")
+    def init_source(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        """
+        return pulumi.get(self, "init_source")
+
+    @init_source.setter
+    def init_source(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "init_source", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -160,6 +184,30 @@ class BranchArgs:
     @parent_id.setter
     def parent_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "parent_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="parentLsn")
+    def parent_lsn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        """
+        return pulumi.get(self, "parent_lsn")
+
+    @parent_lsn.setter
+    def parent_lsn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "parent_lsn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="parentTimestamp")
+    def parent_timestamp(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        """
+        return pulumi.get(self, "parent_timestamp")
+
+    @parent_timestamp.setter
+    def parent_timestamp(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "parent_timestamp", value)
 
     @_builtins.property
     @pulumi.getter
@@ -197,8 +245,11 @@ class Branch(pulumi.CustomResource):
                  compute: pulumi.Input[Optional[Union['BranchComputeArgs', 'BranchComputeArgsDict']]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 init_source: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
@@ -220,8 +271,11 @@ class Branch(pulumi.CustomResource):
         :param pulumi.Input[Union['BranchComputeArgs', 'BranchComputeArgsDict']] compute: The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
+        :param pulumi.Input[_builtins.str] init_source: `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
         :param pulumi.Input[_builtins.str] name: The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
         :param pulumi.Input[_builtins.str] parent_id: The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
+        :param pulumi.Input[_builtins.str] parent_lsn: A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[_builtins.str] parent_timestamp: RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
         :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.bool] protected: A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
@@ -262,8 +316,11 @@ class Branch(pulumi.CustomResource):
                  compute: pulumi.Input[Optional[Union['BranchComputeArgs', 'BranchComputeArgsDict']]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 init_source: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
@@ -281,8 +338,11 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["compute"] = compute
             __props__.__dict__["expires_at"] = expires_at
             __props__.__dict__["import_id"] = import_id
+            __props__.__dict__["init_source"] = init_source
             __props__.__dict__["name"] = name
             __props__.__dict__["parent_id"] = parent_id
+            __props__.__dict__["parent_lsn"] = parent_lsn
+            __props__.__dict__["parent_timestamp"] = parent_timestamp
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
             __props__.__dict__["project_id"] = project_id
@@ -331,8 +391,11 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["expires_at"] = None
         __props__.__dict__["host"] = None
         __props__.__dict__["import_id"] = None
+        __props__.__dict__["init_source"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["parent_id"] = None
+        __props__.__dict__["parent_lsn"] = None
+        __props__.__dict__["parent_timestamp"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["protected"] = None
         __props__.__dict__["reset_trigger"] = None
@@ -435,6 +498,14 @@ class Branch(pulumi.CustomResource):
         return pulumi.get(self, "import_id")
 
     @_builtins.property
+    @pulumi.getter(name="initSource")
+    def init_source(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        """
+        return pulumi.get(self, "init_source")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
@@ -449,6 +520,22 @@ class Branch(pulumi.CustomResource):
         The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
         """
         return pulumi.get(self, "parent_id")
+
+    @_builtins.property
+    @pulumi.getter(name="parentLsn")
+    def parent_lsn(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        """
+        return pulumi.get(self, "parent_lsn")
+
+    @_builtins.property
+    @pulumi.getter(name="parentTimestamp")
+    def parent_timestamp(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        """
+        return pulumi.get(self, "parent_timestamp")
 
     @_builtins.property
     @pulumi.getter(name="projectId")

@@ -97,7 +97,15 @@ describe("definedDiff over the definitions", () => {
       refused: [],
       changes: false,
       // The inputs a change would replace it for, and the outputs marked stable.
-      stables: ["projectId", "parentId", "default", "createdAt"],
+      stables: [
+        "projectId",
+        "parentId",
+        "parentTimestamp",
+        "parentLsn",
+        "initSource",
+        "default",
+        "createdAt",
+      ],
     });
     const d = definedDiff(BRANCH_DEFINITION, olds, {
       projectId: "p",

@@ -1,0 +1,66 @@
+/**
+ * A branch from its parent's past (`parentTimestamp`), judged at preview against what the service can
+ * restore: the project keeps `history_retention_seconds` of each branch's history (one day by default),
+ * and none from before the parent was made. Judged whenever the branch is to be created — a new
+ * resource or a replacement, which deletes the old branch first and must not then fail to create.
+ */
+import { ApiError } from "../../api";
+import type { CheckFailure } from "../check";
+import { UNKNOWN } from "../kit";
+import type { Runtime } from "../runtime";
+
+type Props = Record<string, unknown>;
+
+/** Failures of `parentTimestamp` against the project's history retention and the parent's creation. */
+export async function historyFailures(rt: Runtime, inputs: Props): Promise<CheckFailure[]> {
+  const { projectId, parentId, parentTimestamp } = inputs;
+  if (typeof parentTimestamp !== "string" || typeof projectId !== "string") return [];
+  if ([projectId, parentId, parentTimestamp].includes(UNKNOWN)) return [];
+  const api = rt.client();
+  let retention: number | undefined;
+  let parent: { id: string; created_at?: string } | undefined;
+  try {
+    retention = (await api.projects.get(projectId)).history_retention_seconds;
+    const branches = await api.branches.list(projectId);
+    parent = branches.find((b) => (typeof parentId === "string" ? b.id === parentId : b.default));
+  } catch (err) {
+    // A project the key cannot see is reported by the kit's target check, naming projectId.
+    if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
+    throw err;
+  }
+  const at = Date.parse(parentTimestamp);
+  const now = rt.serviceNow();
+  const which = typeof parentId === "string" ? `branch ${parentId}` : "the project's default branch";
+  if (at > now) {
+    return [
+      {
+        property: "parentTimestamp",
+        reason: `parentTimestamp ${parentTimestamp} is in the future (the service's time is ${iso(now)}); give a time in the parent's past, or remove it for the parent's latest data`,
+      },
+    ];
+  }
+  const kept = retention === undefined ? undefined : now - retention * 1000;
+  if (kept !== undefined && at < kept) {
+    return [
+      {
+        property: "parentTimestamp",
+        reason:
+          `parentTimestamp ${parentTimestamp} is older than the history project ${projectId} keeps ` +
+          `(history_retention_seconds ${retention}: from ${iso(kept)} on); give a later time, or raise the ` +
+          "project's history retention (Project historyRetentionSeconds) first",
+      },
+    ];
+  }
+  const made = parent?.created_at ? Date.parse(parent.created_at) : NaN;
+  if (at < made) {
+    return [
+      {
+        property: "parentTimestamp",
+        reason: `parentTimestamp ${parentTimestamp} is before ${which} was made (${parent?.created_at}); give a time after that`,
+      },
+    ];
+  }
+  return [];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
