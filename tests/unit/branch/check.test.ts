@@ -5,6 +5,7 @@
  * one instant becomes the service's UTC form. The clock is injected.
  */
 import { checkInputs, normalizedTime } from "../../../provider/resources/branch/inputs";
+import { diffBranch } from "../../../provider/resources/branch/mapping";
 
 const NOW = Date.parse("2026-11-25T12:00:00Z");
 const base = { projectId: "shiny-wind-123456" };
@@ -57,5 +58,20 @@ describe("compute", () => {
     ]);
     const far = checkInputs({ ...base, compute: { sizeOfIt: 2 } }, NOW);
     expect(far.failures[0].reason).not.toMatch(/did you mean/);
+  });
+});
+
+describe("initSource in a state written before it was recorded", () => {
+  const olds = { projectId: "p", name: "pr-1", currentState: "ready" };
+  it("declaring it replaces nothing until the branch's own is read; once recorded, a change replaces", () => {
+    expect(diffBranch(olds, { projectId: "p", name: "pr-1", initSource: "schema-only" }).replaces).toEqual(
+      [],
+    );
+    expect(
+      diffBranch(
+        { ...olds, initSource: "parent-data" },
+        { projectId: "p", name: "pr-1", initSource: "schema-only" },
+      ).replaces,
+    ).toEqual(["initSource"]);
   });
 });
