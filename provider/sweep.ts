@@ -18,6 +18,12 @@ export interface SweepCriteria {
    * them has leaked. A branch of a stack among them is never swept (destroy the stack instead).
    */
   liveStacks?: readonly string[];
+  /**
+   * Sweep the branches of a Pulumi project of which the backend lists no stack at all. Left out, those
+   * are kept: a wrong or empty backend (another `PULUMI_BACKEND_URL`, a login that failed) lists none,
+   * and would make every branch of the project look leaked.
+   */
+  allowEmptyProjects?: boolean;
   /** With no `liveStacks`: an annotated branch created longer ago than this has leaked. */
   olderThanSeconds?: number;
   /** Now, in milliseconds since the epoch (the service's clock where it is known). */
@@ -46,6 +52,8 @@ export function planSweep(branches: readonly BranchInfo[], c: SweepCriteria): Sw
     );
   }
   const live = c.liveStacks ? new Set(c.liveStacks) : undefined;
+  // The Pulumi projects of which the backend holds at least one stack.
+  const seen = new Set(c.liveStacks?.map((s) => s.slice(0, s.lastIndexOf("/"))));
   const parents = new Set(branches.map((b) => b.parentId).filter((p): p is string => p !== undefined));
   return branches.map((branch): SweepVerdict => {
     const keep = (reason: string) => ({ branch, sweep: false, reason });
@@ -58,6 +66,14 @@ export function planSweep(branches: readonly BranchInfo[], c: SweepCriteria): Sw
     if (live) {
       if (live.has(branch.stack))
         return keep(`its stack ${branch.stack} exists: destroy that stack to delete it`);
+      const project = branch.stack.slice(0, branch.stack.lastIndexOf("/"));
+      if (!seen.has(project) && !c.allowEmptyProjects) {
+        return keep(
+          `the backend lists no stack of Pulumi project ${project} at all (is it the pipelines' backend?); ` +
+            `kept, as a wrong backend would make every branch look leaked (allow it with allowEmptyProjects, ` +
+            "--allow-empty-projects in examples/sweep)",
+        );
+      }
       return sweep(`its stack ${branch.stack} no longer exists in the backend`);
     }
     const limit = c.olderThanSeconds as number;
@@ -94,7 +110,12 @@ export async function sweepBranches(args: SweepArgs, api: NeonClient = lookupCli
   const listed = await api.branches.listAnnotated(args.projectId);
   const verdicts = planSweep(
     listed.map((x) => branchInfo(x.branch, x.annotation)),
-    { liveStacks: args.liveStacks, olderThanSeconds: args.olderThanSeconds, now: args.now ?? Date.now() },
+    {
+      liveStacks: args.liveStacks,
+      allowEmptyProjects: args.allowEmptyProjects,
+      olderThanSeconds: args.olderThanSeconds,
+      now: args.now ?? Date.now(),
+    },
   );
   const deleted: string[] = [];
   if (!args.delete) return { verdicts, deleted };

@@ -9,7 +9,9 @@
  *
  * The backend is the one the pipelines use (the same PULUMI_BACKEND_URL, or `pulumi login`); its stacks
  * are listed with the Automation API, per Pulumi project named in the branches' annotations. With
- * --older-than-days the backend is not read and the age decides instead.
+ * --older-than-days the backend is not read and the age decides instead. The branches of a Pulumi project
+ * of which the backend lists no stack at all are kept (a wrong backend lists none) unless
+ * --allow-empty-projects is given.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { getBranches, sweepBranches } from "@neon-labs-unofficial/pulumi-neon-compute";
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
   const result = await sweepBranches({
     projectId,
     liveStacks,
+    allowEmptyProjects: process.argv.includes("--allow-empty-projects"),
     olderThanSeconds: days === undefined ? undefined : Number(days) * 86_400,
     delete: remove,
   });

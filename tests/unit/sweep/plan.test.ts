@@ -67,6 +67,25 @@ describe("planSweep", () => {
     expect(v.find((x) => x.branch.branchId === "br-live")?.sweep).toBe(false);
   });
 
+  it("keeps the branches of a Pulumi project the backend lists no stack of, unless allowed", () => {
+    const other = [...BRANCHES, branch("br-other", made("billing/pr-7"))];
+    const v = planSweep(other, { liveStacks: ["app/pr-42"], now: NOW });
+    expect(v.find((x) => x.branch.branchId === "br-other")).toMatchObject({
+      sweep: false,
+      reason: expect.stringMatching(/backend lists no stack of Pulumi project billing at all/),
+    });
+    expect(swept(v)).toContain("br-leaked");
+    // An empty backend: nothing at all is swept.
+    expect(swept(planSweep(other, { liveStacks: [], now: NOW }))).toEqual([]);
+    expect(swept(planSweep(other, { liveStacks: [], allowEmptyProjects: true, now: NOW }))).toEqual([
+      "br-leaked",
+      "br-live",
+      "br-child",
+      "br-young",
+      "br-other",
+    ]);
+  });
+
   it("refuses to decide with neither the backend's stacks nor an age", () => {
     expect(() => planSweep(BRANCHES, { now: NOW })).toThrow(/needs the backend's stacks .* or an age/);
   });
