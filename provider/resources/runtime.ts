@@ -13,6 +13,7 @@ import {
   OperationError,
   type NeonClient,
   type Operation,
+  type ProjectDetails,
   type RetryInfo,
 } from "../api";
 import { isSucceeded } from "../operations";
@@ -55,6 +56,7 @@ export class Runtime {
   // Objects a refresh of this run found deleted by the service at their expiry, by key.
   private readonly expired = new Map<string, string>();
   private servicePrimed = false;
+  private readonly projectReads = new Map<string, Promise<ProjectDetails>>();
   private readonly made = new Set<string>();
   private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
@@ -212,8 +214,28 @@ export class Runtime {
     if (this.servicePrimed) return;
     this.servicePrimed = true;
     const api = this.client();
-    const read = projectId ? api.projects.get(projectId) : api.users.me();
+    const read = projectId ? this.projectFacts(projectId) : api.users.me();
     await read.catch(() => undefined);
+  }
+
+  /**
+   * The project as this process first read it, for what a check judges that changes rarely and only
+   * by a `Project` update (its plan and limits, its history retention, that the key can see it): one
+   * read per project per process instead of one per judgement. A failed read is not kept.
+   */
+  projectFacts(projectId: string): Promise<ProjectDetails> {
+    let read = this.projectReads.get(projectId);
+    if (!read) {
+      read = this.client().projects.get(projectId);
+      this.projectReads.set(projectId, read);
+      read.catch(() => this.projectReads.delete(projectId));
+    }
+    return read;
+  }
+
+  /** Forgets {@link projectFacts}' read of `projectId`: this process changed the project. */
+  forgetProject(projectId: string): void {
+    this.projectReads.delete(projectId);
   }
 
   /** Records that a refresh of this run found `key` deleted by the service at its expiry `at`. */

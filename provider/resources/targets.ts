@@ -40,6 +40,8 @@ export async function targetFailures(
   const branch = targets.find((t) => t.kind === "branch" && news[t.property] !== undefined);
   const branchId = branch ? news[branch.property] : undefined;
   if (branch && !knownString(branchId)) return [];
+  // A branch this process created in this run, and waited for until ready: it is there.
+  if (branch && rt.madeThisRun("branch", branchId as string)) return [];
   const api = rt.client();
   if (branch && knownString(branchId)) {
     let found: Branch | undefined;
@@ -68,7 +70,7 @@ export async function targetFailures(
     }
   }
   try {
-    await api.projects.get(projectId);
+    await rt.projectFacts(projectId);
   } catch (err) {
     if (!(err instanceof ApiError && err.kind === "not_found")) throw err;
     return [

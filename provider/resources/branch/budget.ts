@@ -11,6 +11,7 @@ import type { CheckFailure } from "../check";
 import { annotatedStack } from "../kit";
 import type { Runtime } from "../runtime";
 import { describeBranch } from "./mapping";
+import type { Named } from "./ownership";
 
 /** The branches this run's creates made anew (not adopted, imported or taken over): counted once. */
 function madeAnew(rt: Runtime): Set<string> {
@@ -22,28 +23,41 @@ export function noteBudgetMade(rt: Runtime, id: string): void {
   madeAnew(rt).add(id);
 }
 
+/** The project's branch limit and, when it has one, every branch with its annotation (all pages). */
+export interface BudgetRead {
+  limit?: number;
+  listed?: Named[];
+}
+
+/**
+ * Reads what the budget judges: the plan's branch limit (the project as this process read it) and,
+ * under a limit, the whole listing — which also answers whether the declared name is held. Nothing
+ * when the key cannot see the project (the kit's target check says so, naming projectId).
+ */
+export async function readBudget(rt: Runtime, projectId: string): Promise<BudgetRead> {
+  try {
+    const limit = (await rt.projectFacts(projectId)).owner?.branches_limit;
+    if (!limit) return {};
+    return { limit, listed: await rt.client().branches.listAnnotated(projectId) };
+  } catch (err) {
+    if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return {};
+    throw err;
+  }
+}
+
 /** Failures of a new branch (`urn`) of project `projectId` against the project's branch limit. */
 export async function budgetFailures(
   rt: Runtime,
   projectId: string,
   urn: string | undefined,
+  read: BudgetRead,
 ): Promise<CheckFailure[]> {
-  const api = rt.client();
   // The new branches this program declares per project, this one included.
   const planned = rt.store("branch.planned", () => new Map<string, Set<string>>());
   const mine = planned.get(projectId) ?? new Set<string>();
   planned.set(projectId, mine.add(urn ?? `anonymous-${mine.size}`));
-  let limit: number | undefined;
-  let listed: Awaited<ReturnType<typeof api.branches.listAnnotated>>;
-  try {
-    limit = (await api.projects.get(projectId)).owner?.branches_limit;
-    if (!limit) return [];
-    listed = await api.branches.listAnnotated(projectId);
-  } catch (err) {
-    // A project the key cannot see is reported by the kit's target check, naming projectId.
-    if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
-    throw err;
-  }
+  const { limit, listed } = read;
+  if (!limit || !listed) return [];
   // Made anew by this run's creates: already among `mine`, so not counted twice.
   const madeNow = listed.filter((x) => madeAnew(rt).has(x.branch.id)).length;
   const before = listed.length - madeNow;

@@ -10,7 +10,7 @@ import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { noteBudgetMade } from "./budget";
 import { importExisting } from "./import";
-import { branchNamed, isOwnLeftover, refuseStranger, type Named } from "./ownership";
+import { branchNamed, heldAtCheck, isOwnLeftover, refuseStranger, type Named } from "./ownership";
 import { pendingOps, readWriteCompute } from "./rules";
 import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutputs } from "./mapping";
@@ -30,9 +30,15 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
   if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
   let branch: Branch | undefined;
   let operations: Operation[] = [];
+  // The create's answer named the branch's read_write compute: no read to look for it.
+  let withCompute = false;
   try {
     await rt.serialized(i.projectId, async () => {
-      const found = await branchNamed(api, i.projectId, name);
+      // Looked up first only when this process's check found the name held: a free one is sent at
+      // once, and a 409 (someone took it since) is judged the same way by createOrReconcile.
+      const found = heldAtCheck(rt).has(`${i.projectId}/${name}`)
+        ? await branchNamed(api, i.projectId, name)
+        : undefined;
       if (found && !isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
       if (found) {
         log.info(
@@ -44,12 +50,15 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
         operations = await pendingOps(api, i.projectId, found.branch);
       } else {
         refusePassedExpiry(rt, i);
-        ({ branch, operations } = await createOrReconcile(api, i, name, log, urn));
-        noteBudgetMade(rt, branch.id);
+        const made = await createOrReconcile(api, i, name, log, urn);
+        ({ branch, operations } = made);
+        if (made.takenOver) rt.noteTakenOver("branch", made.branch.id);
+        else noteBudgetMade(rt, made.branch.id);
+        withCompute = made.withCompute;
       }
       log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
       await rt.waitFor(i.projectId, operations, log);
-      if (i.compute && !(await readWriteCompute(api, i.projectId, branch.id))) {
+      if (i.compute && !withCompute && !(await readWriteCompute(api, i.projectId, branch.id))) {
         // Found again after a kill that came before its compute: add it now.
         const made = await api.endpoints.create(i.projectId, {
           branch_id: branch.id,
@@ -80,6 +89,16 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
   }
 }
 
+/** A branch the create made (or found made for it), its operations, and how it came. */
+interface Made {
+  branch: Branch;
+  operations: Operation[];
+  /** Found held by this resource's earlier run (a 409): it was there before this run. */
+  takenOver: boolean;
+  /** The create's answer named its read_write compute. */
+  withCompute: boolean;
+}
+
 /** Sends the create; a lost answer or a 409 is reconciled by the name, never by a blind second create. */
 export async function createOrReconcile(
   api: NeonClient,
@@ -87,19 +106,29 @@ export async function createOrReconcile(
   name: string,
   log: ResourceLogger,
   urn: string | undefined,
-): Promise<{ branch: Branch; operations: Operation[] }> {
+): Promise<Made> {
   const find = () => branchNamed(api, i.projectId, name);
   // A branch this create made carries this resource's annotation (protected or not): anything else
   // holding the name after a lost answer or a resend's 409 is not taken.
-  const finish = async (found: Named) => {
+  const finish = async (found: Named, takenOver = false): Promise<Made> => {
     if (!madeForResource(found.annotation, urn)) throw refuseStranger(i, found, urn);
-    return { branch: found.branch, operations: await pendingOps(api, i.projectId, found.branch) };
+    return {
+      branch: found.branch,
+      operations: await pendingOps(api, i.projectId, found.branch),
+      takenOver,
+      withCompute: false,
+    };
   };
-  return createOnce<{ branch: Branch; operations: Operation[] }, Named>({
+  return createOnce<Made, Named>({
     log,
     send: async () => {
       const r = await api.branches.create(i.projectId, createBody(i, name, urn));
-      return { branch: r.branch, operations: r.operations };
+      return {
+        branch: r.branch,
+        operations: r.operations,
+        takenOver: false,
+        withCompute: (r.endpoints ?? []).some((e) => e.type === "read_write"),
+      };
     },
     find,
     finish,
@@ -113,7 +142,7 @@ export async function createOrReconcile(
         `the name is held by ${describeBranch(found.branch)}, made for this resource by an earlier run of this ` +
           "stack (its annotation says); managing it",
       );
-      return finish(found);
+      return finish(found, true);
     },
   });
 }

@@ -20,7 +20,7 @@ export async function historyFailures(rt: Runtime, inputs: Props): Promise<Check
   let retention: number | undefined;
   let parent: { id: string; created_at?: string } | undefined;
   try {
-    retention = (await api.projects.get(projectId)).history_retention_seconds;
+    retention = (await rt.projectFacts(projectId)).history_retention_seconds;
     const branches = await api.branches.list(projectId);
     parent = branches.find((b) => (typeof parentId === "string" ? b.id === parentId : b.default));
   } catch (err) {

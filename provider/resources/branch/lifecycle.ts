@@ -18,7 +18,7 @@ import {
 } from "../kit";
 import { same } from "../compare";
 import type { Runtime } from "../runtime";
-import { budgetFailures } from "./budget";
+import { budgetFailures, readBudget } from "./budget";
 import { differingAnnotations, previewImport } from "./import";
 import { historyFailures } from "./history";
 import { checkInputs } from "./inputs";
@@ -69,14 +69,18 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     if (failures?.length) return { inputs, failures };
   }
   if (isNewResource(olds) && inputs.importId === undefined && !inputs.adoptDefault) {
-    const named = await previewName(rt, inputs);
+    const known = typeof projectId === "string" && projectId !== UNKNOWN;
+    // One read of the project's listing serves the budget and the name.
+    const read = known ? await readBudget(rt, projectId) : {};
+    const named = await previewName(rt, inputs, read.listed);
     if (named.failures.length) return { inputs, failures: named.failures };
     // A branch of this name this resource made before is taken over: nothing new counts.
-    if (!named.exists && typeof projectId === "string" && projectId !== UNKNOWN) {
+    if (!named.exists && known) {
       const over = await budgetFailures(
         rt,
         projectId,
         typeof news.__urn === "string" ? news.__urn : undefined,
+        read,
       );
       if (over.length) return { inputs, failures: over };
     }
@@ -95,7 +99,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     c &&
     (isNewResource(olds) || !same(olds.compute, inputs.compute) || olds.projectId !== inputs.projectId)
   ) {
-    const plan = await planFailures(rt.client(), inputs.projectId, "compute", c.maxCu);
+    const plan = await planFailures((id) => rt.projectFacts(id), inputs.projectId, "compute", c.maxCu);
     if (plan.length > 0) return { inputs, failures: plan };
   }
   return { inputs };

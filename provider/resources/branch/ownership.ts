@@ -22,6 +22,8 @@ type Props = Record<string, unknown>;
 export async function previewName(
   rt: Runtime,
   inputs: Props,
+  /** The project's whole listing when the budget read it: the name is looked up there. */
+  listed?: readonly Named[],
 ): Promise<{ failures: CheckFailure[]; exists: boolean }> {
   const i = inputs as Checked<BranchInputs>;
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
@@ -29,7 +31,9 @@ export async function previewName(
   if (!name || [i.projectId, name].includes(UNKNOWN)) return { failures: [], exists: false };
   let found: Named | undefined;
   try {
-    found = await branchNamed(rt.client(), i.projectId, name);
+    found = listed
+      ? listed.find((x) => x.branch.name === name)
+      : await branchNamed(rt.client(), i.projectId, name);
   } catch (err) {
     // A project the key cannot see is reported by the kit's target check, naming projectId.
     if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) {
@@ -38,6 +42,7 @@ export async function previewName(
     throw err;
   }
   if (!found) return { failures: [], exists: false };
+  heldAtCheck(rt).add(`${i.projectId}/${name}`);
   if (!isOwnLeftover(found, urn)) {
     return { failures: [{ property: "name", reason: strangerReason(i, found, urn) }], exists: true };
   }
@@ -46,6 +51,14 @@ export async function previewName(
       `(${annotatedStack(found.annotation)}, its annotation says): \`pulumi up\` manages it instead of creating one`,
   );
   return { failures: [], exists: true };
+}
+
+/**
+ * The names (`<projectId>/<name>`) a check of this process found held. The create looks such a name up
+ * before sending; any other name it sends at once, and a 409 is judged as a held name would have been.
+ */
+export function heldAtCheck(rt: Runtime): Set<string> {
+  return rt.store("branch.heldAtCheck", () => new Set<string>());
 }
 
 /** A branch of the project with this name, and its annotation (every page of the listing, by search). */

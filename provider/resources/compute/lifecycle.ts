@@ -30,7 +30,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   if (failures.length > 0) return { inputs: news, failures };
   const isNew = Object.keys(olds).length === 0;
   if (isNew || olds.maxCu !== inputs.maxCu || olds.projectId !== inputs.projectId) {
-    const plan = await planFailures(rt.client(), inputs.projectId, "maxCu", inputs.maxCu);
+    const plan = await planFailures((id) => rt.projectFacts(id), inputs.projectId, "maxCu", inputs.maxCu);
     if (plan.length > 0) return { inputs, failures: plan };
   }
   if (inputs.adoptExistingPrimary === true && isNew) await sayWhatWillBeAdopted(rt, inputs);

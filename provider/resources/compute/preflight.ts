@@ -8,7 +8,7 @@
  * carries the explicit name and type) while nothing has been touched yet. `diff` runs them, at preview and again at
  * the start of the update, before the engine deletes anything.
  */
-import { ApiError, type NeonClient } from "../../api";
+import { ApiError, type NeonClient, type ProjectDetails } from "../../api";
 import { UNKNOWN, type CheckFailure } from "./inputs";
 
 /** What the compute will be after the change. */
@@ -123,15 +123,14 @@ async function orNotFound<T>(p: Promise<T>): Promise<T | undefined> {
  * project, made only when the size is above that limit (and the project id is known).
  */
 export async function planFailures(
-  api: NeonClient,
+  project: (projectId: string) => Promise<ProjectDetails>,
   projectId: unknown,
   property: string,
   maxCu: unknown,
 ): Promise<CheckFailure[]> {
   if (typeof projectId !== "string" || typeof maxCu !== "number" || maxCu <= FREE_PLAN_MAX_CU) return [];
   if (projectId === UNKNOWN) return [];
-  const project = await orNotFound(api.projects.get(projectId));
-  const plan = project?.owner?.subscription_type ?? "";
+  const plan = (await orNotFound(project(projectId)))?.owner?.subscription_type ?? "";
   if (!plan.startsWith("free")) return [];
   return [
     {

@@ -98,6 +98,8 @@ async function update(
       body.default_endpoint_settings = { ...current, ...body.default_endpoint_settings };
     }
     const r = await api.projects.update(id, body);
+    // Its retention or plan-bound settings as a later check in this run judges them: read again.
+    rt.forgetProject(id);
     await rt.waitFor(id, r.operations, log);
     return r.project;
   });

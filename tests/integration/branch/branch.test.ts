@@ -162,6 +162,54 @@ describe("create", () => {
     expect(await branchesNamed("taken")).toHaveLength(1);
   });
 
+  it("a name taken after the check (a 409 at create) is judged as the check would have: this resource's managed, a stranger's refused", async () => {
+    const posts = () => emulator.requestsByRoute()["POST /projects/:project_id/branches"] ?? 0;
+    // Checked while the name was free; then an earlier run of this very resource made it.
+    const mine = await checked("late", { name: "late-own" });
+    const left = await api.branches.create(projectId, {
+      branch: { name: "late-own" },
+      annotation_value: ownerAnnotations(urn("late")),
+    });
+    let before = posts();
+    const c = await impl.create(mine);
+    expect(c.id).toBe(left.branch.id);
+    expect(posts()).toBe(before + 1); // the create, answered 409
+    expect(await branchesNamed("late-own")).toHaveLength(1);
+    expect(logs.join("\n")).toMatch(/the name is held by branch .*made for this resource by an earlier run/);
+    // Checked while free; then someone else took the name: refused naming the importId, nothing changed.
+    const theirs = await checked("late2", { name: "late-other" });
+    const stranger = await api.branches.create(projectId, { branch: { name: "late-other" } });
+    before = mutations();
+    await expect(impl.create(theirs)).rejects.toThrow(
+      new RegExp(`importId: "${projectId}/${stranger.branch.id}".*Nothing was changed`),
+    );
+    expect(mutations()).toBe(before + 1); // the refused create only
+    expect(await branchesNamed("late-other")).toHaveLength(1);
+  });
+
+  it("what a new branch with its compute costs: the check reads the project and the listing once each, the create sends one request before its wait and reads the compute once", async () => {
+    const count = () => ({ ...emulator.requestsByRoute() });
+    const delta = (a: Record<string, number>, b: Record<string, number>) =>
+      Object.fromEntries(
+        Object.entries(b)
+          .map(([k, v]) => [k, v - (a[k] ?? 0)] as const)
+          .filter(([k, v]) => v > 0 && k !== "GET /projects/:project_id/operations"),
+      );
+    const t0 = count();
+    const inputs = await checked("cost", { name: "cost", compute: { minCu: 0.25, maxCu: 1 } });
+    const t1 = count();
+    expect(delta(t0, t1)).toEqual({
+      "GET /projects/:project_id": 1,
+      "GET /projects/:project_id/branches": 1,
+    });
+    await impl.create(inputs);
+    expect(delta(t1, count())).toEqual({
+      "POST /projects/:project_id/branches": 1,
+      "GET /projects/:project_id/branches/:branch_id": 1,
+      "GET /projects/:project_id/branches/:branch_id/endpoints": 1,
+    });
+  });
+
   it("an auto-named branch without this resource's annotation is never taken over", async () => {
     const name = autoName(urn("env2"), projectId);
     await api.branches.create(projectId, { branch: { name } });
