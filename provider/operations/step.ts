@@ -44,6 +44,11 @@ export interface OpTrack {
   error?: string;
   /** Time from which its running time is counted (registration, or when it left `scheduling`). */
   anchorAt: number;
+  /**
+   * Where the growing interval counts from when it differs from `anchorAt`: the last time it was seen
+   * queued (its start is then known better than that, from the operation it queued behind).
+   */
+  growFrom?: number;
   /** Last time it was seen in `scheduling`. */
   scheduledSeenAt?: number;
   /** Since when it has been `failed` without leaving that status. */
@@ -167,7 +172,12 @@ export type Observation = { id: string; op: OpView } | { id: string; notFound: t
  * Applies observations made at `now`. Observations of operations this wait
  * does not await are ignored, so one poll can feed many waits.
  */
-export function observe(state: WaitState, now: number, observations: readonly Observation[]): WaitState {
+export function observe(
+  state: WaitState,
+  now: number,
+  observations: readonly Observation[],
+  windows: Readonly<Record<string, DurationWindow>> = {},
+): WaitState {
   const ops = { ...state.ops };
   let changed = false;
   let seen = false;
@@ -193,8 +203,14 @@ export function observe(state: WaitState, now: number, observations: readonly Ob
     if (status === "scheduling") next.scheduledSeenAt = now;
     // It left `scheduling` some time after we last saw it there; counting from
     // then over-estimates its running time, which only makes us poll earlier.
-    if (prev.status === "scheduling" && status !== "scheduling")
-      next.anchorAt = prev.scheduledSeenAt ?? prev.anchorAt;
+    // Queued behind an operation of this wait that has finished since, it started
+    // when that one finished: not before that one's earliest expected end.
+    if (prev.status === "scheduling" && status !== "scheduling") {
+      const seenQueued = prev.scheduledSeenAt ?? prev.anchorAt;
+      next.anchorAt = Math.min(now, Math.max(seenQueued, predecessorEnd(state, windows)));
+      // Without an estimate of its own, the growing interval keeps the earlier count: no burst of looks.
+      if (next.anchorAt > seenQueued) next.growFrom = seenQueued;
+    }
     if (status === RETRYABLE_FAILED_STATUS) next.failedSince = prev.failedSince ?? now;
     else next.failedSince = undefined;
     if (prev.status !== status) changed = true;
@@ -202,6 +218,19 @@ export function observe(state: WaitState, now: number, observations: readonly Ob
   }
   if (!seen) return state;
   return { ...state, ops, attempt: state.attempt + 1, lastChangeAt: changed ? now : state.lastChangeAt };
+}
+
+/**
+ * The earliest expected end of the operation of this wait that was running when last seen, by its
+ * estimate (0 when none ran or none is estimated): an operation queued behind it started no earlier.
+ */
+function predecessorEnd(state: WaitState, windows: Readonly<Record<string, DurationWindow>>): number {
+  let end = 0;
+  for (const t of Object.values(state.ops)) {
+    const w = t.status === "running" ? windowOf(t, windows) : undefined;
+    if (w) end = Math.max(end, t.anchorAt + w.lo);
+  }
+  return end;
 }
 
 /**
@@ -246,6 +275,19 @@ export function decide(
     const running = open.filter((t) => t.status !== "scheduling");
     for (const t of running.length > 0 ? running : open)
       at = Math.min(at, nextPollAt(t, state, now, windows, cfg));
+    // Nor can the wait end before they have run too: with one operation running and every queued one
+    // estimated, the next look is at the earliest the last could finish (the running one's next look,
+    // plus each queued one's shortest time). A failure of the running one is seen that much later.
+    const queued = open.filter((t) => t.status === "scheduling");
+    const queuedLo = queued.map((t) => windowOf(t, windows)?.lo);
+    if (
+      running.length === 1 &&
+      queued.length > 0 &&
+      windowOf(running[0], windows) !== undefined &&
+      queuedLo.every((lo) => lo !== undefined)
+    ) {
+      at += queuedLo.reduce((sum: number, lo) => sum + (lo as number), 0);
+    }
     const failed = open.find((t) => t.failedSince !== undefined);
     if (failed) at = Math.min(at, failed.failedSince! + state.failedGraceMs);
   }
@@ -278,7 +320,7 @@ export function nextPollAt(
     // No trusted estimate: the growing interval, plus a look when an earlier operation of the action
     // took as long as this one has now (the first start in a fresh project, one earlier start seen).
     const seenBefore = tentativeOf(t, windows)?.points?.find((p) => t.anchorAt + p > now);
-    const grown = grow(t.anchorAt);
+    const grown = grow(t.growFrom ?? t.anchorAt);
     return seenBefore === undefined ? grown : Math.min(grown, t.anchorAt + seenBefore);
   }
   const elapsed = now - t.anchorAt;
@@ -288,7 +330,11 @@ export function nextPollAt(
     // got faster; a short one (≤ 2 × the largest interval) does not need it,
     // unless the estimate is borrowed from other actions.
     const half = w.lo / 2;
-    const borrowed = t.action === undefined || windowOf({ action: t.action }, windows) === undefined;
+    // Borrowed, unless the few durations seen of its own action all fall inside it.
+    const own = t.action !== undefined ? windows[t.action] : undefined;
+    const confirmed = own?.points?.every((p) => p >= w.lo && p <= w.hi) === true;
+    const borrowed =
+      t.action === undefined || (windowOf({ action: t.action }, windows) === undefined && !confirmed);
     const long = borrowed || w.lo - elapsed > 2 * cfg.maxIntervalMs;
     const target = long && elapsed + cfg.minIntervalMs < half ? half : w.lo;
     return t.anchorAt + target;
@@ -358,7 +404,7 @@ export function step(
     config?: ScheduleConfig;
   },
 ): { state: WaitState; decision: Decision } {
-  const next = observe(state, input.now, input.observations);
+  const next = observe(state, input.now, input.observations, input.windows);
   return { state: next, decision: decide(next, input.now, input.windows, input.config) };
 }
 

@@ -340,7 +340,30 @@ describe("poll timing with a duration estimate", () => {
   test("an operation queued behind another does not drive the schedule while that one runs", () => {
     let s = start(["a", "b"]);
     s = observe(s, 100, [seen("a", "running"), seen("b", "scheduling")]);
-    expect(at(s, 100)).toBe(7_000);
+    // The wait cannot end before a's window starts and b has then run its shortest time.
+    expect(at(s, 100)).toBe(14_000);
+    // Without an estimate for the queued one, the running one's window decides, as before.
+    const other = { ...s, ops: { ...s.ops, b: { ...s.ops.b, action: "restart_compute" } } };
+    expect(at(other, 100)).toBe(7_000);
+  });
+
+  test("a chain of two known operations is looked at once at its end, then found done", () => {
+    const exact = {
+      create_branch: durationWindow([1000, 1000, 1000])!,
+      start_compute: durationWindow([500, 500, 500])!,
+    };
+    let s = initialState("p-1", ["a", "b"], 0, { deadlineMs: DEADLINE, failedGraceMs: GRACE }, [
+      { id: "a", action: "create_branch", status: "running" },
+      { id: "b", action: "start_compute", status: "scheduling" },
+    ]);
+    const first = decide(s, 0, exact);
+    expect(first).toEqual({ type: "poll", afterMs: 1_500 });
+    const r = step(s, {
+      now: 1_500,
+      observations: [seen("a", "finished", { action: "create_branch" }), seen("b", "finished")],
+      windows: exact,
+    });
+    expect(r.decision).toEqual({ type: "done" });
   });
 
   test("a scheduled operation that starts running is timed from when it was last seen queued", () => {
@@ -436,5 +459,35 @@ describe("the first poll, from what the starting request answered", () => {
       type: "poll",
       afterMs: DEFAULT_SCHEDULE.firstPollMs,
     });
+  });
+
+  test("a borrowed estimate that the action's own few durations confirm needs no halfway look", () => {
+    const s = hinted({ action: "apply_config", status: "running", endpoint_id: "ep-1" });
+    const own = { ...windows, apply_config: durationWindow([2_500])! };
+    expect(decide(s, 1_000, own)).toEqual({ type: "poll", afterMs: 2_000 });
+    // One that falls outside it does not confirm it: the halfway look stays.
+    const off = { ...windows, apply_config: durationWindow([500])! };
+    expect(decide(s, 1_000, off)).toEqual({ type: "poll", afterMs: 1_000 });
+  });
+
+  test("an operation queued behind another of the wait is timed from that one's expected end, its growing interval from when it was seen queued", () => {
+    const w = {
+      create_branch: durationWindow([1_000, 1_000, 1_000])!,
+      start_compute: durationWindow([500])!,
+    };
+    let s = initialState("p-1", ["a", "b"], 0, { deadlineMs: DEADLINE, failedGraceMs: GRACE }, [
+      { id: "a", action: "create_branch", status: "running" },
+      { id: "b", action: "start_compute", status: "scheduling", endpoint_id: "ep-1" },
+    ]);
+    s = observe(s, 100, [seen("a", "running", { action: "create_branch" }), seen("b", "scheduling")], w);
+    s = observe(s, 1_200, [seen("a", "finished", { action: "create_branch" }), seen("b", "running")], w);
+    expect(s.ops.b).toMatchObject({ anchorAt: 1_000, growFrom: 100 });
+    // The growing interval from 100 (550 ms at 1 200), and a look at 1 000 + its one duration seen.
+    expect(decide(s, 1_200, w)).toEqual({ type: "poll", afterMs: 300 });
+    // Without an estimate of the one before, the last time it was seen queued, as before.
+    let t = initialState("p-1", ["a", "b"], 0, { deadlineMs: DEADLINE, failedGraceMs: GRACE });
+    t = observe(t, 100, [seen("a", "running", { action: "restore" }), seen("b", "scheduling")], w);
+    t = observe(t, 1_200, [seen("a", "finished", { action: "restore" }), seen("b", "running")], w);
+    expect(t.ops.b.anchorAt).toBe(100);
   });
 });
