@@ -4,7 +4,7 @@
  * default branch adopted; a passed expiry refused before sending.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Branch, type NeonClient, type Operation } from "../../api";
+import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation } from "../../api";
 import { annotatedStack, createOnce, keptInStack, madeForResource, waitingLine, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
@@ -32,6 +32,8 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
   let operations: Operation[] = [];
   // The create's answer named the branch's read_write compute: no read to look for it.
   let withCompute = false;
+  // Made by this create's request: what its answer said, settled by its finished operations.
+  let answered: Made["answered"];
   try {
     await rt.serialized(i.projectId, async () => {
       // Looked up first only when this process's check found the name held: a free one is sent at
@@ -55,6 +57,8 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
         if (made.takenOver) rt.noteTakenOver("branch", made.branch.id);
         else noteBudgetMade(rt, made.branch.id);
         withCompute = made.withCompute;
+        // A declared compute the answer did not name is added below, then read.
+        answered = made.withCompute || !i.compute ? made.answered : undefined;
       }
       log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
       await rt.waitFor(i.projectId, operations, log);
@@ -69,6 +73,16 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
       }
     });
     const b = branch as Branch;
+    if (answered) {
+      // Its operations finished: the branch is ready and its compute started (no read repeats that).
+      const settled = { ...answered.branch, current_state: "ready", pending_state: undefined };
+      const ep = answered.endpoint && {
+        ...answered.endpoint,
+        current_state: "active",
+        pending_state: undefined,
+      };
+      return { id: b.id, outs: toOutputs(inputs, settled, ep, answered.annotation) };
+    }
     const fresh = await api.branches.getAnnotated(i.projectId, b.id);
     const ep = await readWriteCompute(api, i.projectId, b.id);
     return { id: b.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation) };
@@ -97,6 +111,8 @@ interface Made {
   takenOver: boolean;
   /** The create's answer named its read_write compute. */
   withCompute: boolean;
+  /** Made by this request: its answer, and the annotation it gave the branch. */
+  answered?: { branch: Branch; endpoint?: Endpoint; annotation: Record<string, string> };
 }
 
 /** Sends the create; a lost answer or a 409 is reconciled by the name, never by a blind second create. */
@@ -122,12 +138,15 @@ export async function createOrReconcile(
   return createOnce<Made, Named>({
     log,
     send: async () => {
-      const r = await api.branches.create(i.projectId, createBody(i, name, urn));
+      const body = createBody(i, name, urn);
+      const r = await api.branches.create(i.projectId, body);
+      const endpoint = (r.endpoints ?? []).find((e) => e.type === "read_write");
       return {
         branch: r.branch,
         operations: r.operations,
         takenOver: false,
-        withCompute: (r.endpoints ?? []).some((e) => e.type === "read_write"),
+        withCompute: endpoint !== undefined,
+        answered: { branch: r.branch, endpoint, annotation: body.annotation_value ?? {} },
       };
     },
     find,

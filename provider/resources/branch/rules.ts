@@ -76,14 +76,17 @@ export async function refuseUndeletable(
   id: string,
   verb: "delete" | "replace",
 ): Promise<void> {
-  let b: Branch;
+  // One listing (every page) answers both: the branch itself, and whether others start from it.
+  let all: Branch[];
   try {
-    b = await api.branches.get(projectId, id);
+    all = await api.branches.list(projectId);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "not_found") return;
     throw err;
   }
-  const children = (await api.branches.list(projectId)).filter((x) => x.parent_id === id);
+  const b = all.find((x) => x.id === id);
+  if (!b) return; // already gone: the delete says so
+  const children = all.filter((x) => x.parent_id === id);
   const why = b.default
     ? "it is the project's default branch (set another branch as default first, or manage it with adoptDefault, which destroy leaves in place)"
     : b.protected

@@ -187,7 +187,7 @@ describe("create", () => {
     expect(await branchesNamed("late-other")).toHaveLength(1);
   });
 
-  it("what a new branch with its compute costs: the check reads the project and the listing once each, the create sends one request before its wait and reads the compute once", async () => {
+  it("what a new branch with its compute costs: the check reads the project and the listing once each, the create sends one request and waits; its outputs are what a refresh reads", async () => {
     const count = () => ({ ...emulator.requestsByRoute() });
     const delta = (a: Record<string, number>, b: Record<string, number>) =>
       Object.fromEntries(
@@ -202,12 +202,12 @@ describe("create", () => {
       "GET /projects/:project_id": 1,
       "GET /projects/:project_id/branches": 1,
     });
-    await impl.create(inputs);
-    expect(delta(t1, count())).toEqual({
-      "POST /projects/:project_id/branches": 1,
-      "GET /projects/:project_id/branches/:branch_id": 1,
-      "GET /projects/:project_id/branches/:branch_id/endpoints": 1,
-    });
+    const made = await impl.create({ ...inputs, annotations: { pr: "42" } });
+    expect(delta(t1, count())).toEqual({ "POST /projects/:project_id/branches": 1 });
+    const outs = made.outs as Props;
+    expect(outs).toMatchObject({ currentState: "ready", computeState: "active", annotations: { pr: "42" } });
+    const read = await impl.read(made.id, outs);
+    expect(read.props).toEqual(outs);
   });
 
   it("an auto-named branch without this resource's annotation is never taken over", async () => {
