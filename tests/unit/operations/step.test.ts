@@ -352,7 +352,7 @@ describe("poll timing with a duration estimate", () => {
       create_branch: durationWindow([1000, 1000, 1000])!,
       start_compute: durationWindow([500, 500, 500])!,
     };
-    let s = initialState("p-1", ["a", "b"], 0, { deadlineMs: DEADLINE, failedGraceMs: GRACE }, [
+    const s = initialState("p-1", ["a", "b"], 0, { deadlineMs: DEADLINE, failedGraceMs: GRACE }, [
       { id: "a", action: "create_branch", status: "running" },
       { id: "b", action: "start_compute", status: "scheduling" },
     ]);
