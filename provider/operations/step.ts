@@ -286,7 +286,11 @@ export function decide(
       windowOf(running[0], windows) !== undefined &&
       queuedLo.every((lo) => lo !== undefined)
     ) {
-      at += queuedLo.reduce((sum: number, lo) => sum + (lo as number), 0);
+      // At most two of the longest intervals: a failure of the running one is seen that much later.
+      at += Math.min(
+        queuedLo.reduce((sum: number, lo) => sum + (lo as number), 0),
+        2 * cfg.maxIntervalMs,
+      );
     }
     const failed = open.find((t) => t.failedSince !== undefined);
     if (failed) at = Math.min(at, failed.failedSince! + state.failedGraceMs);

@@ -61,7 +61,9 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
         answered = made.withCompute || !i.compute ? made.answered : undefined;
       }
       log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
-      await rt.waitFor(i.projectId, operations, log);
+      const ended = await rt.waitFor(i.projectId, operations, log);
+      // A skipped operation (or none at all) says less than a read: read the branch back then.
+      if (ended.length === 0 || ended.some((o) => o.status !== "finished")) answered = undefined;
       if (i.compute && !withCompute && !(await readWriteCompute(api, i.projectId, branch.id))) {
         // Found again after a kill that came before its compute: add it now.
         const made = await api.endpoints.create(i.projectId, {
@@ -73,6 +75,7 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
       }
     });
     const b = branch as Branch;
+    rt.noteMade("branch-in", `${i.projectId}/${b.id}`);
     if (answered) {
       // Its operations finished: the branch is ready and its compute started (no read repeats that).
       const settled = { ...answered.branch, current_state: "ready", pending_state: undefined };

@@ -11,8 +11,17 @@ import type { Runtime } from "../runtime";
 
 type Props = Record<string, unknown>;
 
-/** Failures of `parentTimestamp` against the project's history retention and the parent's creation. */
-export async function historyFailures(rt: Runtime, inputs: Props): Promise<CheckFailure[]> {
+/**
+ * How much of the window a replacement keeps in hand: between its preview and its create come the
+ * delete of the old branch and its wait (and any queue on the project's lock).
+ */
+export const REPLACEMENT_MARGIN_MS = 10 * 60_000;
+
+/**
+ * Failures of `parentTimestamp` against the project's history retention and the parent's creation;
+ * `marginMs` more of the window is required (a replacement, which deletes the old branch first).
+ */
+export async function historyFailures(rt: Runtime, inputs: Props, marginMs = 0): Promise<CheckFailure[]> {
   const { projectId, parentId, parentTimestamp } = inputs;
   if (typeof parentTimestamp !== "string" || typeof projectId !== "string") return [];
   if ([projectId, parentId, parentTimestamp].includes(UNKNOWN)) return [];
@@ -21,8 +30,14 @@ export async function historyFailures(rt: Runtime, inputs: Props): Promise<Check
   let parent: { id: string; created_at?: string } | undefined;
   try {
     retention = (await rt.projectFacts(projectId)).history_retention_seconds;
-    const branches = await api.branches.list(projectId);
-    parent = branches.find((b) => (typeof parentId === "string" ? b.id === parentId : b.default));
+    parent =
+      typeof parentId === "string"
+        ? await api.branches.get(projectId, parentId).catch((err: unknown) => {
+            // A parent that is not there is the kit's target check's to report.
+            if (err instanceof ApiError && err.kind === "not_found") return undefined;
+            throw err;
+          })
+        : (await api.branches.list(projectId)).find((b) => b.default);
   } catch (err) {
     // A project the key cannot see is reported by the kit's target check, naming projectId.
     if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
@@ -40,14 +55,18 @@ export async function historyFailures(rt: Runtime, inputs: Props): Promise<Check
     ];
   }
   const kept = retention === undefined ? undefined : now - retention * 1000;
-  if (kept !== undefined && at < kept) {
+  if (kept !== undefined && at < kept + marginMs) {
+    const margin =
+      marginMs > 0
+        ? `, and a replacement, which deletes the old branch first, needs ${marginMs / 60_000} minutes more of it`
+        : "";
     return [
       {
         property: "parentTimestamp",
         reason:
           `parentTimestamp ${parentTimestamp} is older than the history project ${projectId} keeps ` +
-          `(history_retention_seconds ${retention}: from ${iso(kept)} on); give a later time, or raise the ` +
-          "project's history retention (Project historyRetentionSeconds) first",
+          `(history_retention_seconds ${retention}: from ${iso(kept)} on${margin}); give a later time, or raise ` +
+          "the project's history retention (Project historyRetentionSeconds) in an earlier `pulumi up`",
       },
     ];
   }

@@ -20,7 +20,7 @@ import { same } from "../compare";
 import type { Runtime } from "../runtime";
 import { budgetFailures, readBudget } from "./budget";
 import { differingAnnotations, previewImport } from "./import";
-import { historyFailures } from "./history";
+import { historyFailures, REPLACEMENT_MARGIN_MS } from "./history";
 import { checkInputs } from "./inputs";
 import { previewName } from "./ownership";
 import {
@@ -85,11 +85,9 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
       if (over.length) return { inputs, failures: over };
     }
   }
-  // A branch from its parent's past, when it is to be made (new, or replaced: deleted first).
-  if (
-    inputs.parentTimestamp !== undefined &&
-    (isNewResource(olds) || diffBranch(olds, inputs).replaces.length > 0)
-  ) {
+  // A branch from its parent's past, when it is to be made anew (a replacement is judged by diff,
+  // whose olds are the outputs: check's are the old inputs).
+  if (inputs.parentTimestamp !== undefined && isNewResource(olds)) {
     const history = await historyFailures(rt, inputs);
     if (history.length) return { inputs, failures: history };
   }
@@ -159,6 +157,15 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
       );
     }
     refuseReplacementPastExpiry(rt, id, news, d.replaces);
+    if (d.replaces.length > 0 && typeof news.parentTimestamp === "string") {
+      // The replacement deletes this branch first: its new one must still be makeable by then.
+      const history = await historyFailures(rt, news, REPLACEMENT_MARGIN_MS);
+      if (history.length > 0) {
+        throw new Error(
+          `Failed to replace branch ${id}: ${history[0].reason}. Nothing was deleted or changed.`,
+        );
+      }
+    }
     if (d.replaces.includes("parentId") && news.parentId === id) {
       throw new Error(
         `Failed to replace branch ${id}: parentId ${id} is this branch itself, which the replacement deletes ` +

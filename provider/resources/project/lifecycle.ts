@@ -97,8 +97,10 @@ async function update(
       const current = (await api.projects.get(id)).default_endpoint_settings ?? {};
       body.default_endpoint_settings = { ...current, ...body.default_endpoint_settings };
     }
+    // Its retention or plan-bound settings as a later check in this run judges them: read again
+    // (also when the answer to the change is lost).
+    rt.forgetProject(id);
     const r = await api.projects.update(id, body);
-    // Its retention or plan-bound settings as a later check in this run judges them: read again.
     rt.forgetProject(id);
     await rt.waitFor(id, r.operations, log);
     return r.project;

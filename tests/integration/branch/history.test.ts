@@ -98,26 +98,46 @@ describe("parentTimestamp", () => {
     const { parentTimestamp: _dropped, ...rest } = news;
     expect((await impl.diff(made.id, outs, rest)).changes).toBe(false);
 
-    // Two days later the time has left the window: the branch is fine, previews pass...
+    // Two days later the time has left the window: the branch is fine, previews pass. (The engine
+    // gives check the old inputs, and diff the old outputs.)
     emulator.clock.advance(2 * 24 * HOUR);
     const later = boundResource("Branch", { apiKey: emulator.apiKey, apiUrl: emulator.url }, () => {});
-    const same = await later.check(outs, inputs("pit", { parentTimestamp: when }));
+    const same = await later.check(news, inputs("pit", { parentTimestamp: when }));
     expect(same.failures ?? []).toEqual([]);
     expect((await later.diff(made.id, outs, same.inputs)).changes).toBe(false);
+    // Declaring what the branch already is (its parent, parent-data) is no replacement, and not judged.
+    const explicit = await later.check(
+      news,
+      inputs("pit", { parentTimestamp: when, parentId: outs.parentId, initSource: "parent-data" }),
+    );
+    expect(explicit.failures ?? []).toEqual([]);
+    expect((await later.diff(made.id, outs, explicit.inputs)).changes).toBe(false);
     // ...but a replacement (another parent) would make it again from a time the project no longer
-    // keeps, after deleting this one: refused at preview.
+    // keeps, after deleting this one: refused by the diff, at preview and before any delete.
     const moved = await later.check(
-      outs,
+      news,
       inputs("pit", { parentTimestamp: when, parentId: emulator.seed.branchIds[1] }),
     );
-    expect(moved.failures).toEqual([
-      { property: "parentTimestamp", reason: expect.stringMatching(/older than the history/) },
-    ]);
+    expect(moved.failures ?? []).toEqual([]);
+    const deletes = () => emulator.requestsByRoute()["DELETE /projects/:project_id/branches/:branch_id"] ?? 0;
+    const before = deletes();
+    await expect(later.diff(made.id, outs, moved.inputs)).rejects.toThrow(
+      new RegExp(
+        `Failed to replace branch ${made.id}: parentTimestamp .* is older than the history .*Nothing was deleted`,
+      ),
+    );
+    expect(deletes()).toBe(before);
     expect((await api.branches.get(projectId, made.id)).id).toBe(made.id);
 
-    // A new time inside the window replaces the branch (a create-time fact), and says so.
+    // A new time well inside the window replaces the branch (a create-time fact); one that leaves the
+    // window within the replacement's margin is refused.
+    const edge = at(emulator.clock.now() - 24 * HOUR + 5 * 60_000);
+    const tight = await later.check(news, inputs("pit", { parentTimestamp: edge }));
+    await expect(later.diff(made.id, outs, tight.inputs)).rejects.toThrow(
+      /a replacement, which deletes the old branch first, needs 10 minutes more of it/,
+    );
     const fresh = at(emulator.clock.now() - HOUR);
-    const replaced = await later.check(outs, inputs("pit", { parentTimestamp: fresh }));
+    const replaced = await later.check(news, inputs("pit", { parentTimestamp: fresh }));
     expect(replaced.failures ?? []).toEqual([]);
     const d = await later.diff(made.id, outs, replaced.inputs);
     expect(d.replaces).toEqual(["parentTimestamp"]);

@@ -342,6 +342,13 @@ describe("poll timing with a duration estimate", () => {
     s = observe(s, 100, [seen("a", "running"), seen("b", "scheduling")]);
     // The wait cannot end before a's window starts and b has then run its shortest time.
     expect(at(s, 100)).toBe(14_000);
+    // A long queue adds at most two of the longest intervals (a failure is seen that much later).
+    const long = { ...windows, restart_compute: { lo: 30_000, hi: 31_000, median: 30_500, samples: 5 } };
+    const queuedLong = { ...s, ops: { ...s.ops, b: { ...s.ops.b, action: "restart_compute" } } };
+    expect(decide(queuedLong, 100, long)).toEqual({
+      type: "poll",
+      afterMs: 6_900 + 2 * DEFAULT_SCHEDULE.maxIntervalMs,
+    });
     // Without an estimate for the queued one, the running one's window decides, as before.
     const other = { ...s, ops: { ...s.ops, b: { ...s.ops.b, action: "restart_compute" } } };
     expect(at(other, 100)).toBe(7_000);
