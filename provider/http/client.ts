@@ -272,6 +272,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       }
       // The account's budget: every request of this client waits with this one (at most a minute).
       if (decision.reason === "rate_limited") {
+        limiter?.limited();
         pausedUntil = Math.max(pausedUntil, clock.now() + Math.min(delay, MAX_CLIENT_PAUSE_MS));
       }
       opts.onRetry?.({

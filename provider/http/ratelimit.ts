@@ -43,8 +43,15 @@ export interface SendHistory {
  * `floor(perMinute × margin)` sends in any 60 s and `floor(routeLimit × margin)` of the route in any
  * 1 s (at least 1 each). When a window is full, the next send waits until its oldest send leaves it.
  */
-export function nextSendAt(history: SendHistory, route: string, now: number, limits: RateLimits): number {
-  const perMinute = Math.max(1, Math.floor(limits.perMinute * RATE_LIMIT_MARGIN));
+export function nextSendAt(
+  history: SendHistory,
+  route: string,
+  now: number,
+  limits: RateLimits,
+  /** The share of the per-minute budget this client takes (1: all of it; see {@link accountShare}). */
+  share = 1,
+): number {
+  const perMinute = Math.max(1, Math.floor(limits.perMinute * RATE_LIMIT_MARGIN * share));
   const routeLimit = limits.routePerSecond?.[route] ?? limits.perRoutePerSecond;
   const perSecond = Math.max(1, Math.floor(routeLimit * RATE_LIMIT_MARGIN));
   let at = now;
@@ -55,10 +62,30 @@ export function nextSendAt(history: SendHistory, route: string, now: number, lim
   return at;
 }
 
+/** The smallest share of the account's per-minute budget a client falls back to. */
+export const MIN_SHARE = 1 / 32;
+/** How long a client takes to climb back from a halved share to the next doubling. */
+export const SHARE_RECOVERY_MS = 30_000;
+
+/**
+ * The share of the account's per-minute budget a client takes, `since` ms after its share was last
+ * cut to `low`: other clients of the account (other CI jobs, other tools) spend the same budget,
+ * which this client learns only from a 429. A 429 cuts the share to half of what the client used
+ * (see {@link RateLimiter.limited}); without one it grows back linearly, doubling every
+ * {@link SHARE_RECOVERY_MS}, up to all of it — as TCP shares a link between senders that cannot see
+ * each other.
+ */
+export function accountShare(low: number, since: number): number {
+  return Math.min(1, low + (low * Math.max(0, since)) / SHARE_RECOVERY_MS);
+}
+
 /** Paces the requests of one client; every request waits for its turn in {@link acquire}. */
 export class RateLimiter {
   private readonly all: number[] = [];
   private readonly byRoute = new Map<string, number[]>();
+  /** The share after the last halving, and when it was halved. */
+  private low = 1;
+  private halvedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly limits: RateLimits,
@@ -71,7 +98,7 @@ export class RateLimiter {
       const now = this.clock.now();
       this.forget(now);
       const routeTimes = this.byRoute.get(route) ?? [];
-      const at = nextSendAt({ all: this.all, route: routeTimes }, route, now, this.limits);
+      const at = nextSendAt({ all: this.all, route: routeTimes }, route, now, this.limits, this.share(now));
       if (at <= now) {
         this.all.push(now);
         routeTimes.push(now);
@@ -80,6 +107,25 @@ export class RateLimiter {
       }
       await this.clock.sleep(at - now);
     }
+  }
+
+  /** This client's share of the account's per-minute budget now. */
+  share(now: number): number {
+    return accountShare(this.low, now - this.halvedAt);
+  }
+
+  /**
+   * A 429: the account's budget is spent by others too. Take half of what this client used in the
+   * last minute (or of its share, when less): a client that sent little barely slows, one that sent
+   * much gives way. Once per burst.
+   */
+  limited(): void {
+    const now = this.clock.now();
+    if (now - this.halvedAt < SHARE_RECOVERY_MS / 4) return;
+    this.forget(now);
+    const used = this.all.length / Math.max(1, this.limits.perMinute * RATE_LIMIT_MARGIN);
+    this.low = Math.max(MIN_SHARE, Math.min(this.share(now), used) / 2);
+    this.halvedAt = now;
   }
 
   /** Drops send times that no window can count any more. */

@@ -54,7 +54,8 @@ export interface RetryLimits {
 /** Default attempt limits (attempts, not retries). */
 export const DEFAULT_RETRY_LIMITS: RetryLimits = {
   locked: Number.POSITIVE_INFINITY,
-  rate_limited: 20,
+  // Refused, not processed: waited out until the deadline (many CI jobs share one account's budget).
+  rate_limited: Number.POSITIVE_INFINITY,
   unavailable: 8,
   bad_gateway: 6,
   network: 6,

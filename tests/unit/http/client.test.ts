@@ -434,6 +434,21 @@ describe("requests", () => {
   });
 });
 
+describe("a 429 halves the client's share of the account's budget", () => {
+  it("after one, 400 requests take a minute: 332 in it (half of 665), the rest when the oldest leave it", async () => {
+    const run = async (first: Reply) => {
+      const { http, clock } = client([first, { status: 200, body: {} }]);
+      await clock.run(http.request(spec("GET")));
+      const start = clock.t;
+      for (let i = 0; i < 400; i++) await clock.run(http.request(spec("GET")));
+      return clock.t - start;
+    };
+    // Without a 429 only the route's 38 per second paces them: about ten seconds.
+    expect(await run({ status: 200, body: {} })).toBeLessThan(15_000);
+    expect(await run({ status: 429, headers: { "retry-after": "1" } })).toBeGreaterThanOrEqual(55_000);
+  });
+});
+
 describe("redaction: no error of any kind reveals the API key", () => {
   // Every reply echoes the key, as a careless server or proxy might.
   const echo = { code: "E", message: `the key ${KEY} (Bearer ${KEY}) is not welcome` };

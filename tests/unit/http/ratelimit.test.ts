@@ -1,4 +1,5 @@
 import { NEON_RATE_LIMITS, nextSendAt, RateLimiter, shouldRetry } from "../../../provider/http";
+import { accountShare, MIN_SHARE, SHARE_RECOVERY_MS } from "../../../provider/http/ratelimit";
 import { FakeClock } from "../../support/fake-clock";
 
 const ROUTE = "GET /projects/{project_id}/operations";
@@ -56,6 +57,42 @@ describe("RateLimiter", () => {
     sentAt.sort((a, b) => a - b);
     for (let i = 665; i < sentAt.length; i++)
       expect(sentAt[i] - sentAt[i - 665]).toBeGreaterThanOrEqual(60_000);
+  });
+});
+
+describe("a 429 teaches a client its share of the account's budget", () => {
+  it("a 429 cuts the share to half of what the client used in the last minute, once per burst; it grows back linearly", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(NEON_RATE_LIMITS, clock);
+    expect(limiter.share(clock.now())).toBe(1);
+    // 133 sends in the last minute: a fifth of the 665 it may send.
+    await clock.run(Promise.all(Array.from({ length: 133 }, () => limiter.acquire(ROUTE))));
+    limiter.limited();
+    const cut = limiter.share(clock.now());
+    expect(cut).toBeCloseTo(0.1, 5);
+    // The same burst's other 429s are one signal.
+    limiter.limited();
+    expect(limiter.share(clock.now())).toBe(cut);
+    clock.t += SHARE_RECOVERY_MS / 2;
+    expect(limiter.share(clock.now())).toBeCloseTo(0.15, 5);
+    clock.t += 10 * SHARE_RECOVERY_MS;
+    expect(limiter.share(clock.now())).toBe(1);
+    // A client that sent nothing in the last minute keeps the smallest share, not none.
+    limiter.limited();
+    expect(limiter.share(clock.now())).toBe(MIN_SHARE);
+    expect(accountShare(MIN_SHARE, 0)).toBe(MIN_SHARE);
+  });
+
+  it("paces at the share: half of 665 per minute after a 429", () => {
+    // 332 sends in the last minute fill half the budget: the next waits for the oldest to leave it.
+    const recent = Array.from({ length: 332 }, (_, i) => 680 + i * 10);
+    expect(nextSendAt({ all: recent, route: [] }, ROUTE, 4_000, NEON_RATE_LIMITS, 0.5)).toBe(60_680);
+    expect(nextSendAt({ all: recent, route: [] }, ROUTE, 4_000, NEON_RATE_LIMITS, 1)).toBe(4_000);
+  });
+
+  it("a 429 is waited out until the call's deadline, never failed by a count", () => {
+    const r = shouldRetry("POST", { type: "response", status: 429, retryAfterMs: 1_000 }, 500);
+    expect(r).toMatchObject({ retry: true, reason: "rate_limited" });
   });
 });
 
