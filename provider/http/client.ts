@@ -192,7 +192,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     // Held by a 429, but never past this call's own deadline: then it tries, and meets its own answer.
     const pause = Math.min(pausedUntil, endBy) - clock.now();
     if (pause > 0) await clock.sleep(pause);
-    if (limiter) await limiter.acquire(spec.route.template);
+    if (limiter) await limiter.acquire(spec.route.template, endBy);
     sent++;
     try {
       const res = await http.request({

@@ -69,15 +69,17 @@ export const SHARE_RECOVERY_MS = 30_000;
 
 /**
  * The share of the account's per-minute budget a client takes, `since` ms after its share was last
- * cut to `low`: other clients of the account (other CI jobs, other tools) spend the same budget,
- * which this client learns only from a 429. A 429 cuts the share to half of what the client used
- * (see {@link RateLimiter.limited}); without one it grows back linearly, doubling every
- * {@link SHARE_RECOVERY_MS}, up to all of it — as TCP shares a link between senders that cannot see
- * each other.
+ * halved to `low`: other clients of the account (other CI jobs, other tools) spend the same budget,
+ * which this client learns only from a 429. A 429 halves the share (see {@link RateLimiter.limited});
+ * without one it doubles every {@link SHARE_RECOVERY_MS}, up to all of it — as TCP shares a link
+ * between senders that cannot see each other.
  */
 export function accountShare(low: number, since: number): number {
-  return Math.min(1, low + (low * Math.max(0, since)) / SHARE_RECOVERY_MS);
+  return Math.min(1, low * 2 ** (Math.max(0, since) / SHARE_RECOVERY_MS));
 }
+
+/** The longest a paced request sleeps before it looks at the windows again. */
+const MAX_PACING_SLEEP_MS = 1_000;
 
 /** Paces the requests of one client; every request waits for its turn in {@link acquire}. */
 export class RateLimiter {
@@ -92,20 +94,24 @@ export class RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  /** Resolves when a request of `route` may be sent, and counts it as sent. */
-  async acquire(route: string): Promise<void> {
+  /**
+   * Resolves when a request of `route` may be sent, and counts it as sent; at `endBy` (the call's
+   * deadline) it goes anyway, so that the call meets its own answer instead of a queue's.
+   */
+  async acquire(route: string, endBy = Number.POSITIVE_INFINITY): Promise<void> {
     for (;;) {
       const now = this.clock.now();
       this.forget(now);
       const routeTimes = this.byRoute.get(route) ?? [];
       const at = nextSendAt({ all: this.all, route: routeTimes }, route, now, this.limits, this.share(now));
-      if (at <= now) {
+      if (at <= now || now >= endBy) {
         this.all.push(now);
         routeTimes.push(now);
         this.byRoute.set(route, routeTimes);
         return;
       }
-      await this.clock.sleep(at - now);
+      // Never asleep for long: the share grows meanwhile, and the window with it.
+      await this.clock.sleep(Math.min(at, endBy, now + MAX_PACING_SLEEP_MS) - now);
     }
   }
 
@@ -114,17 +120,11 @@ export class RateLimiter {
     return accountShare(this.low, now - this.halvedAt);
   }
 
-  /**
-   * A 429: the account's budget is spent by others too. Take half of what this client used in the
-   * last minute (or of its share, when less): a client that sent little barely slows, one that sent
-   * much gives way. Once per burst.
-   */
+  /** A 429: the account's budget is spent by others too; halve this client's share (once per burst). */
   limited(): void {
     const now = this.clock.now();
     if (now - this.halvedAt < SHARE_RECOVERY_MS / 4) return;
-    this.forget(now);
-    const used = this.all.length / Math.max(1, this.limits.perMinute * RATE_LIMIT_MARGIN);
-    this.low = Math.max(MIN_SHARE, Math.min(this.share(now), used) / 2);
+    this.low = Math.max(MIN_SHARE, this.share(now) / 2);
     this.halvedAt = now;
   }
 

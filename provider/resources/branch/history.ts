@@ -13,9 +13,10 @@ type Props = Record<string, unknown>;
 
 /**
  * How much of the window a replacement keeps in hand: between its preview and its create come the
- * delete of the old branch and its wait (and any queue on the project's lock).
+ * delete of the old branch and its wait (and any queue on the project's lock, and 429s): more than one
+ * call's default deadline (20 min).
  */
-export const REPLACEMENT_MARGIN_MS = 10 * 60_000;
+export const REPLACEMENT_MARGIN_MS = 30 * 60_000;
 
 /**
  * Failures of `parentTimestamp` against the project's history retention and the parent's creation;

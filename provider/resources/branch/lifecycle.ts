@@ -157,6 +157,12 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
       );
     }
     refuseReplacementPastExpiry(rt, id, news, d.replaces);
+    if (d.replaces.includes("parentId") && news.parentId === id) {
+      throw new Error(
+        `Failed to replace branch ${id}: parentId ${id} is this branch itself, which the replacement deletes ` +
+          "first; give the id of another branch. Nothing was deleted or changed.",
+      );
+    }
     if (d.replaces.length > 0 && typeof news.parentTimestamp === "string") {
       // The replacement deletes this branch first: its new one must still be makeable by then.
       const history = await historyFailures(rt, news, REPLACEMENT_MARGIN_MS);
@@ -165,12 +171,6 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
           `Failed to replace branch ${id}: ${history[0].reason}. Nothing was deleted or changed.`,
         );
       }
-    }
-    if (d.replaces.includes("parentId") && news.parentId === id) {
-      throw new Error(
-        `Failed to replace branch ${id}: parentId ${id} is this branch itself, which the replacement deletes ` +
-          "first; give the id of another branch. Nothing was deleted or changed.",
-      );
     }
     if (d.replaces.length > 0) {
       log.warn(

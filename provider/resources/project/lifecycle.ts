@@ -100,8 +100,7 @@ async function update(
     // Its retention or plan-bound settings as a later check in this run judges them: read again
     // (also when the answer to the change is lost).
     rt.forgetProject(id);
-    const r = await api.projects.update(id, body);
-    rt.forgetProject(id);
+    const r = await api.projects.update(id, body).finally(() => rt.forgetProject(id));
     await rt.waitFor(id, r.operations, log);
     return r.project;
   });

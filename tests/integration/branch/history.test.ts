@@ -134,7 +134,7 @@ describe("parentTimestamp", () => {
     const edge = at(emulator.clock.now() - 24 * HOUR + 5 * 60_000);
     const tight = await later.check(news, inputs("pit", { parentTimestamp: edge }));
     await expect(later.diff(made.id, outs, tight.inputs)).rejects.toThrow(
-      /a replacement, which deletes the old branch first, needs 10 minutes more of it/,
+      /a replacement, which deletes the old branch first, needs 30 minutes more of it/,
     );
     const fresh = at(emulator.clock.now() - HOUR);
     const replaced = await later.check(news, inputs("pit", { parentTimestamp: fresh }));

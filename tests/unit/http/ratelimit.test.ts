@@ -61,26 +61,38 @@ describe("RateLimiter", () => {
 });
 
 describe("a 429 teaches a client its share of the account's budget", () => {
-  it("a 429 cuts the share to half of what the client used in the last minute, once per burst; it grows back linearly", async () => {
+  it("a 429 halves the share once per burst; without one it doubles every 30 s, up to the whole", () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter(NEON_RATE_LIMITS, clock);
     expect(limiter.share(clock.now())).toBe(1);
-    // 133 sends in the last minute: a fifth of the 665 it may send.
-    await clock.run(Promise.all(Array.from({ length: 133 }, () => limiter.acquire(ROUTE))));
     limiter.limited();
-    const cut = limiter.share(clock.now());
-    expect(cut).toBeCloseTo(0.1, 5);
+    expect(limiter.share(clock.now())).toBe(0.5);
     // The same burst's other 429s are one signal.
     limiter.limited();
-    expect(limiter.share(clock.now())).toBe(cut);
-    clock.t += SHARE_RECOVERY_MS / 2;
-    expect(limiter.share(clock.now())).toBeCloseTo(0.15, 5);
+    expect(limiter.share(clock.now())).toBe(0.5);
+    clock.t += SHARE_RECOVERY_MS / 4;
+    limiter.limited();
+    expect(limiter.share(clock.now())).toBeCloseTo(0.5 * 2 ** 0.25 * 0.5, 9);
+    clock.t += SHARE_RECOVERY_MS;
+    expect(limiter.share(clock.now())).toBeCloseTo(0.5 * 2 ** 0.25, 9);
     clock.t += 10 * SHARE_RECOVERY_MS;
     expect(limiter.share(clock.now())).toBe(1);
-    // A client that sent nothing in the last minute keeps the smallest share, not none.
-    limiter.limited();
+    // Never below the smallest share, however many 429s.
+    for (let k = 0; k < 20; k++) {
+      clock.t += SHARE_RECOVERY_MS / 4;
+      limiter.limited();
+    }
     expect(limiter.share(clock.now())).toBe(MIN_SHARE);
-    expect(accountShare(MIN_SHARE, 0)).toBe(MIN_SHARE);
+    expect(accountShare(MIN_SHARE, 5 * SHARE_RECOVERY_MS)).toBe(1);
+  });
+
+  it("a paced request goes at its call's deadline rather than after it", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 2, perRoutePerSecond: 40 }, clock);
+    await clock.run(limiter.acquire(ROUTE));
+    // The budget of one per minute is spent: without a deadline it waits a minute...
+    await clock.run(limiter.acquire(ROUTE, 5_000));
+    expect(clock.t).toBe(5_000);
   });
 
   it("paces at the share: half of 665 per minute after a 429", () => {
