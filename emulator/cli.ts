@@ -1,12 +1,15 @@
 /**
  * `npm run emulator -- --port 4010 [--host 127.0.0.1] [--api-key KEY] [--state file.json]
- *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]`
+ *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]
+ *   [--postgres | --in-memory] [--pg-data DIR]`
  */
 import { startEmulator, type EmulatorOptions } from "./index";
+import { findPostgres } from "./postgres";
 
 const USAGE =
   "Usage: npm run emulator -- [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--state file.json] " +
-  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]";
+  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log] " +
+  "[--postgres | --in-memory] [--pg-data DIR]";
 
 function fail(message: string): never {
   process.stderr.write(`emulator: ${message}\n${USAGE}\n`);
@@ -63,6 +66,15 @@ export function parseArgs(argv: string[]): EmulatorOptions {
       case "--log":
         o.logger = true;
         break;
+      case "--postgres":
+        o.postgres = o.postgres || true;
+        break;
+      case "--in-memory":
+        o.postgres = false;
+        break;
+      case "--pg-data":
+        o.postgres = { dataDir: next() ?? fail("--pg-data needs a folder") };
+        break;
       case "--help":
       case "-h":
         process.stdout.write(`${USAGE}\n`);
@@ -75,8 +87,23 @@ export function parseArgs(argv: string[]): EmulatorOptions {
   return o;
 }
 
+/**
+ * Real Postgres behind the computes unless `--in-memory` says otherwise: required with `--postgres` or
+ * `--pg-data`, else used when the server programs are installed.
+ */
+function withPostgres(o: EmulatorOptions): { options: EmulatorOptions; note: string } {
+  if (o.postgres === false)
+    return { options: o, note: "in memory (--in-memory): connection URIs do not connect" };
+  if (o.postgres) return { options: o, note: "real Postgres behind every compute" };
+  const found = findPostgres();
+  if (typeof found === "string")
+    return { options: o, note: `in memory: connection URIs do not connect (${found})` };
+  return { options: { ...o, postgres: true }, note: `real Postgres ${found.major} behind every compute` };
+}
+
 async function main(): Promise<void> {
-  const emu = await startEmulator(parseArgs(process.argv.slice(2)));
+  const { options, note } = withPostgres(parseArgs(process.argv.slice(2)));
+  const emu = await startEmulator(options);
   const s = emu.seed;
   process.stdout.write(
     [
@@ -87,6 +114,7 @@ async function main(): Promise<void> {
       `Branch dev-01 (no compute): ${s.branchIds[1]}`,
       `Free-plan project: ${s.freeProjectId} (branch ${s.freeProjectBranchId}, primary compute ${s.freeProjectPrimaryEndpointId}; branch dev-01 ${s.freeProjectBranchIds[1]})`,
       `Admin: ${emu.url.replace(/\/api\/v2$/, "")}/_emulator/state`,
+      `Computes: ${note}`,
       "",
     ].join("\n"),
   );

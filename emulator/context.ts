@@ -128,7 +128,8 @@ export class Ctx {
   }
 }
 
-export type Handler = (ctx: Ctx) => Reply;
+/** A route's handler; only a route that reads real Postgres answers asynchronously. */
+export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
 
 /** Registers API routes; each route module receives one. */
 export interface Router {

@@ -15,6 +15,7 @@ import { operationRoutes } from "./routes/operations";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
+import { RealPostgres, type RealPostgresOptions } from "./postgres";
 
 export type { FaultOptions } from "./faults";
 export type { AnswerHold } from "./faults";
@@ -66,6 +67,13 @@ export interface EmulatorOptions {
    * the spec's maximum, 10000): a smaller cap makes a client follow `pagination.next` with few branches.
    */
   branchPageCap?: number;
+  /**
+   * Real Postgres behind the computes (default false: computes, roles and databases are records only).
+   * `true`, or the folder for the clusters' data: every active compute is a real server over its
+   * branch's data, listening on its own loopback address at port 5432, so the API's connection URIs
+   * connect. Needs PostgreSQL's server programs (Debian's `postgresql`); see emulator/README.md.
+   */
+  postgres?: boolean | RealPostgresOptions;
 }
 
 /** A running emulator. */
@@ -110,6 +118,8 @@ export interface EmulatorHandle {
   /** A new personal key of the seeded admin or (non-admin) member user; returns its token. */
   createPersonalKey(role?: "admin" | "member"): string;
   stop(): Promise<void>;
+  /** Real Postgres behind the computes, when started with `postgres` (its data and servers). */
+  postgres?: RealPostgres;
   /** Back to the seeded state (same seed, same bootstrap key); the clock keeps its offset. */
   reset(): void;
 }
@@ -165,6 +175,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       roleRoutes(r);
     },
   );
+  if (options.postgres) {
+    emu.realPg = RealPostgres.start(
+      {
+        get store() {
+          return emu.store;
+        },
+        get engine() {
+          return emu.settings.engine;
+        },
+      },
+      options.postgres === true ? {} : options.postgres,
+    );
+  }
   const host = options.host ?? "127.0.0.1";
   await emu.app.listen({ port: options.port ?? 0, host });
   const addr = emu.app.server.address();
@@ -200,10 +223,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     rateLimitedCount: () => emu.rateLimited,
     requestsByRoute: () => Object.fromEntries(emu.requestsByRoute),
     createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
-    stop: () => {
+    stop: async () => {
       for (const hold of emu.holds.values()) hold.release();
-      return emu.app.close();
+      await emu.realPg?.stop();
+      await emu.app.close();
     },
     reset: () => emu.reset(),
+    get postgres() {
+      return emu.realPg;
+    },
   };
 }

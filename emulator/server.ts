@@ -21,6 +21,7 @@ import { newToken } from "./ids";
 import type { ApiKey } from "./state";
 import type { Plan } from "./sizes";
 import type { RateLimiter } from "./ratelimit";
+import type { RealPostgres } from "./postgres";
 import { omitDeprecated } from "./deprecated";
 import { tryLogin } from "./roles";
 import { LoginBody, parseBody } from "./validation";
@@ -71,6 +72,8 @@ export class Emulator {
   rateLimited = 0;
   /** Routes whose answers are held (`holdAnswers`), by `METHOD /template`. */
   readonly holds = new Map<string, AnswerHold>();
+  /** Real Postgres behind the records, when enabled (`postgres` option). */
+  realPg?: RealPostgres;
 
   constructor(
     readonly settings: ServerSettings,
@@ -189,10 +192,12 @@ export class Emulator {
     const ctx = new Ctx(this, req, principal, fault);
     let out: Reply;
     try {
-      out = h(ctx);
+      out = await h(ctx);
     } finally {
       this.store.saveIfDirty();
     }
+    // With real Postgres, the answer leaves once the machine holds what it says.
+    if (this.realPg) await this.realPg.reconcile();
     if (MUTATING.has(req.method)) {
       const drop =
         fault?.dropAfterCommit ||
@@ -354,6 +359,7 @@ export class Emulator {
     this.settings.rateLimiter?.clear();
     this.store.ensureBootstrapKey(this.settings.bootstrapToken);
     this.store.save();
+    this.realPg?.wiped();
   }
 
   setFaults(f: FaultOptions): void {

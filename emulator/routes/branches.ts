@@ -11,6 +11,7 @@ import {
   BranchRestoreBody,
   BranchUpdateBody,
   enumQuery,
+  idQuery,
   intQuery,
   stringQuery,
 } from "../validation";
@@ -172,6 +173,8 @@ export function branchRoutes(r: Router): void {
     // The parent's roles and databases, by name; a protected parent's children get new passwords.
     const parent = store.branch(p.id, parentId)!;
     const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, nowMs, parent.protected);
+    // Its data: the parent's as it is now (a schema-only branch: a fresh cluster).
+    ctx.emu.realPg?.branchCreated(id, schemaOnly ? undefined : parent.id);
     // A connection URI when there is exactly one way to connect: one role (that may log in), one
     // database, a read_write compute.
     const rw = endpoints.find((e) => e.type === "read_write");
@@ -183,6 +186,32 @@ export function branchRoutes(r: Router): void {
       status: 201,
       body: { branch, endpoints, operations, roles: roles.map(roleWithPassword), databases, ...uris },
     };
+  });
+
+  r.get("/projects/:project_id/branches/:branch_id/compare_schema", async (ctx) => {
+    const what = "compare schema";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const store = ctx.store;
+    const q = ctx.query();
+    const b = store.branch(p.id, branch_id);
+    if (!b) throw notFound(`Failed to ${what}: branch ${branch_id} not found in project ${p.id}`);
+    const dbName = stringQuery(q.db_name, "db_name", true);
+    const baseId = idQuery(q.base_branch_id, "base_branch_id") ?? b.parent_id;
+    if (baseId === undefined) {
+      throw badRequest(
+        `Failed to ${what}: branch ${b.id} has no parent to compare with; pass base_branch_id`,
+      );
+    }
+    const base = store.branch(p.id, baseId);
+    if (!base) throw notFound(`Failed to ${what}: base branch ${baseId} not found in project ${p.id}`);
+    for (const x of [b, base]) {
+      if (!store.databasesOf(x.id).some((d) => d.name === dbName))
+        throw notFound(`Failed to ${what}: database "${dbName}" not found on branch ${x.id}`);
+    }
+    // In memory, databases hold no schema: every comparison is empty.
+    const diff = ctx.emu.realPg ? await ctx.emu.realPg.schemaDiff(b.id, base.id, dbName) : "";
+    return { body: { diff } };
   });
 
   r.patch("/projects/:project_id/branches/:branch_id", (ctx) => {
@@ -286,6 +315,7 @@ export function branchRoutes(r: Router): void {
         updated_at: now,
       };
       inheritRolesAndDatabases(store, b.id, id, nowMs, false);
+      ctx.emu.realPg?.branchCreated(id, b.id);
       for (const child of store.branchesOf(p.id).filter((x) => x.parent_id === b.id)) child.parent_id = id;
       specs.push({ action: "create_branch", branch_id: id });
     }
@@ -295,6 +325,7 @@ export function branchRoutes(r: Router): void {
     b.updated_at = iso(ctx.now());
     store.dirty = true;
     specs.push({ action: "create_branch", branch_id: b.id });
+    ctx.emu.realPg?.branchRestored(b.id, source.id);
     // Its computes restart on the restored data.
     for (const ep of store
       .endpointList(p.id)

@@ -70,7 +70,7 @@ export function buildEndpoint(
   const store = ctx.store;
   const id = endpointId(store.rngIds, (x) => x in store.state.endpoints);
   const now = iso(ctx.now());
-  const host = `${id}.${project.proxy_host}`;
+  const host = ctx.emu.realPg?.hostFor() ?? `${id}.${project.proxy_host}`;
   return {
     host,
     id,

@@ -1,0 +1,304 @@
+/**
+ * The branches' data on disk and the Postgres servers over it. A branch's data is a data directory
+ * (`<root>/branches/<branch id>`); a branch made through the API starts as a copy of its parent's
+ * directory taken when it is made (`pg_basebackup` from a running parent, a file copy of a stopped
+ * one). A branch that has no directory yet is as the emulator seeded it: a fresh cluster (the
+ * template, made once by `initdb`), whose roles and databases the catalog sync then adds.
+ *
+ * One server runs per branch while a compute of the branch is active; it listens on a private port of
+ * 127.0.0.1 (the computes' addresses are the proxies in `proxy.ts`) and on a socket in its directory,
+ * where only the superuser `cloud_admin` logs in, without a password. Clients log in over TCP with
+ * SCRAM and TLS, as on the service.
+ */
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import { own, run, type PgBinaries } from "./binaries";
+import { catalogScript, readCatalog, type WantedCatalog } from "./catalog";
+
+/** The superuser the emulator administers every cluster as (Neon's own is named so too). */
+export const SUPERUSER = "cloud_admin";
+
+/** A running server of one branch. */
+export interface BranchServer {
+  port: number;
+  /** Fingerprint of the catalog last applied (roles, passwords in effect, databases). */
+  applied?: string;
+}
+
+/** Settings of every cluster: small, fast, and TLS on (clients connect with `sslmode=require`). */
+const CONF = `
+# Written by the Neon control-plane emulator.
+listen_addresses = '127.0.0.1'
+max_connections = 40
+shared_buffers = 16MB
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+max_wal_senders = 4
+ssl = on
+ssl_cert_file = 'server.crt'
+ssl_key_file = 'server.key'
+password_encryption = 'scram-sha-256'
+logging_collector = off
+log_min_messages = warning
+`;
+
+/** Who logs in how: the superuser only over the socket; everyone else over TCP with SCRAM. */
+const HBA = `
+# Written by the Neon control-plane emulator.
+local   all          ${SUPERUSER}                 trust
+local   replication  ${SUPERUSER}                 trust
+local   all          all                          reject
+host    all          ${SUPERUSER}  all            reject
+host    all          all           127.0.0.1/32   scram-sha-256
+`;
+
+export class PgFleet {
+  private templateReady?: Promise<string>;
+  readonly servers = new Map<string, BranchServer>();
+
+  constructor(
+    readonly bins: PgBinaries,
+    /** Folder this fleet owns (made and removed by its owner). */
+    readonly root: string,
+  ) {
+    fs.mkdirSync(path.join(root, "branches"), { recursive: true });
+    own(bins, root);
+    own(bins, path.join(root, "branches"));
+  }
+
+  dirOf(branchId: string): string {
+    return path.join(this.root, "branches", branchId);
+  }
+
+  hasDir(branchId: string): boolean {
+    return fs.existsSync(path.join(this.dirOf(branchId), "PG_VERSION"));
+  }
+
+  /** The template cluster, made once: `initdb`, the settings, the access rules and a TLS certificate. */
+  template(): Promise<string> {
+    this.templateReady ??= (async () => {
+      const dir = path.join(this.root, "template");
+      if (fs.existsSync(path.join(dir, "PG_VERSION"))) return dir;
+      await run(this.bins, "initdb", [
+        "-D",
+        dir,
+        "-U",
+        SUPERUSER,
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--auth-local=trust",
+        "--auth-host=scram-sha-256",
+        "--no-sync",
+      ]);
+      fs.appendFileSync(path.join(dir, "postgresql.conf"), CONF);
+      fs.writeFileSync(path.join(dir, "pg_hba.conf"), HBA);
+      makeCertificate(dir);
+      for (const f of ["postgresql.conf", "pg_hba.conf", "server.crt", "server.key"]) {
+        if (this.bins.runAs) fs.chownSync(path.join(dir, f), this.bins.runAs.uid, this.bins.runAs.gid);
+      }
+      // The roles every Neon database has: the group the API's roles join.
+      const port = await freePort();
+      await this.pgCtl(dir, "start", port);
+      try {
+        await this.sql(dir, port, "postgres", "CREATE ROLE neon_superuser NOLOGIN CREATEDB CREATEROLE;");
+      } finally {
+        await this.pgCtl(dir, "stop", port);
+      }
+      return dir;
+    })();
+    return this.templateReady;
+  }
+
+  /**
+   * Gives a branch its own data: a copy of `from` (another branch, or the template when `from` has no
+   * data yet either) as it is now. A running source is copied by `pg_basebackup`, a stopped one by a
+   * file copy. Replaces what the branch had (a reset).
+   */
+  async copy(branchId: string, from: string | undefined): Promise<void> {
+    await this.stop(branchId);
+    const dst = this.dirOf(branchId);
+    fs.rmSync(dst, { recursive: true, force: true });
+    const running = from !== undefined ? this.servers.get(from) : undefined;
+    if (from !== undefined && running) {
+      await run(this.bins, "pg_basebackup", [
+        "-h",
+        this.dirOf(from),
+        "-p",
+        String(running.port),
+        "-U",
+        SUPERUSER,
+        "-D",
+        dst,
+        "-X",
+        "stream",
+        "-c",
+        "fast",
+        "--no-sync",
+      ]);
+      return;
+    }
+    const src = from !== undefined && this.hasDir(from) ? this.dirOf(from) : await this.template();
+    copyDir(this.bins, src, dst);
+  }
+
+  /** Starts the branch's server (its data from the template when it has none) and applies `catalog`. */
+  async start(branchId: string, catalog: WantedCatalog): Promise<BranchServer> {
+    let server = this.servers.get(branchId);
+    if (!server) {
+      if (!this.hasDir(branchId)) copyDir(this.bins, await this.template(), this.dirOf(branchId));
+      const port = await freePort();
+      await this.pgCtl(this.dirOf(branchId), "start", port);
+      server = { port };
+      this.servers.set(branchId, server);
+    }
+    await this.apply(branchId, catalog);
+    return server;
+  }
+
+  /** Makes the running server's roles and databases what `catalog` says, when that changed. */
+  async apply(branchId: string, catalog: WantedCatalog): Promise<void> {
+    const server = this.servers.get(branchId);
+    if (!server) return;
+    const fingerprint = JSON.stringify(catalog.fingerprint);
+    if (server.applied === fingerprint) return;
+    const dir = this.dirOf(branchId);
+    const current = await readCatalog((sql) => this.sql(dir, server.port, "postgres", sql, true));
+    const script = catalogScript(current, catalog);
+    if (script) await this.sql(dir, server.port, "postgres", script);
+    server.applied = fingerprint;
+  }
+
+  /** Stops the branch's server, when it runs. */
+  async stop(branchId: string): Promise<void> {
+    const server = this.servers.get(branchId);
+    if (!server) return;
+    this.servers.delete(branchId);
+    await this.pgCtl(this.dirOf(branchId), "stop", server.port);
+  }
+
+  /** Stops the branch's server and removes its data. */
+  async remove(branchId: string): Promise<void> {
+    await this.stop(branchId);
+    fs.rmSync(this.dirOf(branchId), { recursive: true, force: true });
+  }
+
+  /** Stops every server. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.servers.keys()].map((id) => this.stop(id).catch(() => undefined)));
+  }
+
+  /** The branches that have data of their own. */
+  branchDirs(): string[] {
+    return fs.readdirSync(path.join(this.root, "branches"));
+  }
+
+  /**
+   * Runs SQL as the superuser over the server's socket; with `tuples`, answers rows as lines of
+   * `|`-separated fields. The SQL goes on stdin.
+   */
+  sql(dir: string, port: number, database: string, script: string, tuples = false): Promise<string> {
+    const args = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", dir, "-p", String(port), "-U", SUPERUSER];
+    if (tuples) args.push("-A", "-t", "-F", "|");
+    args.push("-d", database, "-f", "-");
+    return run(this.bins, "psql", args, { input: script }).then((r) => r.stdout);
+  }
+
+  /** `pg_dump --schema-only` of one database of a running branch server. */
+  async schemaDump(branchId: string, database: string): Promise<string> {
+    const server = this.servers.get(branchId);
+    if (!server) throw new Error(`branch ${branchId} has no running server`);
+    const r = await run(this.bins, "pg_dump", [
+      "--schema-only",
+      "--no-owner",
+      "--no-privileges",
+      "-h",
+      this.dirOf(branchId),
+      "-p",
+      String(server.port),
+      "-U",
+      SUPERUSER,
+      database,
+    ]);
+    return r.stdout;
+  }
+
+  private async pgCtl(dir: string, action: "start" | "stop", port: number): Promise<void> {
+    const args =
+      action === "start"
+        ? [
+            "start",
+            "-w",
+            "-t",
+            "120",
+            "-D",
+            dir,
+            "-l",
+            path.join(dir, "server.log"),
+            "-o",
+            `-p ${port} -k ${dir}`,
+          ]
+        : ["stop", "-w", "-t", "120", "-m", "fast", "-D", dir];
+    await run(this.bins, "pg_ctl", args, { allowFailure: action === "stop" });
+  }
+}
+
+/** A copy of a stopped cluster's folder that keeps modes and belongs to the server's user. */
+function copyDir(bins: PgBinaries, src: string, dst: string): void {
+  fs.cpSync(src, dst, {
+    recursive: true,
+    preserveTimestamps: true,
+    filter: (s) => !s.endsWith("postmaster.pid") && !s.endsWith("server.log"),
+  });
+  if (bins.runAs) {
+    const { uid, gid } = bins.runAs;
+    const walk = (p: string): void => {
+      fs.chownSync(p, uid, gid);
+      if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+    };
+    walk(dst);
+  }
+  fs.chmodSync(dst, 0o700);
+}
+
+/** A self-signed certificate for the server's TLS (clients connect with `sslmode=require`, no verify). */
+function makeCertificate(dir: string): void {
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "3650",
+      "-subj",
+      "/CN=neon-emulator",
+      "-keyout",
+      path.join(dir, "server.key"),
+      "-out",
+      path.join(dir, "server.crt"),
+    ],
+    { stdio: "pipe" },
+  );
+  fs.chmodSync(path.join(dir, "server.key"), 0o600);
+}
+
+/** A TCP port of 127.0.0.1 free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,347 @@
+/**
+ * Real Postgres behind the emulator's records (`startEmulator({ postgres: true })`, and the CLI's
+ * default where the server programs are installed). After every API request, and every second, the
+ * records are brought up to date and the machine follows them:
+ *
+ * - a branch with an active compute has a running server over its own data directory; a branch made
+ *   through the API starts as a copy of its parent's data at that moment, a reset takes the source's
+ *   data again, a deleted branch's data is removed;
+ * - the server's roles and databases are the branch's records: created, renamed, re-owned, dropped; a
+ *   role's password is its current one, or during a reset the one it replaces until the reset's
+ *   operations end (as on the service);
+ * - each compute listens on its own loopback address (its `host`) at port 5432; a connection to a
+ *   suspended compute starts it (a `start_compute` operation, as the service's proxy does), an open
+ *   connection keeps it active, and scale to zero stops the server.
+ *
+ * Connection URIs from the API therefore connect, with `psql` or any driver (TLS with a self-signed
+ * certificate: `sslmode=require` works, `verify-full` does not).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { randomInt } from "node:crypto";
+import { createPatch } from "diff";
+import { createOperations, materialize, type EngineConfig } from "../engine";
+import { previousPasswordValid } from "../roles";
+import { iso } from "../store";
+import type { Store } from "../store";
+import type { Endpoint } from "../state";
+import { findPostgres, own, run, type PgBinaries } from "./binaries";
+import { wantedCatalog, type WantedCatalog } from "./catalog";
+import { PgFleet } from "./fleet";
+import { ComputeProxy } from "./proxy";
+
+export { findPostgres } from "./binaries";
+
+/** Postgres's port, which every compute address listens on (URIs carry no port). */
+export const COMPUTE_PORT = 5432;
+
+export interface RealPostgresOptions {
+  /**
+   * Folder for the clusters' data (kept); default a new folder in the OS temp folder, removed when
+   * the emulator stops.
+   */
+  dataDir?: string;
+}
+
+/** What the emulator gives the real Postgres layer to work with. */
+export interface RecordsView {
+  readonly store: Store;
+  readonly engine: EngineConfig;
+}
+
+/** Temp data folders are named so; each holds the pid of the emulator that made it. */
+const TEMP_PREFIX = "neon-emulator-pg-";
+const OWNER_FILE = "emulator.pid";
+
+/**
+ * Stops the servers and removes the temp data of emulators that died without stopping them (killed
+ * processes: a server outlives the process that started it).
+ */
+async function sweepOrphans(bins: PgBinaries): Promise<void> {
+  const tmp = os.tmpdir();
+  for (const name of fs.readdirSync(tmp).filter((n) => n.startsWith(TEMP_PREFIX))) {
+    const root = path.join(tmp, name);
+    let pid = NaN;
+    try {
+      pid = Number(fs.readFileSync(path.join(root, OWNER_FILE), "utf8"));
+    } catch {
+      continue; // being made, or not ours
+    }
+    if (alive(pid)) continue;
+    const clusters = [path.join(root, "template")];
+    if (fs.existsSync(path.join(root, "branches")))
+      for (const b of fs.readdirSync(path.join(root, "branches")))
+        clusters.push(path.join(root, "branches", b));
+    for (const dir of clusters.filter((d) => fs.existsSync(path.join(d, "postmaster.pid")))) {
+      await run(bins, "pg_ctl", ["stop", "-w", "-m", "immediate", "-D", dir], { allowFailure: true });
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+type DataEvent = { kind: "copy"; branchId: string; from?: string } | { kind: "wipe" };
+
+export class RealPostgres {
+  readonly fleet: PgFleet;
+  private readonly proxies = new Map<string, ComputeProxy>();
+  private readonly events: DataEvent[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private queued?: Promise<void>;
+  private readonly timer: NodeJS.Timeout;
+  private readonly base: [number, number];
+  private nextHost = 0;
+  private readonly ownsRoot: boolean;
+  private readonly warned = new Set<string>();
+  private stopped = false;
+
+  /** Real Postgres for `view`'s records; throws when the server programs are missing. */
+  static start(view: RecordsView, options: RealPostgresOptions = {}): RealPostgres {
+    const bins = findPostgres();
+    if (typeof bins === "string") throw new Error(`real Postgres is not available: ${bins}`);
+    return new RealPostgres(view, bins, options);
+  }
+
+  private constructor(
+    private readonly view: RecordsView,
+    bins: PgBinaries,
+    options: RealPostgresOptions,
+  ) {
+    this.ownsRoot = options.dataDir === undefined;
+    if (this.ownsRoot) sweepOrphans(bins).catch(() => undefined);
+    const root = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, OWNER_FILE), String(process.pid));
+    own(bins, root);
+    this.fleet = new PgFleet(bins, root);
+    // One block of loopback addresses per emulator, so that emulators side by side do not collide.
+    this.base = [randomInt(16, 240), randomInt(0, 256)];
+    this.assignHosts();
+    this.timer = setInterval(() => void this.reconcile(), 1000);
+    this.timer.unref();
+  }
+
+  /** A new compute's host: the next loopback address of this emulator's block. */
+  hostFor(): string {
+    const n = this.nextHost++;
+    const c = (this.base[1] + Math.floor(n / 250)) % 256;
+    return `127.${this.base[0]}.${c}.${(n % 250) + 2}`;
+  }
+
+  /** Gives every compute that has a service-style host name an address of this emulator. */
+  assignHosts(): void {
+    const store = this.view.store;
+    for (const ep of Object.values(store.state.endpoints)) {
+      if (!/^127\.\d+\.\d+\.\d+$/.test(ep.host)) {
+        ep.host = this.hostFor();
+        store.dirty = true;
+      }
+    }
+    store.saveIfDirty();
+  }
+
+  /** A branch was made through the API: its data is `from`'s as it is now (none: a fresh cluster). */
+  branchCreated(branchId: string, from: string | undefined): void {
+    this.events.push({ kind: "copy", branchId, from });
+  }
+
+  /** A branch was reset: its data is the source's again. */
+  branchRestored(branchId: string, sourceId: string): void {
+    this.events.push({ kind: "copy", branchId, from: sourceId });
+  }
+
+  /** The records went back to the seed: every branch's data goes. */
+  wiped(): void {
+    this.events.push({ kind: "wipe" });
+    this.assignHosts();
+  }
+
+  /**
+   * Makes the machine follow the records; resolves once a pass that began after this call ended
+   * (so an answer sent after it describes what Postgres holds). Never rejects: failures are reported.
+   */
+  reconcile(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.queued) return this.queued;
+    const next = this.chain.then(async () => {
+      this.queued = undefined;
+      try {
+        await this.pass();
+      } catch (e) {
+        const message = `emulator: real Postgres: ${(e as Error).message}`;
+        this.warn(message, message);
+      }
+    });
+    this.queued = next;
+    this.chain = next;
+    return next;
+  }
+
+  /**
+   * The unified difference between `baseId`'s and `branchId`'s schema of `database` (`pg_dump
+   * --schema-only` of each, as they are now), "" when they agree. A branch without a running server is
+   * started for the dump and stopped again (the service reads schemas from storage, without a compute).
+   */
+  schemaDiff(branchId: string, baseId: string, database: string): Promise<string> {
+    const work = this.chain.then(async () => {
+      const [base, branch] = [await this.dump(baseId, database), await this.dump(branchId, database)];
+      return base === branch ? "" : createPatch(database, base, branch, baseId, branchId);
+    });
+    this.chain = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    return work;
+  }
+
+  private async dump(branchId: string, database: string): Promise<string> {
+    const running = this.fleet.servers.has(branchId);
+    if (!running) await this.fleet.start(branchId, this.catalogOf(branchId));
+    try {
+      const text = await this.fleet.schemaDump(branchId, database);
+      // Lines that differ between any two dumps: pg_dump's per-run restrict key.
+      return text
+        .split("\n")
+        .filter((l) => !/^\\(un)?restrict /.test(l))
+        .join("\n");
+    } finally {
+      if (!running) await this.fleet.stop(branchId);
+    }
+  }
+
+  /** Stops every server and listener; removes the data folder when it made it. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.chain;
+    await Promise.all([...this.proxies.values()].map((p) => p.close()));
+    this.proxies.clear();
+    await this.fleet.stopAll();
+    if (this.ownsRoot) fs.rmSync(this.fleet.root, { recursive: true, force: true });
+  }
+
+  private async pass(): Promise<void> {
+    const { store, engine } = this.view;
+    const now = store.now();
+    for (const ep of Object.values(store.state.endpoints)) {
+      // An open connection keeps its compute active (scale to zero counts from the last one).
+      if ((this.proxies.get(ep.id)?.open ?? 0) > 0 && ep.current_state === "active") {
+        ep.last_active = iso(now);
+        store.dirty = true;
+      }
+    }
+    for (const p of Object.values(store.state.projects)) materialize(store, engine, p.id, now);
+    store.saveIfDirty();
+
+    while (this.events.length > 0) {
+      const e = this.events.shift()!;
+      if (e.kind === "wipe") {
+        await this.fleet.stopAll();
+        for (const id of this.fleet.branchDirs()) await this.fleet.remove(id);
+      } else if (store.state.branches[e.branchId]) {
+        await this.fleet.copy(e.branchId, e.from);
+      }
+    }
+    for (const id of [...this.fleet.branchDirs(), ...this.fleet.servers.keys()]) {
+      if (!store.state.branches[id]) await this.fleet.remove(id);
+    }
+
+    const endpoints = Object.values(store.state.endpoints);
+    const active = new Set(
+      endpoints.filter((e) => e.current_state === "active" && !e.disabled).map((e) => e.branch_id),
+    );
+    for (const id of [...this.fleet.servers.keys()]) if (!active.has(id)) await this.fleet.stop(id);
+    for (const id of active) await this.fleet.start(id, this.catalogOf(id));
+
+    for (const ep of endpoints) if (!this.proxies.has(ep.id)) await this.listen(ep);
+    for (const [id, proxy] of this.proxies) {
+      if (!store.state.endpoints[id] || store.state.endpoints[id].host !== proxy.host) {
+        this.proxies.delete(id);
+        await proxy.close();
+      }
+    }
+  }
+
+  /** The roles and databases a branch's records say it has. */
+  private catalogOf(branchId: string): WantedCatalog {
+    const store = this.view.store;
+    const b = store.state.branches[branchId];
+    const roles = store.rolesOf(branchId).map((r) => {
+      const rotating = r.password_rotation && b && previousPasswordValid(store, b.project_id, r);
+      const password = rotating ? r.password_rotation!.previous_password : r.password;
+      return { name: r.name, login: !r.no_login && password !== undefined, password };
+    });
+    const databases = store
+      .databasesOf(branchId)
+      .map((d) => ({ id: d.id, name: d.name, owner: d.owner_name }));
+    return wantedCatalog(roles, databases);
+  }
+
+  private async listen(ep: Endpoint): Promise<void> {
+    const id = ep.id;
+    const proxy = new ComputeProxy(
+      ep.host,
+      COMPUTE_PORT,
+      () => this.admit(id),
+      () => void this.reconcile(),
+    );
+    try {
+      await proxy.listen();
+      this.proxies.set(id, proxy);
+    } catch (e) {
+      this.warn(
+        `listen ${ep.host}`,
+        `emulator: compute ${id} cannot listen on ${ep.host}:${COMPUTE_PORT} (${(e as Error).message}); connections to it will fail`,
+      );
+    }
+  }
+
+  /**
+   * A client connects to a compute: once the compute is active (started first when suspended, as the
+   * service's proxy does), the port of its branch's server.
+   */
+  private async admit(endpointId: string): Promise<number> {
+    const { engine } = this.view;
+    const until = Date.now() + 120_000;
+    for (;;) {
+      const store = this.view.store;
+      const ep = store.state.endpoints[endpointId];
+      if (!ep) throw new Error(`compute ${endpointId} does not exist`);
+      materialize(store, engine, ep.project_id, store.now());
+      if (ep.disabled) throw new Error(`compute ${ep.id} is disabled; enable it to connect`);
+      if (ep.current_state === "active") {
+        ep.last_active = iso(store.now());
+        store.dirty = true;
+        store.saveIfDirty();
+        await this.reconcile();
+        const server = this.fleet.servers.get(ep.branch_id);
+        if (server) return server.port;
+      } else if (ep.pending_state === undefined) {
+        createOperations(store, engine, ep.project_id, [
+          { action: "start_compute", branch_id: ep.branch_id, endpoint_id: ep.id },
+        ]);
+        ep.pending_state = "active";
+        store.dirty = true;
+        store.saveIfDirty();
+      }
+      if (Date.now() > until) throw new Error(`compute ${ep.id} did not start in time`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  private warn(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    process.stderr.write(`${message}\n`);
+  }
+}

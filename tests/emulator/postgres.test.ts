@@ -1,0 +1,284 @@
+/**
+ * Real Postgres behind the emulator (`postgres: true`): the API's connection URIs connect with `psql`
+ * over TLS; a connection starts a suspended compute (and the operation is recorded) and scale to zero
+ * stops the server; roles, passwords (across a reset) and databases are Postgres's; a new branch holds
+ * its parent's rows as they were when it was made, and a reset takes the parent's current rows.
+ *
+ * Two emulators: one on the real clock (connections that wake a compute wait for its operation) and one
+ * whose clock stands still (a reset's window is exact: the test moves the clock).
+ */
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { psql, withPassword } from "../support/psql";
+import { Client, EP1, settle } from "./client";
+
+const URI = "/projects/{project_id}/connection_uri";
+const BR = "/projects/{project_id}/branches";
+const BR1 = "/projects/{project_id}/branches/{branch_id}";
+const ROLES = "/projects/{project_id}/branches/{branch_id}/roles";
+const RESET = "/projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password";
+const DBS = "/projects/{project_id}/branches/{branch_id}/databases";
+const DB1 = "/projects/{project_id}/branches/{branch_id}/databases/{database_name}";
+const OPS = "/projects/{project_id}/operations";
+
+jest.setTimeout(180_000);
+
+describe("on the real clock", () => {
+  let emu: EmulatorHandle;
+  let c: Client;
+  let project: string;
+  let main: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ opMs: 150, seed: 91, postgres: true });
+    c = new Client(emu);
+    project = emu.seed.projectId;
+    main = emu.seed.defaultBranchId;
+  });
+  afterAll(() => emu?.stop());
+
+  async function uriOf(branchId: string, role = "neondb_owner", database = "neondb"): Promise<string> {
+    const r = await c.get(URI, {
+      params: { project_id: project },
+      query: { branch_id: branchId, role_name: role, database_name: database },
+    });
+    expect(r.status).toBe(200);
+    return r.body.uri as string;
+  }
+
+  async function actions(): Promise<string[]> {
+    const r = await c.get(OPS, { params: { project_id: project }, query: { limit: 100 } });
+    return (r.body.operations as { action: string; endpoint_id?: string }[]).map((o) => o.action);
+  }
+
+  test("a connection URI connects over TLS as its role, and starts the suspended compute it names", async () => {
+    const ep = (
+      await c.get(EP1, { params: { project_id: project, endpoint_id: emu.seed.primaryEndpointId } })
+    ).body.endpoint;
+    expect(ep.current_state).toBe("idle");
+    const uri = await uriOf(main);
+    expect(new URL(uri).hostname).toBe(ep.host);
+    expect(ep.host).toMatch(/^127\.\d+\.\d+\.\d+$/);
+
+    const before = (await actions()).filter((a) => a === "start_compute").length;
+    const r = await psql(
+      uri,
+      "SELECT current_user, current_database(), ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+    );
+    expect(r.error).toBe("");
+    expect(r.out).toBe("neondb_owner|neondb|t");
+    expect((await actions()).filter((a) => a === "start_compute").length).toBe(before + 1);
+    const after = (await c.get(EP1, { params: { project_id: project, endpoint_id: ep.id } })).body.endpoint;
+    expect(after.current_state).toBe("active");
+
+    // A wrong password is refused by Postgres itself.
+    const wrong = await psql(withPassword(uri, "not-the-password"), "SELECT 1");
+    expect(wrong.ok).toBe(false);
+    expect(wrong.error).toContain('password authentication failed for user "neondb_owner"');
+  });
+
+  test("a branch holds its parent's rows as they were when it was made; a reset takes the parent's current rows", async () => {
+    const parentUri = await uriOf(main);
+    const made = await psql(
+      parentUri,
+      "CREATE TABLE items (id int primary key, name text); INSERT INTO items VALUES (1, 'one'), (2, 'two')",
+    );
+    expect(made.error).toBe("");
+
+    const created = await c.post(BR, {
+      params: { project_id: project },
+      body: { branch: { name: "pr-1", parent_id: main }, endpoints: [{ type: "read_write" }] },
+    });
+    expect(created.status).toBe(201);
+    const child = created.body.branch.id as string;
+    await psql(parentUri, "INSERT INTO items VALUES (3, 'three')");
+
+    const childUri = await uriOf(child);
+    expect(new URL(childUri).hostname).not.toBe(new URL(parentUri).hostname);
+    expect((await psql(childUri, "SELECT id FROM items ORDER BY id")).out).toBe("1\n2");
+    // The child's changes stay in the child.
+    expect((await psql(childUri, "INSERT INTO items VALUES (10, 'ten')")).error).toBe("");
+    expect((await psql(parentUri, "SELECT count(*) FROM items")).out).toBe("3");
+
+    const reset = await c.post(`${BR1}/restore`, {
+      params: { project_id: project, branch_id: child },
+      body: { source_branch_id: main },
+    });
+    expect(reset.status).toBe(200);
+    await settle(c, project);
+    expect((await psql(childUri, "SELECT id FROM items ORDER BY id")).out).toBe("1\n2\n3");
+
+    // A deleted branch's compute no longer answers.
+    const del = await c.del(BR1, { params: { project_id: project, branch_id: child } });
+    expect(del.status).toBe(200);
+    expect((await psql(childUri, "SELECT 1", 20_000)).ok).toBe(false);
+  });
+
+  test("compare_schema answers the unified difference of the two branches' schemas, empty when they agree", async () => {
+    expect((await psql(await uriOf(main), "CREATE TABLE notes (id int)")).error).toBe("");
+    await settle(c, project);
+    const created = await c.post(BR, {
+      params: { project_id: project },
+      body: { branch: { name: "pr-2", parent_id: main }, endpoints: [{ type: "read_write" }] },
+    });
+    expect(created.status).toBe(201);
+    const pr = created.body.branch.id as string;
+    const cmp = (q: Record<string, string>) =>
+      c.get(`${BR1}/compare_schema`, { params: { project_id: project, branch_id: pr }, query: q });
+
+    const same = await cmp({ db_name: "neondb" });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual({ diff: "" });
+
+    const migrated = await psql(
+      await uriOf(pr),
+      "CREATE TABLE orders (id bigint primary key, total numeric NOT NULL); ALTER TABLE notes ADD COLUMN price int",
+    );
+    expect(migrated.error).toBe("");
+    // Against its parent (the default base), with the parent stopped meanwhile or not.
+    const diff = (await cmp({ db_name: "neondb" })).body.diff as string;
+    expect(diff).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+    expect(diff).toMatch(/^\+    price integer$/m);
+    expect(diff).toMatch(/^--- neondb\t/m);
+    expect(diff).not.toMatch(/restrict/);
+    // The other way round, against the parent named as base of the parent itself: the reverse.
+    const reverse = await c.get(`${BR1}/compare_schema`, {
+      params: { project_id: project, branch_id: main },
+      query: { db_name: "neondb", base_branch_id: pr },
+    });
+    expect(reverse.body.diff).toMatch(/^-CREATE TABLE public\.orders \($/m);
+
+    expect((await cmp({ db_name: "nope" })).status).toBe(404);
+    expect((await cmp({})).status).toBe(400);
+    const root = await c.get(`${BR1}/compare_schema`, {
+      params: { project_id: project, branch_id: main },
+      query: { db_name: "neondb" },
+    });
+    expect(root.status).toBe(400);
+    expect(root.body.message).toContain("pass base_branch_id");
+  });
+
+  test("scale to zero stops the server; the next connection starts the compute again", async () => {
+    const uri = await uriOf(main);
+    expect((await psql(uri, "SELECT 1")).out).toBe("1");
+    expect(emu.postgres!.fleet.servers.has(main)).toBe(true);
+    // Nobody connected for the compute's timeout (300 s when 0): the service suspends it.
+    emu.clock.advance(301_000);
+    await settle(c, project);
+    const ep = (
+      await c.get(EP1, { params: { project_id: project, endpoint_id: emu.seed.primaryEndpointId } })
+    ).body.endpoint;
+    expect(ep.current_state).toBe("idle");
+    expect(emu.postgres!.fleet.servers.has(main)).toBe(false);
+
+    const starts = (await actions()).filter((a) => a === "start_compute").length;
+    expect((await psql(uri, "SELECT count(*) FROM items")).out).toBe("3");
+    expect((await actions()).filter((a) => a === "start_compute").length).toBe(starts + 1);
+  });
+});
+
+describe("with the clock standing still", () => {
+  let emu: EmulatorHandle;
+  let c: Client;
+  let project: string;
+  let main: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ opMs: 1000, seed: 92, postgres: true, frozenClock: true });
+    c = new Client(emu);
+    project = emu.seed.projectId;
+    main = emu.seed.defaultBranchId;
+    // The primary compute started through the API (a connection would wait for a clock that stands still).
+    const r = await c.post(`${EP1}/start`, {
+      params: { project_id: project, endpoint_id: emu.seed.primaryEndpointId },
+    });
+    expect(r.status).toBe(200);
+    await settle(c, project);
+  });
+  afterAll(() => emu?.stop());
+
+  const uri = async (role: string, database: string) =>
+    (
+      await c.get(URI, {
+        params: { project_id: project },
+        query: { branch_id: main, role_name: role, database_name: database },
+      })
+    ).body.uri as string;
+
+  test("a new role logs in; after a reset the old password works until the reset's operations end, then only the new one", async () => {
+    const made = await c.post(ROLES, {
+      params: { project_id: project, branch_id: main },
+      body: { role: { name: "app" } },
+    });
+    expect(made.status).toBe(201);
+    await settle(c, project);
+    const first = await uri("app", "neondb");
+    expect((await psql(first, "SELECT current_user")).out).toBe("app");
+
+    const reset = await c.post(RESET, { params: { project_id: project, branch_id: main, role_name: "app" } });
+    expect(reset.status).toBe(200);
+    const second = withPassword(first, reset.body.role.password as string);
+    // The reset's operations run (the clock stands still): the old password still works, the new not yet.
+    expect((await psql(first, "SELECT 1")).out).toBe("1");
+    expect((await psql(second, "SELECT 1")).ok).toBe(false);
+
+    await settle(c, project);
+    expect((await psql(second, "SELECT current_user")).out).toBe("app");
+    const old = await psql(first, "SELECT 1");
+    expect(old.ok).toBe(false);
+    expect(old.error).toContain('password authentication failed for user "app"');
+  });
+
+  test("databases are made, renamed, re-owned and dropped in Postgres", async () => {
+    const made = await c.post(DBS, {
+      params: { project_id: project, branch_id: main },
+      body: { database: { name: "shop", owner_name: "neondb_owner" } },
+    });
+    expect(made.status).toBe(201);
+    await settle(c, project);
+    const owner = await uri("neondb_owner", "shop");
+    expect((await psql(owner, "CREATE TABLE orders (id int)")).error).toBe("");
+
+    const renamed = await c.patch(DB1, {
+      params: { project_id: project, branch_id: main, database_name: "shop" },
+      body: { database: { name: "store", owner_name: "app" } },
+    });
+    expect(renamed.status).toBe(200);
+    await settle(c, project);
+    const list = await psql(
+      await uri("neondb_owner", "neondb"),
+      "SELECT datname, pg_get_userbyid(datdba) FROM pg_database WHERE datname IN ('shop', 'store')",
+    );
+    expect(list.out).toBe("store|app");
+    // The data moved with the name (the table is still its maker's).
+    expect((await psql(await uri("neondb_owner", "store"), "SELECT count(*) FROM orders")).out).toBe("0");
+    const denied = await psql(await uri("app", "store"), "SELECT count(*) FROM orders");
+    expect(denied.error).toContain("permission denied for table orders");
+
+    const dropped = await c.del(DB1, {
+      params: { project_id: project, branch_id: main, database_name: "store" },
+    });
+    expect(dropped.status).toBe(200);
+    await settle(c, project);
+    const gone = await psql(
+      await uri("neondb_owner", "neondb"),
+      "SELECT count(*) FROM pg_database WHERE datname = 'store'",
+    );
+    expect(gone.out).toBe("0");
+  });
+});
+
+test("in memory, compare_schema answers an empty difference (databases hold no schema)", async () => {
+  const emu = await startEmulator({ opMs: 10, seed: 93 });
+  try {
+    const c = new Client(emu);
+    const r = await c.get(`${BR1}/compare_schema`, {
+      params: { project_id: emu.seed.projectId, branch_id: emu.seed.branchIds[1] },
+      query: { db_name: "neondb" },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ diff: "" });
+    expect(emu.postgres).toBeUndefined();
+  } finally {
+    await emu.stop();
+  }
+});
