@@ -3,7 +3,12 @@ import { route, type HttpClient } from "../http";
 import type { Call, NeonClient } from "./client";
 import { collectAll, paginate } from "./pager";
 import { deleteOr204 } from "./deletes";
-import { BranchesResponseSchema, BranchOperationsSchema, BranchResponseSchema } from "./schemas";
+import {
+  BranchesResponseSchema,
+  BranchOperationsSchema,
+  BranchResponseSchema,
+  SchemaCompareSchema,
+} from "./schemas";
 
 /** Branches asked for per page of the listing (the spec allows up to 10000). */
 export const BRANCH_PAGE_SIZE = 1000;
@@ -68,6 +73,27 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
         branch(p, b),
         BranchOperationsSchema,
         { body: { branch: body } },
+      ),
+    compareSchema: (p, b, q) =>
+      call(
+        route("GET /projects/{project_id}/branches/{branch_id}/compare_schema", {
+          project_id: p,
+          branch_id: b,
+        }),
+        "compare the schema of",
+        `database "${q.databaseName}" of ${branch(p, b)}`,
+        SchemaCompareSchema,
+        {
+          query: {
+            db_name: q.databaseName,
+            base_branch_id: q.baseBranchId,
+            lsn: q.lsn,
+            timestamp: q.timestamp,
+            base_lsn: q.baseLsn,
+            base_timestamp: q.baseTimestamp,
+          },
+          map: (r) => r.diff ?? "",
+        },
       ),
     restore: (p, b, source, preserveUnderName) =>
       call(

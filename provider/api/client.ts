@@ -149,6 +149,11 @@ export interface NeonClient {
     ): Promise<BranchOperations>;
     /** `undefined` when the API answers 204 (the branch does not exist or is already deleted). */
     delete(projectId: string, branchId: string): Promise<BranchOperations | undefined>;
+    /**
+     * The unified difference between a base branch's schema of a database and this branch's
+     * (`compare_schema`; the base defaults to the branch's parent): "" when they agree.
+     */
+    compareSchema(projectId: string, branchId: string, q: SchemaCompareQuery): Promise<string>;
   };
   roles: RoleCalls;
   databases: DatabaseCalls;
@@ -257,6 +262,16 @@ export function projectLockWait(
 }
 
 /** One typed call: a route, what it does (for messages), the answer's schema. */
+/** What `compare_schema` compares: a database, against a base branch, optionally at points in time. */
+export interface SchemaCompareQuery {
+  databaseName: string;
+  baseBranchId?: string;
+  lsn?: string;
+  timestamp?: string;
+  baseLsn?: string;
+  baseTimestamp?: string;
+}
+
 export type Call = <S extends z.ZodType, T = z.infer<S>>(
   to: Route,
   verb: string,

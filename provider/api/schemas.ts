@@ -315,3 +315,6 @@ export interface BranchUpdateBody {
   /** `null` clears the expiration. */
   expires_at?: string | null;
 }
+
+/** `GET …/branches/{branch_id}/compare_schema` (`BranchSchemaCompareResponse`): a unified diff, "" when none. */
+export const SchemaCompareSchema = z.object({ diff: z.string().optional() });

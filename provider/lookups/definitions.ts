@@ -351,6 +351,68 @@ export const GET_BRANCHES: LookupDef = {
   },
 };
 
+export const GET_SCHEMA_DIFF: LookupDef = {
+  name: "getSchemaDiff",
+  description:
+    "What a branch changed in a database's schema: the unified difference between a base branch's " +
+    "schema and this branch's (Neon's `compare_schema`; the base defaults to the branch's parent), and " +
+    "whether there is one. For a pull request's review: the preview branch against the branch it was " +
+    "made from. Fails (HTTP 404) naming the branch or database that does not exist, and (HTTP 400) for a " +
+    "branch without a parent and no `baseBranchId`.",
+  args: [
+    arg("projectId", "string", "required", "The project."),
+    arg("branchId", "string", "required", "The branch whose schema is compared (`br-…`)."),
+    arg("databaseName", "string", "required", "The database whose schema is compared, on both branches."),
+    arg("baseBranchId", "string", "optional", "The branch to compare with (default: the branch's parent)."),
+    arg("lsn", "string", "optional", "Compare the branch's schema as of this LSN (default: now)."),
+    arg(
+      "timestamp",
+      "string",
+      "optional",
+      "Compare the branch's schema as of this time (RFC 3339; default: now).",
+    ),
+    arg("baseLsn", "string", "optional", "Compare the base's schema as of this LSN (default: now)."),
+    arg(
+      "baseTimestamp",
+      "string",
+      "optional",
+      "Compare the base's schema as of this time (RFC 3339; default: now).",
+    ),
+  ],
+  result: [
+    {
+      name: "diff",
+      type: "string",
+      output: "always",
+      description:
+        "The unified difference of the two `pg_dump --schema-only` texts (`-` base, `+` branch); empty when they agree.",
+    },
+    {
+      name: "changed",
+      type: "boolean",
+      output: "always",
+      description: "Whether the schemas differ (`diff` is not empty).",
+    },
+  ],
+  examples: {
+    yaml: [
+      "variables:",
+      "  schemaDiff:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getSchemaDiff",
+      "      arguments: { projectId: shiny-wind-123456, branchId: ${preview.id}, databaseName: app }",
+      "      return: diff",
+    ].join("\n"),
+    typescript: [
+      "const schema = getSchemaDiffOutput({",
+      "  projectId: preview.projectId,",
+      "  branchId: preview.id,",
+      '  databaseName: "app",',
+      "}); // Output<{ diff, changed }>",
+    ].join("\n"),
+  },
+};
+
 /** Every lookup of the package. */
 export const LOOKUPS: readonly LookupDef[] = [
   GET_PROJECTS,
@@ -359,4 +421,5 @@ export const LOOKUPS: readonly LookupDef[] = [
   GET_COMPUTES,
   GET_BRANCHES,
   GET_CONNECTION_URI,
+  GET_SCHEMA_DIFF,
 ];

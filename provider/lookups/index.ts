@@ -174,6 +174,58 @@ export async function getConnectionUri(args: GetConnectionUriArgs): Promise<Conn
   return { uri };
 }
 
+/** Arguments of {@link getSchemaDiff}. */
+export interface GetSchemaDiffArgs {
+  /** The project. */
+  projectId: string;
+  /** The branch whose schema is compared (`br-…`). */
+  branchId: string;
+  /** The database whose schema is compared, on both branches. */
+  databaseName: string;
+  /** The branch to compare with (default: the branch's parent). */
+  baseBranchId?: string;
+  /** Compare the branch's schema as of this LSN (default: now). */
+  lsn?: string;
+  /** Compare the branch's schema as of this time (RFC 3339; default: now). */
+  timestamp?: string;
+  /** Compare the base's schema as of this LSN (default: now). */
+  baseLsn?: string;
+  /** Compare the base's schema as of this time (RFC 3339; default: now). */
+  baseTimestamp?: string;
+}
+
+/** The result of {@link getSchemaDiff}. */
+export interface SchemaDiff {
+  /** The unified difference of the two `pg_dump --schema-only` texts (`-` base, `+` branch); empty when they agree. */
+  diff: string;
+  /** Whether the schemas differ (`diff` is not empty). */
+  changed: boolean;
+}
+
+/**
+ * What a branch changed in a database's schema: the unified difference between a base branch's schema
+ * (default: the branch's parent) and the branch's (Neon's `compare_schema`), and whether there is one.
+ */
+export async function getSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
+  for (const name of ["projectId", "branchId", "databaseName"] as const) {
+    const v = args?.[name];
+    if (typeof v !== "string" || v === "") {
+      throw new RangeError(
+        `Failed to run getSchemaDiff: ${name} is required (a string), got ${v === undefined ? "nothing" : JSON.stringify(v)}.`,
+      );
+    }
+  }
+  const diff = await lookupClient().branches.compareSchema(args.projectId, args.branchId, {
+    databaseName: args.databaseName,
+    baseBranchId: args.baseBranchId,
+    lsn: args.lsn,
+    timestamp: args.timestamp,
+    baseLsn: args.baseLsn,
+    baseTimestamp: args.baseTimestamp,
+  });
+  return { diff, changed: diff.trim() !== "" };
+}
+
 /** Arguments of a lookup's `…Output` variant: each argument may be a `pulumi.Input`. */
 export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
@@ -200,6 +252,11 @@ export function getBranchesOutput(args: OutputArgs<GetBranchesArgs>): pulumi.Out
 /** {@link getComputes} for `pulumi.Input` arguments. */
 export function getComputesOutput(args: OutputArgs<GetComputesArgs>): pulumi.Output<ComputeInfo[]> {
   return outputOf(args, getComputes);
+}
+
+/** {@link getSchemaDiff} for `pulumi.Input` arguments. */
+export function getSchemaDiffOutput(args: OutputArgs<GetSchemaDiffArgs>): pulumi.Output<SchemaDiff> {
+  return outputOf(args, getSchemaDiff);
 }
 
 /** {@link getConnectionUri} for `pulumi.Input` arguments; the result is a secret. */

@@ -19,7 +19,9 @@ import type {
   GetConnectionUriArgs,
   GetOperationsArgs,
   GetProjectsArgs,
+  GetSchemaDiffArgs,
   OutputArgs,
+  SchemaDiff,
 } from "../lookups";
 
 // One line per resource of the registry (TypeScript names cannot come from data).
@@ -89,6 +91,19 @@ export async function getComputes(
 /** The branches of a project with their annotations (the plugin's `getBranches`). */
 export async function getBranches(args: GetBranchesArgs, opts?: pulumi.InvokeOptions): Promise<BranchInfo[]> {
   return (await invoke<{ branches: BranchInfo[] }>("getBranches", args, opts)).branches;
+}
+
+/** What a branch changed in a database's schema (the plugin's `getSchemaDiff`). */
+export function getSchemaDiff(args: GetSchemaDiffArgs, opts?: pulumi.InvokeOptions): Promise<SchemaDiff> {
+  return invoke<SchemaDiff>("getSchemaDiff", args, opts);
+}
+
+/** {@link getSchemaDiff} for `pulumi.Input` arguments. */
+export function getSchemaDiffOutput(
+  args: OutputArgs<GetSchemaDiffArgs>,
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<SchemaDiff> {
+  return pulumi.runtime.invokeOutput<SchemaDiff>(`${PACKAGE}:index:getSchemaDiff`, args, opts);
 }
 
 /**

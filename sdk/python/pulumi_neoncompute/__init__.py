@@ -16,6 +16,7 @@ from .get_computes import *
 from .get_connection_uri import *
 from .get_operations import *
 from .get_projects import *
+from .get_schema_diff import *
 from .project import *
 from .provider import *
 from .role import *

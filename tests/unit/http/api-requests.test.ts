@@ -280,6 +280,16 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "branches.compareSchema",
+    (api) => api.branches.compareSchema(P, B, { databaseName: "db 1", baseBranchId: "br-base" }),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/compare_schema?db_name=db+1&base_branch_id=br-base",
+      route: "GET /projects/{project_id}/branches/{branch_id}/compare_schema",
+      failed: 'Failed to compare the schema of database "db 1" of branch br?1 of project p/1',
+    },
+  ],
+  [
     "branches.delete",
     (api) => api.branches.delete(P, B),
     {

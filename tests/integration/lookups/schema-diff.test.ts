@@ -1,0 +1,97 @@
+/**
+ * `getSchemaDiff` against the emulator with real Postgres behind it, over real HTTP: a preview branch
+ * made from the default branch, a migration run through the connection string `getConnectionUri`
+ * gives, and the schema difference against the parent (the default base) or a named base; an
+ * unchanged branch gives an empty difference; wrong arguments fail naming what is wrong.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { createNeonClient, type NeonClient } from "../../../provider/api";
+import {
+  getConnectionUri,
+  getSchemaDiff,
+  getSchemaDiffOutput,
+  withLookupClient,
+} from "../../../provider/lookups";
+import { psql } from "../../support/psql";
+
+jest.setTimeout(180_000);
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let projectId: string;
+let main: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 100, seed: 95, postgres: true });
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+  projectId = emulator.seed.projectId;
+  main = emulator.seed.defaultBranchId;
+});
+afterAll(() => emulator?.stop());
+
+/** A branch of the default branch with its read_write compute, its operations finished. */
+async function previewBranch(name: string): Promise<string> {
+  const made = await api.branches.create(projectId, {
+    branch: { name, parent_id: main },
+    endpoints: [{ type: "read_write" }],
+  });
+  await api.waitForOperations(projectId, made.operations);
+  return made.branch.id;
+}
+
+const lookup = <T>(fn: () => Promise<T>) => withLookupClient(api, fn);
+
+test("a migration on the preview branch shows in the difference against its parent; an unchanged branch gives none", async () => {
+  const base = await lookup(() =>
+    getConnectionUri({ projectId, branchId: main, databaseName: "neondb", roleName: "neondb_owner" }),
+  );
+  expect((await psql(base.uri, "CREATE TABLE users (id bigint primary key, email text)")).error).toBe("");
+
+  const pr = await previewBranch("pr-101");
+  const untouched = await previewBranch("pr-102");
+  const { uri } = await lookup(() =>
+    getConnectionUri({ projectId, branchId: pr, databaseName: "neondb", roleName: "neondb_owner" }),
+  );
+  const migration = await psql(
+    uri,
+    "ALTER TABLE users ADD COLUMN name text NOT NULL DEFAULT ''; CREATE INDEX users_email ON users (email)",
+  );
+  expect(migration.error).toBe("");
+
+  const changed = await lookup(() => getSchemaDiff({ projectId, branchId: pr, databaseName: "neondb" }));
+  expect(changed.changed).toBe(true);
+  expect(changed.diff).toMatch(/^\+    name text DEFAULT ''::text NOT NULL$/m);
+  expect(changed.diff).toMatch(/^\+CREATE INDEX users_email ON public\.users USING btree \(email\);$/m);
+  expect(changed.diff).not.toMatch(/^[-+]CREATE TABLE public\.users/m);
+
+  const same = await lookup(() => getSchemaDiff({ projectId, branchId: untouched, databaseName: "neondb" }));
+  expect(same).toEqual({ diff: "", changed: false });
+
+  // Against another branch named as the base: the reverse of the migration, through the Output variant.
+  const reverse = await lookup(
+    () =>
+      new Promise<{ diff: string; changed: boolean }>((resolve) =>
+        getSchemaDiffOutput({
+          projectId: pulumi.output(projectId),
+          branchId: untouched,
+          databaseName: "neondb",
+          baseBranchId: pr,
+        }).apply(resolve),
+      ),
+  );
+  expect(reverse.changed).toBe(true);
+  expect(reverse.diff).toMatch(/^-CREATE INDEX users_email/m);
+});
+
+test("wrong arguments fail naming the argument or the missing database, and a root branch needs a base", async () => {
+  await expect(
+    lookup(() => getSchemaDiff({ projectId, branchId: "", databaseName: "neondb" })),
+  ).rejects.toThrow(/getSchemaDiff: branchId is required/);
+  await expect(
+    lookup(() => getSchemaDiff({ projectId, branchId: emulator.seed.branchIds[1], databaseName: "nope" })),
+  ).rejects.toThrow(/database "nope" not found/);
+  await expect(
+    lookup(() => getSchemaDiff({ projectId, branchId: main, databaseName: "neondb" })),
+  ).rejects.toThrow(/has no parent to compare with; pass base_branch_id/);
+});
