@@ -2,9 +2,10 @@
  * End to end (issue 18): a branch with its compute → a `Role` → a `Database` it owns → the
  * `getConnectionUri` lookup, under the real CLI against the emulator, through both faces: the
  * TypeScript example `examples/connect` (dynamic resources) and a YAML program (the provider plugin).
+ * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`.
  * A password rotation: the old password logs in before it, and once `up` returns only the new one
- * does (checked as a client would, through `POST /_emulator/login`), with every id kept. A database
- * rename: an update at preview, not a replace, and the database keeps its id. The passwords and the
+ * does (Postgres refuses the old one), with every id kept. A database rename: an update at preview,
+ * not a replace, the database keeps its id and Postgres serves it under the new name. The passwords and the
  * connection URIs are secret outputs and appear nowhere else: not in `pulumi stack export`, not in any
  * state file of the backend, not in any line a command printed. Destroy removes the branch, the role
  * and the database, and `pulumi stack rm` then succeeds without `--force`.
@@ -15,6 +16,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
+import { psql, withPassword } from "../support/psql";
 import { changedCounts, cli, persisted, pluginPath } from "./plugin-helpers";
 
 useStepBudgets();
@@ -23,7 +25,7 @@ let emulator: EmulatorHandle;
 let api: NeonClient;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 60, seed: 43 });
+  emulator = await startEmulator({ opMs: 60, seed: 43, postgres: true });
   api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
 });
 
@@ -31,24 +33,16 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-/** A client connecting to the branch as the role with `password` (the emulator's stand-in for Postgres). */
+/**
+ * A client connecting with the stack's connection string and `password` (Postgres's answer): the
+ * database it reached, or why not.
+ */
 async function login(
-  branchId: string,
-  role: string,
+  uri: string,
   password: string,
-): Promise<{ ok: boolean; reason?: string }> {
-  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      project_id: emulator.seed.projectId,
-      branch_id: branchId,
-      role_name: role,
-      password,
-    }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { ok: boolean; reason?: string };
+): Promise<{ ok: boolean; reason?: string; database?: string }> {
+  const r = await psql(withPassword(uri, password), "SELECT current_database()");
+  return r.ok ? { ok: true, database: r.out } : { ok: false, reason: r.error };
 }
 
 const mutations = (route: string) => emulator.requestsByRoute()[route] ?? 0;
@@ -120,7 +114,7 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
     first.password,
     "/app",
   ]);
-  expect(await login(branch.id, "app", first.password)).toEqual({ ok: true });
+  expect(await login(first.connectionUri, first.password)).toEqual({ ok: true, database: "app" });
   const ids = await stackIds();
   expect([ids.env, ids.app, ids.appdb]).toEqual([
     branch.id,
@@ -134,7 +128,7 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
 
   // --- (a) password rotation: the old password worked before, only the new one after --------
   const oldPassword = first.password;
-  expect(await login(branch.id, "app", oldPassword)).toEqual({ ok: true });
+  expect((await login(first.connectionUri, oldPassword)).ok).toBe(true);
   await temp.stack.setConfig("passwordRotationTrigger", { value: nextRotation });
   const rotated = await temp.stack.up({ onOutput: capture, onError: capture });
   expect(changedCounts(rotated.summary.resourceChanges ?? {})).toEqual({ update: 1 });
@@ -142,8 +136,8 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   const newPassword = second.password;
   expect(typeof newPassword).toBe("string");
   expect(newPassword).not.toBe(oldPassword);
-  expect(await login(branch.id, "app", newPassword)).toEqual({ ok: true });
-  const refused = await login(branch.id, "app", oldPassword);
+  expect((await login(second.connectionUri, newPassword)).ok).toBe(true);
+  const refused = await login(second.connectionUri, oldPassword);
   expect(refused.ok).toBe(false);
   expect(refused.reason).toMatch(/password authentication failed for user "app"/);
   expect([second.branchId, second.roleName, second.databaseId, second.databaseName]).toEqual([
@@ -185,7 +179,9 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   expect(await stackIds()).toEqual(ids);
   expect(new URL(third.connectionUri).pathname).toBe("/app_renamed");
   expect(new URL(third.connectionUri).password).toBe(newPassword);
-  expect(await login(branch.id, "app", newPassword)).toEqual({ ok: true });
+  // Postgres serves the database under its new name.
+  expect(await login(third.connectionUri, newPassword)).toEqual({ ok: true, database: "app_renamed" });
+  expect((await login(first.connectionUri, newPassword)).reason).toMatch(/database "app" does not exist/);
 
   // --- (c) the secrets are nowhere but the secret outputs -----------------------------------
   const secrets = [oldPassword, newPassword, first.connectionUri, second.connectionUri, third.connectionUri];
@@ -210,7 +206,7 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   await expect(api.roles.get(projectId, branch.id, "app")).rejects.toMatchObject({ kind: "not_found" });
   await expect(api.databases.list(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
   expect((await api.branches.list(projectId)).map((b) => b.name)).not.toContain(branchName);
-  expect((await login(branch.id, "app", newPassword)).ok).toBe(false);
+  expect((await login(third.connectionUri, newPassword)).ok).toBe(false);
   await run(["stack", "rm", "--yes"]); // no --force: destroy left nothing in the stack
   expect((await temp.stack.workspace.listStacks()).map((s) => s.name)).not.toContain(temp.stack.name);
 
