@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { randomInt } from "node:crypto";
-import { createPatch } from "diff";
+import { createTwoFilesPatch } from "diff";
 import { createOperations, materialize, type EngineConfig } from "../engine";
 import { previousPasswordValid } from "../roles";
 import { iso } from "../store";
@@ -195,7 +195,9 @@ export class RealPostgres {
   schemaDiff(branchId: string, baseId: string, database: string): Promise<string> {
     const work = this.chain.then(async () => {
       const [base, branch] = [await this.dump(baseId, database), await this.dump(branchId, database)];
-      return base === branch ? "" : createPatch(database, base, branch, baseId, branchId);
+      if (base === branch) return "";
+      // As the service writes it: `--- a/<db>`, `+++ b/<db>`, then the hunks.
+      return createTwoFilesPatch(`a/${database}`, `b/${database}`, base, branch).replace(/^=+\n/, "");
     });
     this.chain = work.then(
       () => undefined,

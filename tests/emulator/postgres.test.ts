@@ -138,7 +138,8 @@ describe("on the real clock", () => {
     const diff = (await cmp({ db_name: "neondb" })).body.diff as string;
     expect(diff).toMatch(/^\+CREATE TABLE public\.orders \($/m);
     expect(diff).toMatch(/^\+    price integer$/m);
-    expect(diff).toMatch(/^--- neondb\t/m);
+    // As the service writes it (its documented example): a/ and b/ headers, then the hunks.
+    expect(diff).toMatch(/^--- a\/neondb\n\+\+\+ b\/neondb\n@@ /);
     expect(diff).not.toMatch(/restrict/);
     // The other way round, against the parent named as base of the parent itself: the reverse.
     const reverse = await c.get(`${BR1}/compare_schema`, {
