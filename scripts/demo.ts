@@ -1,58 +1,146 @@
 /**
- * `npm run demo`: `pulumi up` of examples/basic against the local emulator, then destroy.
+ * `npm run demo`: a pull request's database, end to end, against the local emulator with real Postgres
+ * behind it (PostgreSQL's server programs are on every machine this project runs on).
  *
- * Makes sure the Pulumi CLI is there (building it from Go modules once if needed), starts the
- * emulator in this process, runs the program with a temporary local backend, prints the stack
- * outputs and the operations the control plane recorded, then cleans everything up.
+ * 1. "Production" (the project's default branch) holds a table.
+ * 2. `pulumi up` of examples/preview-environment: the pull request's branch with its compute, a role, a
+ *    database and the connection string (a secret output).
+ * 3. The exported connection string connects (`psql`).
+ * 4. The pull request's migration runs on the database the branch inherited from production, and the
+ *    schema difference against the parent shows what it changed (what review needs).
+ * 5. The role's password is rotated: Postgres refuses the old one, takes the new one.
+ * 6. `pulumi destroy`.
+ *
+ * Without the server programs it says so and runs steps 2 and 6 only.
  */
 import * as path from "path";
 import { startEmulator } from "../emulator";
+import { findPostgres } from "../emulator/postgres";
 import { createNeonClient } from "../provider/api";
+import { getConnectionUri, getSchemaDiff, withLookupClient } from "../provider/lookups";
 import { createTempStack, ensurePulumi, repoRoot } from "./lib/pulumi";
+import { psql, withPassword } from "./lib/psql";
+
+const step = (text: string) => console.log(`\n• ${text}`);
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
+
+/** Runs SQL through a connection string; a failure ends the demo with Postgres's message. */
+async function sql(uri: string, text: string): Promise<string> {
+  const r = await psql(uri, text);
+  if (!r.ok) throw new Error(`psql failed: ${r.error}`);
+  return r.out;
+}
 
 async function main(): Promise<void> {
+  const started = Date.now();
   console.log("• Pulumi CLI:", ensurePulumi());
-  const emulator = await startEmulator({ opMs: 400 });
+  const pg = findPostgres();
+  const real = typeof pg !== "string";
+  const emulator = await startEmulator({ opMs: 400, postgres: real });
+  const projectId = emulator.seed.projectId;
+  const main = emulator.seed.defaultBranchId;
   console.log(
-    `• Emulator: ${emulator.url} (project ${emulator.seed.projectId}, default branch ${emulator.seed.defaultBranchId} with primary compute ${emulator.seed.primaryEndpointId})`,
+    `• Emulator: ${emulator.url} (project ${projectId}, default branch ${main}); computes: ${
+      real ? `real Postgres ${pg.major}` : `in memory — connection strings do not connect (${pg})`
+    }`,
   );
+  const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+  const since = emulator.clock.now();
+  const lookup = <T>(fn: () => Promise<T>) => withLookupClient(api, fn);
+  const ownerUri = (branchId: string) =>
+    lookup(() => getConnectionUri({ projectId, branchId, databaseName: "neondb", roleName: "neondb_owner" }));
+
+  if (real) {
+    step("Production (the default branch) holds a table, in its database neondb:");
+    const prod = (await ownerUri(main)).uri;
+    await sql(prod, "CREATE TABLE users (id bigint PRIMARY KEY, email text NOT NULL)");
+    await sql(prod, "INSERT INTO users VALUES (1, 'ada@example.com'), (2, 'linus@example.com')");
+    console.log(indent("CREATE TABLE users (id bigint PRIMARY KEY, email text NOT NULL) — 2 rows"));
+  }
+
   const temp = await createTempStack({
-    programDir: path.join(repoRoot, "examples/basic"),
-    stackName: "demo",
+    programDir: path.join(repoRoot, "examples/preview-environment"),
+    stackName: "pr-42",
     config: {
-      "neon-basic:projectId": { value: emulator.seed.projectId },
-      // The default branch, as a real project's: the program adopts its primary compute.
-      "neon-basic:branchId": { value: emulator.seed.defaultBranchId },
+      "neon-preview-environment:projectId": { value: projectId },
       "neon:apiUrl": { value: emulator.url },
       "neon:apiKey": { value: emulator.apiKey, secret: true },
     },
   });
   try {
-    console.log("• pulumi up --yes (examples/basic)\n");
+    step("pulumi up --yes (examples/preview-environment, stack pr-42)\n");
     const up = await temp.stack.up({ onOutput: (s) => process.stdout.write(s) });
-    console.log("\n• Stack outputs:");
-    for (const [key, out] of Object.entries(up.outputs))
-      console.log(`  ${key} = ${JSON.stringify(out.value)}`);
+    const outputs = Object.fromEntries(Object.entries(up.outputs).map(([k, o]) => [k, o.value as string]));
+    step("Stack outputs (the connection string is a secret: shown here without its password):");
+    for (const [key, value] of Object.entries(outputs)) {
+      const shown = key === "connectionUri" ? withPassword(value, "********") : value;
+      console.log(`    ${key} = ${shown}`);
+    }
 
-    const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-    console.log("\n• Operations the control plane recorded for the computes (oldest first):");
+    if (real) {
+      const uri = outputs.connectionUri;
+      step("The exported connection string connects (psql):");
+      console.log(
+        indent(await sql(uri, "SELECT current_user || ' on ' || current_database() || ', ' || version()")),
+      );
+      const inherited = await sql((await ownerUri(outputs.branchId)).uri, "SELECT count(*) FROM users");
+      console.log(indent(`the branch's neondb holds production's users: ${inherited} rows`));
+
+      step("The pull request's migration, on the database the branch inherited from production:");
+      const migration =
+        "ALTER TABLE users ADD COLUMN name text NOT NULL DEFAULT '';\n" +
+        "CREATE TABLE orders (id bigint PRIMARY KEY, user_id bigint NOT NULL REFERENCES users, total numeric(10,2));";
+      console.log(indent(migration));
+      await sql((await ownerUri(outputs.branchId)).uri, migration);
+
+      step("What the pull request changed in the schema (getSchemaDiff against the parent), for review:");
+      const diff = await lookup(() =>
+        getSchemaDiff({ projectId, branchId: outputs.branchId, databaseName: "neondb" }),
+      );
+      console.log(indent(diff.changed ? diff.diff.trimEnd() : "(no change)"));
+      const prod = await sql(
+        (await ownerUri(main)).uri,
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'orders'",
+      );
+      console.log(`    production untouched: ${prod === "0" ? "no orders table there" : "?!"}`);
+
+      step("Rotate the app role's password (pulumi config set passwordRotation 2; pulumi up):\n");
+      const oldUri = uri;
+      await temp.stack.setConfig("passwordRotation", { value: "2" });
+      const rotated = await temp.stack.up({ onOutput: (s) => process.stdout.write(s) });
+      const newUri = rotated.outputs.connectionUri.value as string;
+      const refused = await psql(oldUri, "SELECT 1");
+      console.log(
+        `\n    old password: ${refused.ok ? "still accepted?!" : `refused — ${refused.error.split("\n")[0]}`}`,
+      );
+      console.log(`    new password: ${(await psql(newUri, "SELECT 'accepted'")).out || "refused?!"}`);
+    }
+
+    step("Operations the control plane recorded during the demo (oldest first):");
     const ops = [];
-    for await (const op of api.operations.list(emulator.seed.projectId, { limit: 100 })) {
-      if (op.endpoint_id) ops.push(op);
+    for await (const op of api.operations.list(projectId, { limit: 100 })) {
+      if (Date.parse(op.created_at) < since) break;
+      ops.push(op);
     }
     for (const op of ops.reverse()) {
       console.log(
-        `  ${op.created_at}  ${op.action.padEnd(16)} ${op.status.padEnd(9)} ${op.endpoint_id ?? ""}`,
+        `    ${op.created_at}  ${op.action.padEnd(16)} ${op.status.padEnd(9)} ${op.endpoint_id ?? op.branch_id ?? ""}`,
       );
     }
 
-    console.log("\n• pulumi destroy --yes\n");
+    step("pulumi destroy --yes\n");
     await temp.stack.destroy({ onOutput: (s) => process.stdout.write(s) });
   } finally {
     await temp.dispose();
     await emulator.stop();
   }
-  console.log("\n• Done: the stack is destroyed and the emulator stopped.");
+  console.log(
+    `\n• Done in ${Math.round((Date.now() - started) / 1000)} s: the stack is destroyed and the emulator stopped.`,
+  );
 }
 
 main().catch((err) => {

@@ -21,7 +21,15 @@ const branch = new Branch(stack, {
 });
 
 // The application's role and its database on that branch.
-const role = new Role("app", { projectId, branchId: branch.id, name: "app" });
+// Its password changes when `passwordRotation` does (`pulumi config set passwordRotation 2`); the old
+// one keeps working until the reset has finished.
+const passwordRotation = config.get("passwordRotation");
+const role = new Role("app", {
+  projectId,
+  branchId: branch.id,
+  name: "app",
+  ...(passwordRotation ? { passwordRotationTrigger: passwordRotation } : {}),
+});
 const database = new Database("app", { projectId, branchId: branch.id, name: "app", ownerName: role.name });
 
 export const branchId = branch.id;

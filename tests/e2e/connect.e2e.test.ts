@@ -16,7 +16,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { psql, withPassword } from "../support/psql";
+import { psql, withPassword } from "../../scripts/lib/psql";
 import { changedCounts, cli, persisted, pluginPath } from "./plugin-helpers";
 
 useStepBudgets();

@@ -9,7 +9,9 @@
  * `cancel`, the pending create cleared, preview, `up --refresh` — the killed run's branch (auto-named) is
  * found again, never a second one. The outputs: the branch with its compute (scale to zero after 300 s),
  * `expiresAt` whole days ahead, the role and the database, and the connection string, a secret that logs
- * in. A push without changes previews none, and the drift check (`--expect-no-changes`) passes. After the
+ * in (real Postgres behind the emulator). The workflow's schema step, its bash text run as written: "No
+ * schema change." at first, then, after a migration on the branch, the difference against the parent
+ * under the preview's comment. A push without changes previews none, and the drift check (`--expect-no-changes`) passes. After the
  * compute was resized and the database renamed and given to another owner outside Pulumi, the drift
  * check exits 7 naming each change, and the next push puts them back. The branch expiring (the service
  * deletes it) while the pull request is open: the next push creates the environment again. Closed:
@@ -29,6 +31,8 @@ import {
   type TempStack,
 } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
+import { parse as parseYaml } from "yaml";
+import { psql } from "../../scripts/lib/psql";
 import { persisted, pluginPath, killWhenHeld, watchCli } from "./plugin-helpers";
 
 // The default budget (900 s a test): many times the 1–2 minutes one flow takes idle.
@@ -43,7 +47,7 @@ let emulator: EmulatorHandle;
 let api: NeonClient;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 60, seed: 19 });
+  emulator = await startEmulator({ opMs: 60, seed: 19, postgres: true });
   api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
 });
 
@@ -146,20 +150,69 @@ const YAML: Face = {
   env: { PATH: pluginPath() },
 };
 
-/** A client connecting to the branch as the role (the emulator's stand-in for Postgres). */
-async function login(branchId: string, role: string, password: string): Promise<{ ok: boolean }> {
-  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      project_id: emulator.seed.projectId,
-      branch_id: branchId,
-      role_name: role,
-      password,
-    }),
+/** The application connecting with the exported connection string (real Postgres): the database it reached. */
+async function login(uri: string): Promise<{ ok: boolean; database?: string; reason?: string }> {
+  const r = await psql(uri, "SELECT current_database()");
+  return r.ok ? { ok: true, database: r.out } : { ok: false, reason: r.error };
+}
+
+const WORKFLOW = path.join(repoRoot, "examples", "preview-environment", "workflow.yml");
+const SCHEMA_STEP = "Post what the pull request changed in the schema";
+
+/**
+ * A step of the workflow's preview-environment job, its `run` text as written there, run by bash as
+ * Actions runs it (`bash -eo pipefail`), in the program's folder on the selected stack. `gh` is a stand-in
+ * that keeps the comment it was asked to post; the API is the emulator's.
+ */
+async function workflowStep(
+  name: string,
+  number: number,
+  cwd: string,
+  env: Record<string, string>,
+  runnerTemp: string,
+): Promise<{ code: number; out: string; posted?: string }> {
+  const workflow = parseYaml(fs.readFileSync(WORKFLOW, "utf8")) as {
+    jobs: Record<string, { steps: { name?: string; run?: string; env?: Record<string, string> }[] }>;
+  };
+  const step = workflow.jobs["preview-environment"].steps.find((x) => x.name === name);
+  if (!step?.run) throw new Error(`workflow.yml has no step "${name}" with a run`);
+  const script = step.run.replace(/\$\{\{ github\.event\.number \}\}/g, String(number));
+  const bin = path.join(runnerTemp, "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  // `gh pr comment <n> --edit-last --body-file <file>`: the body is what would be posted.
+  fs.writeFileSync(
+    path.join(bin, "gh"),
+    '#!/usr/bin/env bash\nwhile [ $# -gt 0 ]; do if [ "$1" = --body-file ]; then cp "$2" "$RUNNER_TEMP/posted.md"; fi; shift; done\n',
+    { mode: 0o755 },
+  );
+  fs.rmSync(path.join(runnerTemp, "posted.md"), { force: true });
+  const stepEnv = { ...step.env, GH_TOKEN: "test", NEON_API_URL: emulator.url };
+  return new Promise((resolve) => {
+    execFile(
+      "bash",
+      ["-eo", "pipefail", "-c", script],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          ...env,
+          ...stepEnv,
+          PATH: `${bin}:${ensurePulumi()}:${env.PATH ?? ""}:${process.env.PATH ?? ""}`,
+          RUNNER_TEMP: runnerTemp,
+          NEON_PROJECT_ID: emulator.seed.projectId,
+        },
+        encoding: "utf8",
+      },
+      (err, stdout, stderr) => {
+        const posted = path.join(runnerTemp, "posted.md");
+        resolve({
+          code: err ? (typeof err.code === "number" ? err.code : -1) : 0,
+          out: `${stdout}${stderr}`,
+          ...(fs.existsSync(posted) ? { posted: fs.readFileSync(posted, "utf8") } : {}),
+        });
+      },
+    );
   });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { ok: boolean };
 }
 
 /** The branches of the project whose name the provider derived for this stack's branch. */
@@ -321,8 +374,32 @@ async function pullRequest(face: Face, number: number): Promise<void> {
       out.host,
       "/app",
     ]);
-    expect(await login(branch.id, "app", decodeURIComponent(uri.password))).toEqual({ ok: true });
+    expect(await login(out.connectionUri)).toEqual({ ok: true, database: "app" });
     expect((await pulumi(["stack", "output"])).out).toMatch(/connectionUri\s+\[secret\]/);
+
+    // ---- the schema step: nothing changed yet; after the pull request's migration, what it changed ---
+    const runnerTemp = fs.mkdtempSync(path.join(temp.workDir, ".runner-"));
+    fs.writeFileSync(path.join(runnerTemp, "comment.md"), "### the preview's comment\n");
+    const schemaStep = () => workflowStep(SCHEMA_STEP, number, temp.workDir, temp.env, runnerTemp);
+    const before = await schemaStep();
+    expect(before.code).toBe(0);
+    expect(before.posted).toBe(
+      "### the preview's comment\n\n### Schema of `neondb`: this pull request's branch against its parent\nNo schema change.\n",
+    );
+    const owner = await api.projects.connectionUri(projectId, {
+      branchId: branch.id,
+      databaseName: "neondb",
+      roleName: "neondb_owner",
+    });
+    const migrated = await psql(owner, "CREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,2))");
+    expect(migrated.error).toBe("");
+    const after = await schemaStep();
+    expect(after.code).toBe(0);
+    expect(after.posted).toMatch(
+      /^### the preview's comment\n\n### Schema of `neondb`: this pull request's branch against its parent\n```diff\n--- a\/neondb\n\+\+\+ b\/neondb\n/,
+    );
+    expect(after.posted).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+    expect(after.posted).toMatch(/\n```\n$/);
 
     // ---- a push without changes: nothing to do; the drift check finds nothing ------------------------
     const push = await previewJob();
@@ -365,8 +442,7 @@ async function pullRequest(face: Face, number: number): Promise<void> {
     expect(renewed.branchName).toBe(branch.name); // the same derived name: the same resource
     expect((await branchesNamed(prefix)).map((b) => b.id)).toEqual([renewed.branchId]);
     uris.push(renewed.connectionUri);
-    const password = decodeURIComponent(new URL(renewed.connectionUri).password);
-    expect(await login(renewed.branchId, "app", password)).toEqual({ ok: true });
+    expect(await login(renewed.connectionUri)).toEqual({ ok: true, database: "app" });
 
     // ---- the secrets are nowhere but the secret output ------------------------------------------------
     const secrets = [...uris, ...uris.map((u) => decodeURIComponent(new URL(u).password))];
@@ -393,7 +469,7 @@ async function pullRequest(face: Face, number: number): Promise<void> {
       [branch.id, renewed.branchId].includes(e.branch_id),
     );
     expect(orphans).toEqual([]);
-    expect((await login(renewed.branchId, "app", password)).ok).toBe(false);
+    expect((await login(renewed.connectionUri)).ok).toBe(false);
 
     // Nothing the backend keeps (history, backups) and no line printed holds a secret.
     const left = fs

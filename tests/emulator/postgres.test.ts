@@ -8,7 +8,7 @@
  * whose clock stands still (a reset's window is exact: the test moves the clock).
  */
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { psql, withPassword } from "../support/psql";
+import { psql, withPassword } from "../../scripts/lib/psql";
 import { Client, EP1, settle } from "./client";
 
 const URI = "/projects/{project_id}/connection_uri";

@@ -13,7 +13,7 @@ import {
   getSchemaDiffOutput,
   withLookupClient,
 } from "../../../provider/lookups";
-import { psql } from "../../support/psql";
+import { psql } from "../../../scripts/lib/psql";
 
 jest.setTimeout(180_000);
 

@@ -1,5 +1,5 @@
 /**
- * A client connecting as an application would: `psql` with a connection URI the API gave. The password
+ * A client connecting as an application would (the demo and the tests): `psql` with a connection URI the API gave. The password
  * travels in the environment (`PGPASSWORD`), never in the arguments a process list shows, and no answer
  * carries it.
  */
