@@ -1,5 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Branch, Database, Role, getConnectionUriOutput } from "@neon-labs-unofficial/pulumi-neon-compute";
+import {
+  Branch,
+  Database,
+  Role,
+  getConnectionUriOutput,
+  getSchemaDiffOutput,
+} from "@neon-labs-unofficial/pulumi-neon-compute";
 
 const config = new pulumi.Config();
 const projectId = config.require("projectId");
@@ -40,6 +46,14 @@ const conn = getConnectionUriOutput({
   roleName: role.name,
 });
 
+// What the branch changed in the schema of the database it inherited from its parent (`neondb` unless
+// `schemaDatabase` says otherwise), read at each `up`: after a migration, the next `up` shows it.
+const schema = getSchemaDiffOutput({
+  projectId,
+  branchId: branch.id,
+  databaseName: config.get("schemaDatabase") ?? "neondb",
+});
+
 export const branchId = branch.id;
 export const roleName = role.name;
 export const databaseName = db.name;
@@ -47,3 +61,5 @@ export const databaseId = db.databaseId;
 // Secret outputs: `pulumi stack output password --show-secrets` (or connectionUri) prints them.
 export const password = role.password;
 export const connectionUri = conn.uri;
+export const schemaChanged = schema.changed;
+export const schemaDiff = schema.diff;

@@ -2,7 +2,9 @@
  * End to end (issue 18): a branch with its compute → a `Role` → a `Database` it owns → the
  * `getConnectionUri` lookup, under the real CLI against the emulator, through both faces: the
  * TypeScript example `examples/connect` (dynamic resources) and a YAML program (the provider plugin).
- * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`.
+ * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
+ * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration on the
+ * database it inherited, the next `up` shows the table it made.
  * A password rotation: the old password logs in before it, and once `up` returns only the new one
  * does (Postgres refuses the old one), with every id kept. A database rename: an update at preview,
  * not a replace, the database keeps its id and Postgres serves it under the new name. The passwords and the
@@ -56,6 +58,8 @@ interface Outs {
   databaseId: number;
   password: string;
   connectionUri: string;
+  schemaChanged: boolean;
+  schemaDiff: string;
 }
 
 /**
@@ -126,6 +130,16 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   const unchanged = await temp.stack.preview({ onOutput: capture, onError: capture });
   expect(unchanged.changeSummary).toEqual({ same: 4 });
 
+  // An unchanged branch: no schema difference against its parent.
+  expect([first.schemaChanged, first.schemaDiff]).toEqual([false, ""]);
+  // A migration on the database the branch inherited; the next up's lookup shows what it changed.
+  const owner = await api.projects.connectionUri(projectId, {
+    branchId: branch.id,
+    databaseName: "neondb",
+    roleName: "neondb_owner",
+  });
+  expect((await psql(owner, "CREATE TABLE orders (id bigint PRIMARY KEY, note text)")).error).toBe("");
+
   // --- (a) password rotation: the old password worked before, only the new one after --------
   const oldPassword = first.password;
   expect((await login(first.connectionUri, oldPassword)).ok).toBe(true);
@@ -149,6 +163,10 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   expect(await stackIds()).toEqual(ids);
   // The same role, not a new one of the same name.
   expect((await api.roles.get(projectId, branch.id, "app")).created_at).toBe(roleCreatedAt);
+  // getSchemaDiff ran at this up, after the migration: the table is the branch's change.
+  expect(second.schemaChanged).toBe(true);
+  expect(second.schemaDiff).toMatch(/^--- a\/neondb\n\+\+\+ b\/neondb\n/);
+  expect(second.schemaDiff).toMatch(/^\+CREATE TABLE public\.orders \($/m);
   // The lookup ran after the rotation: its connection string carries the new password.
   expect(new URL(second.connectionUri).password).toBe(newPassword);
 
