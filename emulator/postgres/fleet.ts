@@ -55,18 +55,77 @@ host    all          ${SUPERUSER}  all            reject
 host    all          all           127.0.0.1/32   scram-sha-256
 `;
 
+/** A read-only compute's server: a hot standby streaming from its branch's server. */
+export interface ReplicaServer {
+  port: number;
+  branchId: string;
+}
+
 export class PgFleet {
   private templateReady?: Promise<string>;
   readonly servers = new Map<string, BranchServer>();
+  /** By compute id. */
+  readonly replicas = new Map<string, ReplicaServer>();
 
   constructor(
     readonly bins: PgBinaries,
     /** Folder this fleet owns (made and removed by its owner). */
     readonly root: string,
   ) {
-    fs.mkdirSync(path.join(root, "branches"), { recursive: true });
+    for (const sub of ["branches", "replicas"]) {
+      fs.mkdirSync(path.join(root, sub), { recursive: true });
+      own(bins, path.join(root, sub));
+    }
     own(bins, root);
-    own(bins, path.join(root, "branches"));
+  }
+
+  /**
+   * Starts a read-only compute's server: a standby made from its branch's running server
+   * (`pg_basebackup -R`), which streams every later change and refuses writes, as a read replica does.
+   * A compute moved to another branch gets a new one.
+   */
+  async startReplica(endpointId: string, branchId: string): Promise<ReplicaServer> {
+    const have = this.replicas.get(endpointId);
+    if (have?.branchId === branchId) return have;
+    if (have) await this.stopReplica(endpointId);
+    const primary = this.servers.get(branchId);
+    if (!primary) throw new Error(`branch ${branchId} has no running server to stream from`);
+    const dir = path.join(this.root, "replicas", endpointId);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await run(this.bins, "pg_basebackup", [
+      "-h",
+      this.dirOf(branchId),
+      "-p",
+      String(primary.port),
+      "-U",
+      SUPERUSER,
+      "-D",
+      dir,
+      "-X",
+      "stream",
+      "-c",
+      "fast",
+      "-R",
+      "--no-sync",
+    ]);
+    const port = await freePort();
+    await this.pgCtl(dir, "start", port);
+    const replica = { port, branchId };
+    this.replicas.set(endpointId, replica);
+    return replica;
+  }
+
+  /** Stops a read-only compute's server and removes its copy. */
+  async stopReplica(endpointId: string): Promise<void> {
+    if (!this.replicas.delete(endpointId)) return;
+    const dir = path.join(this.root, "replicas", endpointId);
+    await this.pgCtl(dir, "stop", 0);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Stops the standbys of a branch (its server is about to stop or to get other data). */
+  private async stopReplicasOf(branchId: string): Promise<void> {
+    for (const [id, r] of [...this.replicas]) if (r.branchId === branchId) await this.stopReplica(id);
   }
 
   dirOf(branchId: string): string {
@@ -174,6 +233,7 @@ export class PgFleet {
 
   /** Stops the branch's server, when it runs. */
   async stop(branchId: string): Promise<void> {
+    await this.stopReplicasOf(branchId);
     const server = this.servers.get(branchId);
     if (!server) return;
     this.servers.delete(branchId);
@@ -188,6 +248,7 @@ export class PgFleet {
 
   /** Stops every server. */
   async stopAll(): Promise<void> {
+    await Promise.all([...this.replicas.keys()].map((id) => this.stopReplica(id).catch(() => undefined)));
     await Promise.all([...this.servers.keys()].map((id) => this.stop(id).catch(() => undefined)));
   }
 

@@ -3,7 +3,8 @@
  * default where the server programs are installed). After every API request, and every second, the
  * records are brought up to date and the machine follows them:
  *
- * - a branch with an active compute has a running server over its own data directory; a branch made
+ * - a branch with an active compute has a running server over its own data directory (an active
+ *   read-only compute is a standby streaming from it, which refuses writes); a branch made
  *   through the API starts as a copy of its parent's data at that moment, a reset takes the source's
  *   data again, a deleted branch's data is removed;
  * - the server's roles and databases are the branch's records: created, renamed, re-owned, dropped; a
@@ -259,11 +260,15 @@ export class RealPostgres {
     }
 
     const endpoints = Object.values(store.state.endpoints);
-    const active = new Set(
-      endpoints.filter((e) => e.current_state === "active" && !e.disabled).map((e) => e.branch_id),
-    );
+    const running = endpoints.filter((e) => e.current_state === "active" && !e.disabled);
+    const active = new Set(running.map((e) => e.branch_id));
+    const replicas = new Map(running.filter((e) => e.type === "read_only").map((e) => [e.id, e.branch_id]));
+    for (const [id, r] of [...this.fleet.replicas]) {
+      if (replicas.get(id) !== r.branchId) await this.fleet.stopReplica(id);
+    }
     for (const id of [...this.fleet.servers.keys()]) if (!active.has(id)) await this.fleet.stop(id);
     for (const id of active) await this.fleet.start(id, this.catalogOf(id));
+    for (const [id, branchId] of replicas) await this.fleet.startReplica(id, branchId);
 
     for (const ep of endpoints) if (!this.proxies.has(ep.id)) await this.listen(ep);
     for (const [id, proxy] of this.proxies) {
@@ -326,7 +331,9 @@ export class RealPostgres {
         store.dirty = true;
         store.saveIfDirty();
         await this.reconcile();
-        const server = this.fleet.servers.get(ep.branch_id);
+        // A read-only compute is a standby of its branch's server; a read_write one, the server itself.
+        const server =
+          ep.type === "read_only" ? this.fleet.replicas.get(ep.id) : this.fleet.servers.get(ep.branch_id);
         if (server) return server.port;
       } else if (ep.pending_state === undefined) {
         createOperations(store, engine, ep.project_id, [

@@ -9,7 +9,7 @@
  */
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { psql, withPassword } from "../../scripts/lib/psql";
-import { Client, EP1, settle } from "./client";
+import { Client, EP, EP1, settle } from "./client";
 
 const URI = "/projects/{project_id}/connection_uri";
 const BR = "/projects/{project_id}/branches";
@@ -156,6 +156,44 @@ describe("on the real clock", () => {
     });
     expect(root.status).toBe(400);
     expect(root.body.message).toContain("pass base_branch_id");
+  });
+
+  test("a read-only compute serves its branch's data, follows its writes and refuses its own", async () => {
+    await settle(c, project);
+    const made = await c.post(EP, {
+      params: { project_id: project },
+      body: { endpoint: { branch_id: main, type: "read_only" } },
+    });
+    expect(made.status).toBe(201);
+    await settle(c, project);
+    const ro = (
+      await c.get(URI, {
+        params: { project_id: project },
+        query: {
+          branch_id: main,
+          endpoint_id: made.body.endpoint.id,
+          role_name: "neondb_owner",
+          database_name: "neondb",
+        },
+      })
+    ).body.uri as string;
+    expect(new URL(ro).hostname).toBe(made.body.endpoint.host);
+    expect((await psql(ro, "SELECT pg_is_in_recovery()")).out).toBe("t");
+    const write = await psql(ro, "CREATE TABLE nope (id int)");
+    expect(write.error).toContain("cannot execute CREATE TABLE in a read-only transaction");
+    // A write through the read_write compute reaches it (a replica lags: look a few times).
+    expect((await psql(await uriOf(main), "CREATE TABLE seen_by_replica (id int)")).error).toBe("");
+    let seen = "";
+    for (let i = 0; i < 50 && seen !== "1"; i++) {
+      seen = (await psql(ro, "SELECT count(*) FROM pg_tables WHERE tablename = 'seen_by_replica'")).out;
+      if (seen !== "1") await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toBe("1");
+    const gone = await c.del(`${EP1}`, {
+      params: { project_id: project, endpoint_id: made.body.endpoint.id },
+    });
+    expect(gone.status).toBe(200);
+    expect(emu.postgres!.fleet.replicas.size).toBe(0);
   });
 
   test("scale to zero stops the server; the next connection starts the compute again", async () => {
