@@ -268,14 +268,16 @@ export class PgFleet {
     return run(this.bins, "psql", args, { input: script }).then((r) => r.stdout);
   }
 
-  /** `pg_dump --schema-only` of one database of a running branch server. */
-  async schemaDump(branchId: string, database: string): Promise<string> {
+  /**
+   * `pg_dump --schema-only` of one database of a running branch server: without owners and privileges
+   * (to compare), or with them (to load into a schema-only branch, whose roles are its parent's).
+   */
+  async schemaDump(branchId: string, database: string, withOwners = false): Promise<string> {
     const server = this.servers.get(branchId);
     if (!server) throw new Error(`branch ${branchId} has no running server`);
     const r = await run(this.bins, "pg_dump", [
       "--schema-only",
-      "--no-owner",
-      "--no-privileges",
+      ...(withOwners ? [] : ["--no-owner", "--no-privileges"]),
       "-h",
       this.dirOf(branchId),
       "-p",

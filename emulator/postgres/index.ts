@@ -91,7 +91,10 @@ function alive(pid: number): boolean {
   }
 }
 
-type DataEvent = { kind: "copy"; branchId: string; from?: string } | { kind: "wipe" };
+type DataEvent =
+  | { kind: "copy"; branchId: string; from?: string }
+  | { kind: "schema"; branchId: string; from: string }
+  | { kind: "wipe" };
 
 export class RealPostgres {
   readonly fleet: PgFleet;
@@ -156,6 +159,11 @@ export class RealPostgres {
     this.events.push({ kind: "copy", branchId, from });
   }
 
+  /** A schema-only branch was made: a fresh cluster holding `from`'s schema (none of its rows). */
+  branchCreatedSchemaOnly(branchId: string, from: string): void {
+    this.events.push({ kind: "schema", branchId, from });
+  }
+
   /** A branch was reset: its data is the source's again. */
   branchRestored(branchId: string, sourceId: string): void {
     this.events.push({ kind: "copy", branchId, from: sourceId });
@@ -207,11 +215,26 @@ export class RealPostgres {
     return work;
   }
 
-  private async dump(branchId: string, database: string): Promise<string> {
+  /**
+   * A schema-only branch's data: a fresh cluster with its records' roles and databases, each database
+   * holding `from`'s schema of it (owners and privileges included), no rows.
+   */
+  private async loadSchema(branchId: string, from: string): Promise<void> {
+    await this.fleet.copy(branchId, undefined);
+    const server = await this.fleet.start(branchId, this.catalogOf(branchId));
+    const dir = this.fleet.dirOf(branchId);
+    for (const db of this.view.store.databasesOf(branchId)) {
+      if (!this.view.store.databasesOf(from).some((d) => d.name === db.name)) continue;
+      const schema = await this.dump(from, db.name, true);
+      await this.fleet.sql(dir, server.port, db.name, schema);
+    }
+  }
+
+  private async dump(branchId: string, database: string, withOwners = false): Promise<string> {
     const running = this.fleet.servers.has(branchId);
     if (!running) await this.fleet.start(branchId, this.catalogOf(branchId));
     try {
-      const text = await this.fleet.schemaDump(branchId, database);
+      const text = await this.fleet.schemaDump(branchId, database, withOwners);
       // Lines that differ between any two dumps: pg_dump's per-run restrict key.
       return text
         .split("\n")
@@ -251,8 +274,12 @@ export class RealPostgres {
       if (e.kind === "wipe") {
         await this.fleet.stopAll();
         for (const id of this.fleet.branchDirs()) await this.fleet.remove(id);
-      } else if (store.state.branches[e.branchId]) {
+      } else if (!store.state.branches[e.branchId]) {
+        continue;
+      } else if (e.kind === "copy") {
         await this.fleet.copy(e.branchId, e.from);
+      } else {
+        await this.loadSchema(e.branchId, e.from);
       }
     }
     for (const id of [...this.fleet.branchDirs(), ...this.fleet.servers.keys()]) {

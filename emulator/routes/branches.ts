@@ -173,8 +173,9 @@ export function branchRoutes(r: Router): void {
     // The parent's roles and databases, by name; a protected parent's children get new passwords.
     const parent = store.branch(p.id, parentId)!;
     const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, nowMs, parent.protected);
-    // Its data: the parent's as it is now (a schema-only branch: a fresh cluster).
-    ctx.emu.realPg?.branchCreated(id, schemaOnly ? undefined : parent.id);
+    // Its data: the parent's as it is now (a schema-only branch: the parent's schema, no rows).
+    if (schemaOnly) ctx.emu.realPg?.branchCreatedSchemaOnly(id, parent.id);
+    else ctx.emu.realPg?.branchCreated(id, parent.id);
     // A connection URI when there is exactly one way to connect: one role (that may log in), one
     // database, a read_write compute.
     const rw = endpoints.find((e) => e.type === "read_write");

@@ -196,6 +196,26 @@ describe("on the real clock", () => {
     expect(emu.postgres!.fleet.replicas.size).toBe(0);
   });
 
+  test("a schema-only branch holds its parent's tables, owners included, and none of their rows", async () => {
+    const parent = await uriOf(main);
+    expect((await psql(parent, "CREATE TABLE accounts (id int PRIMARY KEY, secret text)")).error).toBe("");
+    expect((await psql(parent, "INSERT INTO accounts VALUES (1, 'do not copy')")).error).toBe("");
+    await settle(c, project);
+    const made = await c.post(BR, {
+      params: { project_id: project },
+      body: {
+        branch: { name: "anon", parent_id: main, init_source: "schema-only" },
+        endpoints: [{ type: "read_write" }],
+      },
+    });
+    expect(made.status).toBe(201);
+    const uri = await uriOf(made.body.branch.id as string);
+    expect((await psql(uri, "SELECT count(*) FROM accounts")).out).toBe("0");
+    expect((await psql(uri, "SELECT tableowner FROM pg_tables WHERE tablename = 'accounts'")).out).toBe(
+      "neondb_owner",
+    );
+  });
+
   test("scale to zero stops the server; the next connection starts the compute again", async () => {
     const uri = await uriOf(main);
     expect((await psql(uri, "SELECT 1")).out).toBe("1");
