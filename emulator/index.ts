@@ -189,7 +189,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     );
   }
   const host = options.host ?? "127.0.0.1";
-  await emu.app.listen({ port: options.port ?? 0, host });
+  try {
+    await emu.app.listen({ port: options.port ?? 0, host });
+  } catch (e) {
+    await emu.realPg?.stop();
+    throw e;
+  }
   const addr = emu.app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : options.port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -225,8 +230,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
     stop: async () => {
       for (const hold of emu.holds.values()) hold.release();
-      await emu.realPg?.stop();
+      // Requests first (one may still be reading a schema), then the servers behind the computes.
       await emu.app.close();
+      await emu.realPg?.stop();
     },
     reset: () => emu.reset(),
     get postgres() {

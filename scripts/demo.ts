@@ -11,7 +11,8 @@
  * 5. The role's password is rotated: Postgres refuses the old one, takes the new one.
  * 6. `pulumi destroy`.
  *
- * Without the server programs it says so and runs steps 2 and 6 only.
+ * `npm run demo` installs the server programs first when they are missing (scripts/ensure-postgres); run
+ * directly (`tsx scripts/demo.ts`) without them, it says so and runs steps 2 and 6 only.
  */
 import * as path from "path";
 import { startEmulator } from "../emulator";

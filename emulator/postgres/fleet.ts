@@ -8,14 +8,14 @@
  * One server runs per branch while a compute of the branch is active; it listens on a private port of
  * 127.0.0.1 (the computes' addresses are the proxies in `proxy.ts`) and on a socket in its directory,
  * where only the superuser `cloud_admin` logs in, without a password. Clients log in over TCP with
- * SCRAM and TLS, as on the service.
+ * SCRAM and only with TLS, as on the service.
  */
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { own, run, type PgBinaries } from "./binaries";
-import { catalogScript, readCatalog, type WantedCatalog } from "./catalog";
+import { CATALOG_QUERY, catalogPlan, parseCatalog, type WantedCatalog } from "./catalog";
 
 /** The superuser the emulator administers every cluster as (Neon's own is named so too). */
 export const SUPERUSER = "cloud_admin";
@@ -36,7 +36,7 @@ shared_buffers = 16MB
 fsync = off
 synchronous_commit = off
 full_page_writes = off
-max_wal_senders = 4
+max_wal_senders = 16
 ssl = on
 ssl_cert_file = 'server.crt'
 ssl_key_file = 'server.key'
@@ -52,7 +52,7 @@ local   all          ${SUPERUSER}                 trust
 local   replication  ${SUPERUSER}                 trust
 local   all          all                          reject
 host    all          ${SUPERUSER}  all            reject
-host    all          all           127.0.0.1/32   scram-sha-256
+hostssl all          all           127.0.0.1/32   scram-sha-256
 `;
 
 /** A read-only compute's server: a hot standby streaming from its branch's server. */
@@ -136,40 +136,54 @@ export class PgFleet {
     return fs.existsSync(path.join(this.dirOf(branchId), "PG_VERSION"));
   }
 
-  /** The template cluster, made once: `initdb`, the settings, the access rules and a TLS certificate. */
+  /**
+   * The template cluster, made once: `initdb`, the settings, the access rules, a TLS certificate and
+   * the group `neon_superuser`. Built in a folder of its own and renamed into place when whole, so a
+   * failed or killed build is never taken for a template; a failure is tried again by the next caller.
+   */
   template(): Promise<string> {
-    this.templateReady ??= (async () => {
-      const dir = path.join(this.root, "template");
-      if (fs.existsSync(path.join(dir, "PG_VERSION"))) return dir;
-      await run(this.bins, "initdb", [
-        "-D",
-        dir,
-        "-U",
-        SUPERUSER,
-        "-E",
-        "UTF8",
-        "--locale=C",
-        "--auth-local=trust",
-        "--auth-host=scram-sha-256",
-        "--no-sync",
-      ]);
-      fs.appendFileSync(path.join(dir, "postgresql.conf"), CONF);
-      fs.writeFileSync(path.join(dir, "pg_hba.conf"), HBA);
-      makeCertificate(dir);
-      for (const f of ["postgresql.conf", "pg_hba.conf", "server.crt", "server.key"]) {
-        if (this.bins.runAs) fs.chownSync(path.join(dir, f), this.bins.runAs.uid, this.bins.runAs.gid);
-      }
-      // The roles every Neon database has: the group the API's roles join.
-      const port = await freePort();
-      await this.pgCtl(dir, "start", port);
-      try {
-        await this.sql(dir, port, "postgres", "CREATE ROLE neon_superuser NOLOGIN CREATEDB CREATEROLE;");
-      } finally {
-        await this.pgCtl(dir, "stop", port);
-      }
-      return dir;
-    })();
+    this.templateReady ??= this.buildTemplate().catch((e: unknown) => {
+      this.templateReady = undefined;
+      throw e;
+    });
     return this.templateReady;
+  }
+
+  private async buildTemplate(): Promise<string> {
+    const dir = path.join(this.root, "template");
+    if (fs.existsSync(path.join(dir, "PG_VERSION"))) return dir;
+    const building = path.join(this.root, `template.building-${process.pid}`);
+    fs.rmSync(building, { recursive: true, force: true });
+    await run(this.bins, "initdb", [
+      "-D",
+      building,
+      "-U",
+      SUPERUSER,
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      "--no-sync",
+    ]);
+    fs.appendFileSync(path.join(building, "postgresql.conf"), CONF);
+    fs.writeFileSync(path.join(building, "pg_hba.conf"), HBA);
+    makeCertificate(building);
+    for (const f of ["postgresql.conf", "pg_hba.conf", "server.crt", "server.key"]) {
+      if (this.bins.runAs) fs.chownSync(path.join(building, f), this.bins.runAs.uid, this.bins.runAs.gid);
+    }
+    // The group every role the API makes joins, as on the service.
+    const port = await freePort();
+    await this.pgCtl(building, "start", port);
+    try {
+      await this.sql(building, port, "postgres", "CREATE ROLE neon_superuser NOLOGIN CREATEDB CREATEROLE;");
+    } finally {
+      await this.pgCtl(building, "stop", port);
+    }
+    fs.rmSync(path.join(building, "server.log"), { force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(building, dir);
+    return dir;
   }
 
   /**
@@ -178,6 +192,8 @@ export class PgFleet {
    * file copy. Replaces what the branch had (a reset).
    */
   async copy(branchId: string, from: string | undefined): Promise<void> {
+    // A reset from the branch's own history: the emulator keeps no history, the data stays as it is.
+    if (from === branchId) return;
     await this.stop(branchId);
     const dst = this.dirOf(branchId);
     fs.rmSync(dst, { recursive: true, force: true });
@@ -225,9 +241,13 @@ export class PgFleet {
     const fingerprint = JSON.stringify(catalog.fingerprint);
     if (server.applied === fingerprint) return;
     const dir = this.dirOf(branchId);
-    const current = await readCatalog((sql) => this.sql(dir, server.port, "postgres", sql, true));
-    const script = catalogScript(current, catalog);
-    if (script) await this.sql(dir, server.port, "postgres", script);
+    const current = parseCatalog((await this.sql(dir, server.port, "postgres", CATALOG_QUERY, true)).trim());
+    const plan = catalogPlan(current, catalog);
+    if (plan.main.length > 0) await this.sql(dir, server.port, "postgres", plan.main.join("\n"));
+    for (const [database, statements] of plan.perDatabase) {
+      await this.sql(dir, server.port, database, statements.join("\n"));
+    }
+    if (plan.last.length > 0) await this.sql(dir, server.port, "postgres", plan.last.join("\n"));
     server.applied = fingerprint;
   }
 
@@ -258,14 +278,17 @@ export class PgFleet {
   }
 
   /**
-   * Runs SQL as the superuser over the server's socket; with `tuples`, answers rows as lines of
+   * Runs SQL as the superuser over the server's socket, connected to `database` (given in the
+   * environment, where no name is read as connection settings); with `tuples`, answers rows as lines of
    * `|`-separated fields. The SQL goes on stdin.
    */
   sql(dir: string, port: number, database: string, script: string, tuples = false): Promise<string> {
     const args = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", dir, "-p", String(port), "-U", SUPERUSER];
     if (tuples) args.push("-A", "-t", "-F", "|");
-    args.push("-d", database, "-f", "-");
-    return run(this.bins, "psql", args, { input: script }).then((r) => r.stdout);
+    args.push("-f", "-");
+    return run(this.bins, "psql", args, { input: script, env: { PGDATABASE: database } }).then(
+      (r) => r.stdout,
+    );
   }
 
   /**
@@ -275,17 +298,21 @@ export class PgFleet {
   async schemaDump(branchId: string, database: string, withOwners = false): Promise<string> {
     const server = this.servers.get(branchId);
     if (!server) throw new Error(`branch ${branchId} has no running server`);
-    const r = await run(this.bins, "pg_dump", [
-      "--schema-only",
-      ...(withOwners ? [] : ["--no-owner", "--no-privileges"]),
-      "-h",
-      this.dirOf(branchId),
-      "-p",
-      String(server.port),
-      "-U",
-      SUPERUSER,
-      database,
-    ]);
+    const r = await run(
+      this.bins,
+      "pg_dump",
+      [
+        "--schema-only",
+        ...(withOwners ? [] : ["--no-owner", "--no-privileges"]),
+        "-h",
+        this.dirOf(branchId),
+        "-p",
+        String(server.port),
+        "-U",
+        SUPERUSER,
+      ],
+      { env: { PGDATABASE: database } },
+    );
     return r.stdout;
   }
 
@@ -302,7 +329,7 @@ export class PgFleet {
             "-l",
             path.join(dir, "server.log"),
             "-o",
-            `-p ${port} -k ${dir}`,
+            `-p ${port} -k '${dir.replace(/'/g, "'\\''")}'`,
           ]
         : ["stop", "-w", "-t", "120", "-m", "fast", "-D", dir];
     await run(this.bins, "pg_ctl", args, { allowFailure: action === "stop" });

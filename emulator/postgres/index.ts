@@ -70,14 +70,20 @@ async function sweepOrphans(bins: PgBinaries): Promise<void> {
       continue; // being made, or not ours
     }
     if (alive(pid)) continue;
-    const clusters = [path.join(root, "template")];
-    if (fs.existsSync(path.join(root, "branches")))
-      for (const b of fs.readdirSync(path.join(root, "branches")))
-        clusters.push(path.join(root, "branches", b));
-    for (const dir of clusters.filter((d) => fs.existsSync(path.join(d, "postmaster.pid")))) {
-      await run(bins, "pg_ctl", ["stop", "-w", "-m", "immediate", "-D", dir], { allowFailure: true });
-    }
+    await stopClusters(bins, root);
     fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Stops every server still running over a data folder's clusters (left by a killed emulator). */
+async function stopClusters(bins: PgBinaries, root: string): Promise<void> {
+  const clusters = fs.readdirSync(root).map((n) => path.join(root, n));
+  for (const sub of ["branches", "replicas"]) {
+    const dir = path.join(root, sub);
+    if (fs.existsSync(dir)) for (const n of fs.readdirSync(dir)) clusters.push(path.join(dir, n));
+  }
+  for (const dir of clusters.filter((d) => fs.existsSync(path.join(d, "postmaster.pid")))) {
+    await run(bins, "pg_ctl", ["stop", "-w", "-m", "immediate", "-D", dir], { allowFailure: true });
   }
 }
 
@@ -91,10 +97,14 @@ function alive(pid: number): boolean {
   }
 }
 
-type DataEvent =
+type DataEvent = (
   | { kind: "copy"; branchId: string; from?: string }
   | { kind: "schema"; branchId: string; from: string }
-  | { kind: "wipe" };
+  | { kind: "wipe" }
+) & { failures?: number };
+
+/** Times a data event is tried before it is given up (and reported). */
+const EVENT_ATTEMPTS = 3;
 
 export class RealPostgres {
   readonly fleet: PgFleet;
@@ -131,6 +141,10 @@ export class RealPostgres {
     // One block of loopback addresses per emulator, so that emulators side by side do not collide.
     this.base = [randomInt(16, 240), randomInt(0, 256)];
     this.assignHosts();
+    // Before anything else, the servers a killed run left over this folder are stopped; the template is
+    // built meanwhile (answers do not wait for it; the first compute that starts does).
+    if (!this.ownsRoot) this.chain = stopClusters(bins, root).catch((e: unknown) => this.report(e));
+    this.fleet.template().catch((e: unknown) => this.report(e));
     this.timer = setInterval(() => void this.reconcile(), 1000);
     this.timer.unref();
   }
@@ -184,11 +198,11 @@ export class RealPostgres {
     if (this.queued) return this.queued;
     const next = this.chain.then(async () => {
       this.queued = undefined;
+      if (this.stopped) return;
       try {
         await this.pass();
       } catch (e) {
-        const message = `emulator: real Postgres: ${(e as Error).message}`;
-        this.warn(message, message);
+        this.report(e);
       }
     });
     this.queued = next;
@@ -203,7 +217,11 @@ export class RealPostgres {
    */
   schemaDiff(branchId: string, baseId: string, database: string): Promise<string> {
     const work = this.chain.then(async () => {
-      const [base, branch] = [await this.dump(baseId, database), await this.dump(branchId, database)];
+      if (this.stopped) throw new Error("the emulator is stopping");
+      const [base, branch] = [
+        await this.dump(baseId, database, "compare"),
+        await this.dump(branchId, database, "compare"),
+      ];
       if (base === branch) return "";
       // As the service writes it: `--- a/<db>`, `+++ b/<db>`, then the hunks.
       return createTwoFilesPatch(`a/${database}`, `b/${database}`, base, branch).replace(/^=+\n/, "");
@@ -225,17 +243,22 @@ export class RealPostgres {
     const dir = this.fleet.dirOf(branchId);
     for (const db of this.view.store.databasesOf(branchId)) {
       if (!this.view.store.databasesOf(from).some((d) => d.name === db.name)) continue;
-      const schema = await this.dump(from, db.name, true);
+      const schema = await this.dump(from, db.name, "load");
       await this.fleet.sql(dir, server.port, db.name, schema);
     }
   }
 
-  private async dump(branchId: string, database: string, withOwners = false): Promise<string> {
+  /**
+   * A database's schema: to compare (no owners or privileges, without the lines that differ between
+   * any two dumps: pg_dump's per-run restrict key), or to load elsewhere (as pg_dump wrote it, its
+   * restrict key kept: psql then runs no meta-command the dump's text might hold).
+   */
+  private async dump(branchId: string, database: string, use: "compare" | "load"): Promise<string> {
     const running = this.fleet.servers.has(branchId);
     if (!running) await this.fleet.start(branchId, this.catalogOf(branchId));
     try {
-      const text = await this.fleet.schemaDump(branchId, database, withOwners);
-      // Lines that differ between any two dumps: pg_dump's per-run restrict key.
+      const text = await this.fleet.schemaDump(branchId, database, use === "load");
+      if (use === "load") return text;
       return text
         .split("\n")
         .filter((l) => !/^\\(un)?restrict /.test(l))
@@ -269,21 +292,44 @@ export class RealPostgres {
     for (const p of Object.values(store.state.projects)) materialize(store, engine, p.id, now);
     store.saveIfDirty();
 
+    // Data events in order; one that fails stays first and is tried again by the next pass (the
+    // events after it wait: a child's copy must not overtake its parent's), up to EVENT_ATTEMPTS.
     while (this.events.length > 0) {
-      const e = this.events.shift()!;
-      if (e.kind === "wipe") {
-        await this.fleet.stopAll();
-        for (const id of this.fleet.branchDirs()) await this.fleet.remove(id);
-      } else if (!store.state.branches[e.branchId]) {
-        continue;
-      } else if (e.kind === "copy") {
-        await this.fleet.copy(e.branchId, e.from);
-      } else {
-        await this.loadSchema(e.branchId, e.from);
+      const e = this.events[0];
+      try {
+        if (e.kind === "wipe") {
+          await this.fleet.stopAll();
+          for (const id of this.fleet.branchDirs()) await this.fleet.remove(id);
+        } else if (!store.state.branches[e.branchId]) {
+          // deleted meanwhile: nothing to copy
+        } else if (e.kind === "copy") {
+          await this.fleet.copy(e.branchId, e.from);
+        } else {
+          await this.loadSchema(e.branchId, e.from);
+        }
+        this.events.shift();
+      } catch (err) {
+        e.failures = (e.failures ?? 0) + 1;
+        if (e.failures < EVENT_ATTEMPTS) throw err;
+        this.events.shift();
+        this.report(
+          new Error(
+            `gave up the data of branch ${"branchId" in e ? e.branchId : "(all)"}: ${(err as Error).message}`,
+          ),
+        );
       }
     }
+    // Each branch, standby and address on its own: one that fails is reported and retried by the next
+    // pass without holding up the others.
+    const step = async (what: () => Promise<void>) => {
+      try {
+        await what();
+      } catch (err) {
+        this.report(err);
+      }
+    };
     for (const id of [...this.fleet.branchDirs(), ...this.fleet.servers.keys()]) {
-      if (!store.state.branches[id]) await this.fleet.remove(id);
+      if (!store.state.branches[id]) await step(() => this.fleet.remove(id));
     }
 
     const endpoints = Object.values(store.state.endpoints);
@@ -291,11 +337,14 @@ export class RealPostgres {
     const active = new Set(running.map((e) => e.branch_id));
     const replicas = new Map(running.filter((e) => e.type === "read_only").map((e) => [e.id, e.branch_id]));
     for (const [id, r] of [...this.fleet.replicas]) {
-      if (replicas.get(id) !== r.branchId) await this.fleet.stopReplica(id);
+      if (replicas.get(id) !== r.branchId) await step(() => this.fleet.stopReplica(id));
     }
-    for (const id of [...this.fleet.servers.keys()]) if (!active.has(id)) await this.fleet.stop(id);
-    for (const id of active) await this.fleet.start(id, this.catalogOf(id));
-    for (const [id, branchId] of replicas) await this.fleet.startReplica(id, branchId);
+    for (const id of [...this.fleet.servers.keys()])
+      if (!active.has(id)) await step(() => this.fleet.stop(id));
+    for (const id of active) await step(async () => void (await this.fleet.start(id, this.catalogOf(id))));
+    for (const [id, branchId] of replicas) {
+      await step(async () => void (await this.fleet.startReplica(id, branchId)));
+    }
 
     for (const ep of endpoints) if (!this.proxies.has(ep.id)) await this.listen(ep);
     for (const [id, proxy] of this.proxies) {
@@ -304,6 +353,12 @@ export class RealPostgres {
         await proxy.close();
       }
     }
+  }
+
+  /** Reports a failure on stderr, once per message (the next pass tries again). */
+  private report(e: unknown): void {
+    const message = `emulator: real Postgres: ${(e as Error).message ?? String(e)}`;
+    this.warn(message, message);
   }
 
   /** The roles and databases a branch's records say it has. */
@@ -318,7 +373,7 @@ export class RealPostgres {
     const databases = store
       .databasesOf(branchId)
       .map((d) => ({ id: d.id, name: d.name, owner: d.owner_name }));
-    return wantedCatalog(roles, databases);
+    return wantedCatalog(branchId, roles, databases);
   }
 
   private async listen(ep: Endpoint): Promise<void> {
@@ -348,6 +403,7 @@ export class RealPostgres {
     const { engine } = this.view;
     const until = Date.now() + 120_000;
     for (;;) {
+      if (this.stopped) throw new Error("the emulator is stopping");
       const store = this.view.store;
       const ep = store.state.endpoints[endpointId];
       if (!ep) throw new Error(`compute ${endpointId} does not exist`);

@@ -46,13 +46,13 @@ const conn = getConnectionUriOutput({
   roleName: role.name,
 });
 
-// What the branch changed in the schema of the database it inherited from its parent (`neondb` unless
-// `schemaDatabase` says otherwise), read at each `up`: after a migration, the next `up` shows it.
-const schema = getSchemaDiffOutput({
-  projectId,
-  branchId: branch.id,
-  databaseName: config.get("schemaDatabase") ?? "neondb",
-});
+// With `pulumi config set schemaDatabase neondb` (a database the branch inherited from its parent): what
+// the branch changed in that database's schema, read at each `up` — after a migration, the next `up`
+// shows it.
+const schemaDatabase = config.get("schemaDatabase");
+const schema = schemaDatabase
+  ? getSchemaDiffOutput({ projectId, branchId: branch.id, databaseName: schemaDatabase })
+  : undefined;
 
 export const branchId = branch.id;
 export const roleName = role.name;
@@ -61,5 +61,5 @@ export const databaseId = db.databaseId;
 // Secret outputs: `pulumi stack output password --show-secrets` (or connectionUri) prints them.
 export const password = role.password;
 export const connectionUri = conn.uri;
-export const schemaChanged = schema.changed;
-export const schemaDiff = schema.diff;
+export const schemaChanged = schema?.changed;
+export const schemaDiff = schema?.diff;

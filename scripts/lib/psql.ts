@@ -14,7 +14,7 @@ export interface PsqlResult {
 }
 
 /** Runs `sql` through `uri` (async: the emulator's computes live in this process). */
-export function psql(uri: string, sql: string, timeoutMs = 60_000): Promise<PsqlResult> {
+export function psql(uri: string, sql: string, timeoutMs = 180_000): Promise<PsqlResult> {
   const url = new URL(uri);
   const password = decodeURIComponent(url.password);
   url.password = "";
@@ -24,7 +24,7 @@ export function psql(uri: string, sql: string, timeoutMs = 60_000): Promise<Psql
       ["-X", "-A", "-t", "-F", "|", "-v", "ON_ERROR_STOP=1", "-d", url.toString(), "-c", sql],
       {
         timeout: timeoutMs,
-        env: { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "30" },
+        env: { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "120" },
       },
       (err, stdout, stderr) => {
         const clean = (s: string) => (password ? s.split(password).join("***") : s);

@@ -247,6 +247,7 @@ test("TypeScript (examples/connect): branch → role → database → connection
     config: {
       "neon-connect:projectId": { value: emulator.seed.projectId },
       "neon-connect:branchName": { value: "connect-ts" },
+      "neon-connect:schemaDatabase": { value: "neondb" },
       "neon:apiUrl": { value: emulator.url },
       "neon:apiKey": { value: emulator.apiKey, secret: true },
     },

@@ -7,6 +7,9 @@
  * Two emulators: one on the real clock (connections that wake a compute wait for its operation) and one
  * whose clock stands still (a reset's window is exact: the test moves the clock).
  */
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { psql, withPassword } from "../../scripts/lib/psql";
 import { Client, EP, EP1, settle } from "./client";
@@ -323,6 +326,43 @@ describe("with the clock standing still", () => {
       "SELECT count(*) FROM pg_database WHERE datname = 'store'",
     );
     expect(gone.out).toBe("0");
+  });
+
+  test("a name made to break out of its quotes is only a name to Postgres: nothing else runs", async () => {
+    const marker = join(tmpdir(), `pw${process.pid}`);
+    const evil = `x"; DROP DATABASE neondb;\n\\! touch ${marker} #`;
+    expect(Buffer.byteLength(evil)).toBeLessThanOrEqual(63);
+    const made = await c.post(DBS, {
+      params: { project_id: project, branch_id: main },
+      body: { database: { name: evil, owner_name: "neondb_owner" } },
+    });
+    expect(made.status).toBe(201);
+    await settle(c, project);
+    // A role made and deleted: what it owned is handed over in every database, the evil one included.
+    await c.post(ROLES, {
+      params: { project_id: project, branch_id: main },
+      body: { role: { name: "temp" } },
+    });
+    await settle(c, project);
+    const gone = await c.del(`${ROLES}/{role_name}`, {
+      params: { project_id: project, branch_id: main, role_name: "temp" },
+    });
+    expect(gone.status).toBe(200);
+    await settle(c, project);
+    expect(existsSync(marker)).toBe(false);
+    const names = await psql(
+      await uri("neondb_owner", "neondb"),
+      "SELECT count(*) FROM pg_database WHERE datname IN ('neondb', " + `'${evil.replace(/'/g, "''")}')`,
+    );
+    expect(names.out).toBe("2");
+    expect(
+      (
+        await psql(
+          await uri("neondb_owner", "neondb"),
+          "SELECT count(*) FROM pg_roles WHERE rolname = 'temp'",
+        )
+      ).out,
+    ).toBe("0");
   });
 });
 
