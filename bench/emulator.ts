@@ -27,7 +27,20 @@ interface Started {
 function startEmulatorProcess(): Promise<Started> {
   const child = spawn(
     join(ROOT, "node_modules/.bin/tsx"),
-    ["emulator/cli.ts", "--port", "0", "--api-key", KEY, "--seed", "1", "--op-ms", "50"],
+    // The control plane's hot path, in memory unless BENCH_POSTGRES=1 (real Postgres behind the
+    // computes: every answer then waits for a pass that brings the machine up to date).
+    [
+      "emulator/cli.ts",
+      "--port",
+      "0",
+      "--api-key",
+      KEY,
+      "--seed",
+      "1",
+      "--op-ms",
+      "50",
+      process.env.BENCH_POSTGRES === "1" ? "--postgres" : "--in-memory",
+    ],
     {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"],

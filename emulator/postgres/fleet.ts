@@ -66,6 +66,8 @@ export class PgFleet {
   readonly servers = new Map<string, BranchServer>();
   /** By compute id. */
   readonly replicas = new Map<string, ReplicaServer>();
+  /** The branches that have a data folder (kept here: a pass after every request reads it). */
+  private readonly dirs = new Set<string>();
 
   constructor(
     readonly bins: PgBinaries,
@@ -77,6 +79,7 @@ export class PgFleet {
       own(bins, path.join(root, sub));
     }
     own(bins, root);
+    for (const id of fs.readdirSync(path.join(root, "branches"))) this.dirs.add(id);
   }
 
   /**
@@ -197,6 +200,7 @@ export class PgFleet {
     await this.stop(branchId);
     const dst = this.dirOf(branchId);
     fs.rmSync(dst, { recursive: true, force: true });
+    this.dirs.add(branchId);
     const running = from !== undefined ? this.servers.get(from) : undefined;
     if (from !== undefined && running) {
       await run(this.bins, "pg_basebackup", [
@@ -224,7 +228,10 @@ export class PgFleet {
   async start(branchId: string, catalog: WantedCatalog): Promise<BranchServer> {
     let server = this.servers.get(branchId);
     if (!server) {
-      if (!this.hasDir(branchId)) copyDir(this.bins, await this.template(), this.dirOf(branchId));
+      if (!this.hasDir(branchId)) {
+        this.dirs.add(branchId);
+        copyDir(this.bins, await this.template(), this.dirOf(branchId));
+      }
       const port = await freePort();
       await this.pgCtl(this.dirOf(branchId), "start", port);
       server = { port };
@@ -264,6 +271,7 @@ export class PgFleet {
   async remove(branchId: string): Promise<void> {
     await this.stop(branchId);
     fs.rmSync(this.dirOf(branchId), { recursive: true, force: true });
+    this.dirs.delete(branchId);
   }
 
   /** Stops every server. */
@@ -274,7 +282,7 @@ export class PgFleet {
 
   /** The branches that have data of their own. */
   branchDirs(): string[] {
-    return fs.readdirSync(path.join(this.root, "branches"));
+    return [...this.dirs];
   }
 
   /**
