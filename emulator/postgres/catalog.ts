@@ -27,6 +27,13 @@ export interface WantedCatalog {
   branchId: string;
   roles: WantedRole[];
   databases: WantedDatabase[];
+  /** Every database id of the branch's records, reserved names included (never dropped). */
+  ids: Set<number>;
+  /**
+   * The current name of another branch's database (its tag): a copy of a parent whose database was
+   * renamed while it was stopped still holds the old name.
+   */
+  nameOf(branchId: string, id: number): string | undefined;
   /** What the catalog depends on, without any password in clear. */
   fingerprint: unknown;
 }
@@ -50,6 +57,7 @@ export function wantedCatalog(
   branchId: string,
   roles: WantedRole[],
   databases: WantedDatabase[],
+  nameOf: (branchId: string, id: number) => string | undefined = () => undefined,
 ): WantedCatalog {
   const digest = (s: string | undefined) =>
     s === undefined ? null : createHash("sha256").update(s).digest("base64");
@@ -60,6 +68,8 @@ export function wantedCatalog(
     branchId,
     roles: ownRoles,
     databases: ownDatabases,
+    ids: new Set(databases.map((d) => d.id)),
+    nameOf,
     fingerprint: {
       roles: ownRoles.map((r) => [r.name, r.login, digest(r.password)]),
       databases: ownDatabases.map((d) => [d.id, d.name, d.owner]),
@@ -115,6 +125,13 @@ export function catalogPlan(current: CurrentCatalog, wanted: WantedCatalog): Cat
       main.push(
         `CREATE ROLE ${ident(r.name)} WITH ${login} CREATEDB CREATEROLE IN ROLE neon_superuser PASSWORD ${password};`,
       );
+    if (have && !have.managed) {
+      // One the application made with SQL, now the records': it gets what an API role has.
+      main.push(
+        `ALTER ROLE ${ident(r.name)} WITH CREATEDB CREATEROLE;`,
+        `GRANT neon_superuser TO ${ident(r.name)};`,
+      );
+    }
     if (!have?.managed) main.push(`COMMENT ON ROLE ${ident(r.name)} IS ${literal(ROLE_TAG)};`);
   }
 
@@ -127,10 +144,15 @@ export function catalogPlan(current: CurrentCatalog, wanted: WantedCatalog): Cat
   };
   const mine = (d: CurrentCatalog["databases"][number]) => d.branchId === wanted.branchId;
   const matched = wanted.databases.map((w) => ({ w, have: take((d) => mine(d) && d.id === w.id) }));
-  for (const m of matched) m.have ??= take((d) => !mine(d) && d.name === m.w.name);
-  // Dropped: what the emulator made and the records no longer have; a database made with SQL stays.
-  for (const d of left)
-    if (d.branchId !== undefined) main.push(`DROP DATABASE ${ident(d.name)} WITH (FORCE);`);
+  // Another branch's (a copy): under the name its record has now, which a rename may have changed.
+  const currentName = (d: CurrentCatalog["databases"][number]) =>
+    (d.branchId !== undefined && d.id !== undefined ? wanted.nameOf(d.branchId, d.id) : undefined) ?? d.name;
+  for (const m of matched) m.have ??= take((d) => !mine(d) && currentName(d) === m.w.name);
+  // Dropped: what the emulator made and the records no longer have; a database made with SQL stays,
+  // and so does one whose record took a name the server keeps for itself.
+  const dropped = left.filter((d) => d.branchId !== undefined && !(mine(d) && wanted.ids.has(d.id!)));
+  for (const d of dropped) main.push(`DROP DATABASE ${ident(d.name)} WITH (FORCE);`);
+  const kept = left.filter((d) => !dropped.includes(d));
   // Renames go through names no record has, so that two databases can swap theirs.
   const renames = matched.filter((m) => m.have && m.have.name !== m.w.name);
   const temp = (id: number) => `neon_emulator_rename_${id}`;
@@ -157,7 +179,8 @@ export function catalogPlan(current: CurrentCatalog, wanted: WantedCatalog): Cat
   const perDatabase: [string, string[]][] = [];
   const last: string[] = [];
   if (gone.length > 0) {
-    for (const db of ["postgres", ...wanted.databases.map((d) => d.name)]) {
+    // Every database that stays: what a role owns in one the application made is handed over too.
+    for (const db of ["postgres", ...wanted.databases.map((d) => d.name), ...kept.map((d) => d.name)]) {
       perDatabase.push([
         db,
         gone.flatMap((r) => [

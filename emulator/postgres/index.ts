@@ -63,13 +63,8 @@ async function sweepOrphans(bins: PgBinaries): Promise<void> {
   const tmp = os.tmpdir();
   for (const name of fs.readdirSync(tmp).filter((n) => n.startsWith(TEMP_PREFIX))) {
     const root = path.join(tmp, name);
-    let pid = NaN;
-    try {
-      pid = Number(fs.readFileSync(path.join(root, OWNER_FILE), "utf8"));
-    } catch {
-      continue; // being made, or not ours
-    }
-    if (alive(pid)) continue;
+    const pid = ownerOf(root);
+    if (pid === undefined || alive(pid)) continue; // being made, not ours, or alive
     await stopClusters(bins, root);
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -84,6 +79,20 @@ async function stopClusters(bins: PgBinaries, root: string): Promise<void> {
   }
   for (const dir of clusters.filter((d) => fs.existsSync(path.join(d, "postmaster.pid")))) {
     await run(bins, "pg_ctl", ["stop", "-w", "-m", "immediate", "-D", dir], { allowFailure: true });
+  }
+  // A template whose build was killed is not one.
+  for (const dir of clusters.filter((d) => path.basename(d).startsWith("template.building-"))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The process that made (or last used) a data folder, when it says. */
+function ownerOf(root: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(path.join(root, OWNER_FILE), "utf8"));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -101,10 +110,10 @@ type DataEvent = (
   | { kind: "copy"; branchId: string; from?: string }
   | { kind: "schema"; branchId: string; from: string }
   | { kind: "wipe" }
-) & { failures?: number };
+) & { failures?: number; notBefore?: number };
 
-/** Times a data event is tried before it is given up (and reported). */
-const EVENT_ATTEMPTS = 3;
+/** The longest wait before a failed data event is tried again (it doubles from 1 s up to this). */
+const EVENT_RETRY_MAX_MS = 30_000;
 
 export class RealPostgres {
   readonly fleet: PgFleet;
@@ -118,6 +127,8 @@ export class RealPostgres {
   private readonly ownsRoot: boolean;
   private readonly warned = new Set<string>();
   private stopped = false;
+  /** The template's build started at construction (stop waits for it before removing the folder). */
+  private readonly templateBuild: Promise<void>;
 
   /** Real Postgres for `view`'s records; throws when the server programs are missing. */
   static start(view: RecordsView, options: RealPostgresOptions = {}): RealPostgres {
@@ -135,6 +146,12 @@ export class RealPostgres {
     if (this.ownsRoot) sweepOrphans(bins).catch(() => undefined);
     const root = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
     fs.mkdirSync(root, { recursive: true });
+    const owner = ownerOf(root);
+    if (owner !== undefined && owner !== process.pid && alive(owner)) {
+      throw new Error(
+        `the data folder ${root} belongs to a running emulator (process ${owner}); stop it or choose another folder`,
+      );
+    }
     fs.writeFileSync(path.join(root, OWNER_FILE), String(process.pid));
     own(bins, root);
     this.fleet = new PgFleet(bins, root);
@@ -144,7 +161,10 @@ export class RealPostgres {
     // Before anything else, the servers a killed run left over this folder are stopped; the template is
     // built meanwhile (answers do not wait for it; the first compute that starts does).
     if (!this.ownsRoot) this.chain = stopClusters(bins, root).catch((e: unknown) => this.report(e));
-    this.fleet.template().catch((e: unknown) => this.report(e));
+    this.templateBuild = this.fleet.template().then(
+      () => undefined,
+      (e: unknown) => this.report(e),
+    );
     this.timer = setInterval(() => void this.reconcile(), 1000);
     this.timer.unref();
   }
@@ -273,6 +293,7 @@ export class RealPostgres {
     this.stopped = true;
     clearInterval(this.timer);
     await this.chain;
+    await this.templateBuild;
     await Promise.all([...this.proxies.values()].map((p) => p.close()));
     this.proxies.clear();
     await this.fleet.stopAll();
@@ -292,10 +313,12 @@ export class RealPostgres {
     for (const p of Object.values(store.state.projects)) materialize(store, engine, p.id, now);
     store.saveIfDirty();
 
-    // Data events in order; one that fails stays first and is tried again by the next pass (the
-    // events after it wait: a child's copy must not overtake its parent's), up to EVENT_ATTEMPTS.
+    // Data events in order; one that fails stays first and is tried again later (1 s, doubling up to
+    // 30 s; the events after it wait: a child's copy must not overtake its parent's), and the branches
+    // it concerns are not started meanwhile (a child must not start on an empty cluster instead).
     while (this.events.length > 0) {
       const e = this.events[0];
+      if (e.notBefore !== undefined && Date.now() < e.notBefore) break;
       try {
         if (e.kind === "wipe") {
           await this.fleet.stopAll();
@@ -310,14 +333,16 @@ export class RealPostgres {
         this.events.shift();
       } catch (err) {
         e.failures = (e.failures ?? 0) + 1;
-        if (e.failures < EVENT_ATTEMPTS) throw err;
-        this.events.shift();
-        this.report(
-          new Error(
-            `gave up the data of branch ${"branchId" in e ? e.branchId : "(all)"}: ${(err as Error).message}`,
-          ),
-        );
+        e.notBefore = Date.now() + Math.min(EVENT_RETRY_MAX_MS, 1000 * 2 ** (e.failures - 1));
+        this.report(err);
+        break;
       }
+    }
+    const waiting = new Set<string>();
+    for (const e of this.events) {
+      if (e.kind === "wipe") return; // nothing starts before every branch's data is gone
+      waiting.add(e.branchId);
+      if (e.from !== undefined) waiting.add(e.from);
     }
     // Each branch, standby and address on its own: one that fails is reported and retried by the next
     // pass without holding up the others.
@@ -341,9 +366,11 @@ export class RealPostgres {
     }
     for (const id of [...this.fleet.servers.keys()])
       if (!active.has(id)) await step(() => this.fleet.stop(id));
-    for (const id of active) await step(async () => void (await this.fleet.start(id, this.catalogOf(id))));
+    for (const id of active) {
+      if (!waiting.has(id)) await step(async () => void (await this.fleet.start(id, this.catalogOf(id))));
+    }
     for (const [id, branchId] of replicas) {
-      await step(async () => void (await this.fleet.startReplica(id, branchId)));
+      if (!waiting.has(branchId)) await step(async () => void (await this.fleet.startReplica(id, branchId)));
     }
 
     for (const ep of endpoints) if (!this.proxies.has(ep.id)) await this.listen(ep);
@@ -373,7 +400,12 @@ export class RealPostgres {
     const databases = store
       .databasesOf(branchId)
       .map((d) => ({ id: d.id, name: d.name, owner: d.owner_name }));
-    return wantedCatalog(branchId, roles, databases);
+    return wantedCatalog(
+      branchId,
+      roles,
+      databases,
+      (other, id) => store.databasesOf(other).find((d) => d.id === id)?.name,
+    );
   }
 
   private async listen(ep: Endpoint): Promise<void> {

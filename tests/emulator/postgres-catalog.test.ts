@@ -79,8 +79,8 @@ test("what the application made with SQL is left alone; what the emulator made a
   expect(p.main.join("\n")).not.toMatch(/analytics/);
   expect(p.last).toEqual(['DROP ROLE IF EXISTS "old";']);
   expect(JSON.stringify(p)).not.toMatch(/readonly/);
-  // What the dropped role owned passes to the superuser in every database, one connection each.
-  expect(p.perDatabase.map(([db]) => db)).toEqual(["postgres"]);
+  // What the dropped role owned passes to the superuser in every database that stays, one connection each.
+  expect(p.perDatabase.map(([db]) => db)).toEqual(["postgres", "analytics"]);
   expect(p.perDatabase[0][1]).toEqual(['REASSIGN OWNED BY "old" TO cloud_admin;', 'DROP OWNED BY "old";']);
 });
 
@@ -141,4 +141,51 @@ test("the catalog is read as JSON, whatever the names hold", () => {
       { name: "app", owner: "mine" },
     ],
   });
+});
+
+test("a copy of a parent whose database was renamed while it was stopped keeps that database under the new name", () => {
+  // The parent's record 3 is now "shop"; its data (copied while stopped) still says "app".
+  const p = catalogPlan(
+    { roles: [owner], databases: [tagged("app", 3, "app", "br-parent-1")] },
+    wantedCatalog(BR, [role("app")], [{ id: 12, name: "shop", owner: "app" }], (branch, id) =>
+      branch === "br-parent-1" && id === 3 ? "shop" : undefined,
+    ),
+  );
+  expect(p.main.join("\n")).not.toMatch(/DROP DATABASE|CREATE DATABASE/);
+  expect(p.main).toContain('ALTER DATABASE "neon_emulator_rename_12" RENAME TO "shop";');
+});
+
+test("a database whose record took a name the server keeps is not dropped", () => {
+  const p = plan(
+    { roles: [owner], databases: [tagged("app", 5)] },
+    [role("app")],
+    [{ id: 5, name: "postgres", owner: "app" }],
+  );
+  expect(p.main.join("\n")).not.toMatch(/DROP DATABASE/);
+});
+
+test("a role that goes hands over what it owns in a database the application made too", () => {
+  const p = plan(
+    {
+      roles: [owner, { name: "old", login: true, managed: true }],
+      databases: [{ name: "analytics", owner: "old" }],
+    },
+    [role("app")],
+    [],
+  );
+  expect(p.perDatabase.map(([db]) => db)).toEqual(["postgres", "analytics"]);
+});
+
+test("a role the application made with SQL, then made through the API, gets what an API role has", () => {
+  const p = plan(
+    { roles: [{ name: "app", login: false, managed: false }], databases: [] },
+    [role("app")],
+    [],
+  );
+  expect(p.main).toEqual([
+    expect.stringMatching(/^ALTER ROLE "app" WITH LOGIN PASSWORD 'SCRAM-SHA-256\$/),
+    'ALTER ROLE "app" WITH CREATEDB CREATEROLE;',
+    'GRANT neon_superuser TO "app";',
+    `COMMENT ON ROLE "app" IS 'neon-emulator role';`,
+  ]);
 });
