@@ -156,14 +156,7 @@ export interface ConnectionUri {
  * the value in `pulumi.secret` before exporting it.
  */
 export async function getConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
-  for (const name of ["projectId", "databaseName", "roleName"] as const) {
-    const v = args?.[name];
-    if (typeof v !== "string" || v === "") {
-      throw new RangeError(
-        `Failed to run getConnectionUri: ${name} is required (a string), got ${v === undefined ? "nothing" : JSON.stringify(v)}.`,
-      );
-    }
-  }
+  requireStrings("getConnectionUri", args, ["projectId", "databaseName", "roleName"]);
   const uri = await lookupClient().projects.connectionUri(args.projectId, {
     branchId: args.branchId,
     endpointId: args.computeId,
@@ -207,14 +200,7 @@ export interface SchemaDiff {
  * (default: the branch's parent) and the branch's (Neon's `compare_schema`), and whether there is one.
  */
 export async function getSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
-  for (const name of ["projectId", "branchId", "databaseName"] as const) {
-    const v = args?.[name];
-    if (typeof v !== "string" || v === "") {
-      throw new RangeError(
-        `Failed to run getSchemaDiff: ${name} is required (a string), got ${v === undefined ? "nothing" : JSON.stringify(v)}.`,
-      );
-    }
-  }
+  requireStrings("getSchemaDiff", args, ["projectId", "branchId", "databaseName"]);
   const diff = await lookupClient().branches.compareSchema(args.projectId, args.branchId, {
     databaseName: args.databaseName,
     baseBranchId: args.baseBranchId,
@@ -323,6 +309,18 @@ function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.O
       throw asRunError(err);
     }
   }) as unknown as pulumi.Output<R>;
+}
+
+/** Refuses, before any request, an argument that is required and is not a non-empty string. */
+function requireStrings<A extends object>(fn: string, args: A, names: readonly (keyof A & string)[]): void {
+  for (const name of names) {
+    const v = (args as Record<string, unknown> | undefined)?.[name];
+    if (typeof v !== "string" || v === "") {
+      throw new RangeError(
+        `Failed to run ${fn}: ${name} is required (a string), got ${v === undefined ? "nothing" : JSON.stringify(v)}.`,
+      );
+    }
+  }
 }
 
 function positiveInt(value: number, fn: string, name: string): number {
