@@ -99,7 +99,7 @@ test("names the server keeps for itself are never made, altered or dropped", () 
 });
 
 test("a name that tries to leave its quotes stays one identifier; no line is a psql meta-command; no password in clear", () => {
-  const evil = 'x"; DROP DATABASE postgres; --\n\\! touch /tmp/pwned #';
+  const evil = 'x"; DROP DATABASE postgres; --\n\\! touch pwned-file #';
   const p = plan(
     { roles: [{ name: evil, login: true, managed: true }], databases: [] },
     [role("app", "s3cret")],
@@ -107,7 +107,7 @@ test("a name that tries to leave its quotes stays one identifier; no line is a p
   );
   const sql = [...p.main, ...p.perDatabase.flatMap(([, l]) => l), ...p.last].join("\n");
   expect(sql).toContain(
-    'CREATE DATABASE "x""; DROP DATABASE postgres; --\n\\! touch /tmp/pwned #" OWNER "app";',
+    'CREATE DATABASE "x""; DROP DATABASE postgres; --\n\\! touch pwned-file #" OWNER "app";',
   );
   // Every statement is one of the kinds the plan writes; none starts with a backslash.
   for (const statement of [...p.main, ...p.last, ...p.perDatabase.flatMap(([, l]) => l)]) {
