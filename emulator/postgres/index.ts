@@ -169,6 +169,13 @@ export class RealPostgres {
     this.timer.unref();
   }
 
+  /** Client connections open through the computes' addresses now (an open one keeps its compute active). */
+  openConnections(): number {
+    let open = 0;
+    for (const p of this.proxies.values()) open += p.open;
+    return open;
+  }
+
   /** A new compute's host: the next loopback address of this emulator's block. */
   hostFor(): string {
     const n = this.nextHost++;

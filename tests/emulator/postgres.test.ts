@@ -223,6 +223,11 @@ describe("on the real clock", () => {
     const uri = await uriOf(main);
     expect((await psql(uri, "SELECT 1")).out).toBe("1");
     expect(emu.postgres!.fleet.servers.has(main)).toBe(true);
+    // psql has gone; its connection's end reaches the compute's address a moment later (an open one
+    // would keep the compute active).
+    for (let i = 0; i < 600 && emu.postgres!.openConnections() > 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(emu.postgres!.openConnections()).toBe(0);
     // Nobody connected for the compute's timeout (300 s when 0): the service suspends it.
     emu.clock.advance(301_000);
     await settle(c, project);
