@@ -65,10 +65,22 @@ function mayLogIn(role: RoleRecord, what: string): void {
 
 /**
  * The checks every change to a branch's roles or databases passes before it is applied, in the
- * emulator's order: the branch must be ready (422), then the project unlocked (423).
+ * emulator's order: the branch must be ready (422), have a read_write compute when the change is made
+ * through one (412), then the project unlocked (423).
+ *
+ * The service applies roles and databases through the branch's read_write compute: users report a role
+ * create on a branch without one refused with 412 and "create a read-write endpoint" (API facts §10). The
+ * emulator refuses every change that puts something in Postgres that way (a role, a password reset, a
+ * database, its rename or owner) and lets deletes through: nothing says the service refuses those, and a
+ * stack's destroy may remove the compute before the roles beside it.
  */
-function mayChange(ctx: Ctx, p: Project, b: Branch): void {
+function mayChange(ctx: Ctx, p: Project, b: Branch, what: string, throughCompute: boolean): void {
   ctx.ready(b);
+  if (throughCompute && !readWriteOf(ctx, p.id, b.id)) {
+    throw preconditionFailed(
+      `Failed to ${what}: branch ${b.id} has no read_write endpoint; create a read-write endpoint to manage roles and databases on this branch`,
+    );
+  }
   ctx.lock(p);
 }
 
@@ -93,7 +105,7 @@ export function roleRoutes(r: Router): void {
     const p = ctx.project(project_id, what);
     const b = branchOr404(ctx, p, branch_id, what);
     const { name, no_login } = ctx.body(RoleCreateBody, what).role;
-    mayChange(ctx, p, b);
+    mayChange(ctx, p, b, what, true);
     if (ctx.store.rolesOf(b.id).some((x) => x.name === name))
       throw conflict(`Failed to ${what}: role "${name}" already exists on branch ${b.id}`);
     const role = newRole(b.id, name, iso(ctx.now()), no_login === true);
@@ -112,7 +124,7 @@ export function roleRoutes(r: Router): void {
     // The API answers 204 for a role that does not exist or was already deleted.
     if (!role) return { status: 204 };
     notProtected(role, what);
-    mayChange(ctx, p, b);
+    mayChange(ctx, p, b, what, false);
     const owned = ctx.store.databasesOf(b.id).filter((d) => d.owner_name === role.name);
     if (owned.length > 0) {
       throw conflict(
@@ -153,7 +165,7 @@ export function roleRoutes(r: Router): void {
     const role = roleOr404(ctx, b, role_name, what);
     notProtected(role, what);
     mayLogIn(role, what);
-    mayChange(ctx, p, b);
+    mayChange(ctx, p, b, what, true);
     const previous = role.password!;
     role.password = newPassword();
     role.updated_at = iso(ctx.now());
@@ -192,7 +204,7 @@ export function roleRoutes(r: Router): void {
     const b = branchOr404(ctx, p, branch_id, what);
     const { name, owner_name } = ctx.body(DatabaseCreateBody, what).database;
     ownerOr404(ctx, b, owner_name, what);
-    mayChange(ctx, p, b);
+    mayChange(ctx, p, b, what, true);
     if (ctx.store.databasesOf(b.id).some((x) => x.name === name))
       throw conflict(`Failed to ${what}: database "${name}" already exists on branch ${b.id}`);
     const db = newDatabase(ctx.store, b.id, name, owner_name, iso(ctx.now()));
@@ -209,7 +221,7 @@ export function roleRoutes(r: Router): void {
     const db = databaseOr404(ctx, b, database_name, what);
     const u = ctx.body(DatabaseUpdateBody, what).database;
     if (u.owner_name !== undefined) ownerOr404(ctx, b, u.owner_name, what);
-    mayChange(ctx, p, b);
+    mayChange(ctx, p, b, what, true);
     if (
       u.name !== undefined &&
       u.name !== db.name &&
@@ -238,7 +250,7 @@ export function roleRoutes(r: Router): void {
     const db = ctx.store.databasesOf(b.id).find((x) => x.name === database_name);
     // The API answers 204 for a database that does not exist or was already deleted.
     if (!db) return { status: 204 };
-    mayChange(ctx, p, b);
+    mayChange(ctx, p, b, what, false);
     ctx.store.state.databases[b.id] = ctx.store.databasesOf(b.id).filter((x) => x !== db);
     ctx.store.dirty = true;
     const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));

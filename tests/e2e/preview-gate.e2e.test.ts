@@ -65,15 +65,16 @@ type RoleSwitch = (name: string | undefined) => Promise<void>;
 
 async function table(temp: TempStack, ns: string, keyName: string, withRole: RoleSwitch): Promise<void> {
   await withRole("gate_owner");
-  const { projectId, defaultBranchId, branchIds, freeProjectId, freeProjectBranchId } = emulator.seed;
+  const { projectId, defaultBranchId, freeProjectId, freeProjectBranchId } = emulator.seed;
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   const ownerOf = async (p: string, b: string) => (await api.roles.list(p, b))[0].name;
   const good = {
     [`${ns}projectId`]: projectId,
     [`${ns}parentId`]: defaultBranchId,
     [`${ns}maxCu`]: "1",
-    [`${ns}dbBranchId`]: branchIds[1],
-    [`${ns}ownerName`]: await ownerOf(projectId, branchIds[1]),
+    // A branch with a read_write compute: Neon makes databases through it.
+    [`${ns}dbBranchId`]: defaultBranchId,
+    [`${ns}ownerName`]: await ownerOf(projectId, defaultBranchId),
     [keyName]: emulator.apiKey,
   };
   expect(await preview(temp, good, keyName)).toMatchObject({ ok: true });

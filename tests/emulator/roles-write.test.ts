@@ -80,6 +80,26 @@ async function reveal(branch_id: string, role_name: string, p = project): Promis
   return r.body.password;
 }
 
+/**
+ * Gives a branch a read_write compute and lets its start finish: the service manages roles and
+ * databases through it, and refuses their changes (412) on a branch without one.
+ */
+async function computeOn(branch_id: string): Promise<void> {
+  const r = await c.post(EP, {
+    params: { project_id: project },
+    body: { endpoint: { branch_id, type: "read_write" } },
+  });
+  expect(r.status).toBe(201);
+  await settleAll();
+}
+
+/** A change whose operations are let finish, so that the next change finds the project unlocked. */
+async function settled<T>(r: Promise<T>): Promise<T> {
+  const x = await r;
+  await settleAll();
+  return x;
+}
+
 /** Starts an operation on the project (a compute on dev-02 starting), so that it is locked. */
 async function busy(): Promise<void> {
   const r = await c.post(EP, {
@@ -138,15 +158,28 @@ describe("POST …/roles", () => {
     expect(after.started_at).not.toBe(primaryBefore.started_at);
   });
 
-  it("on a branch without compute: no operations", async () => {
+  it("412 on a branch without a read_write compute, naming the remedy; nothing is made", async () => {
+    // A read-only compute does not count: roles are applied through the read_write one.
+    await c.post(EP, {
+      params: { project_id: project },
+      body: { endpoint: { branch_id: dev, type: "read_only" } },
+    });
+    await settleAll();
     const r = await c.post(ROLES, { params: on(dev), body: { role: { name: "bob" } } });
-    expect(r.status).toBe(201);
-    expect(r.body.operations).toEqual([]);
-    expect(await loginAs(dev, "bob", r.body.role.password)).toEqual({ ok: true });
+    expect([r.status, r.body.code]).toEqual([412, "PRECONDITION_FAILED"]);
+    expect(r.body.message).toMatch(/branch .* has no read_write endpoint; create a read-write endpoint/);
+    expect(names((await c.get(ROLES, { params: on(dev) })).body.roles)).toEqual(["neondb_owner"]);
+    await computeOn(dev);
+    const again = await c.post(ROLES, { params: on(dev), body: { role: { name: "bob" } } });
+    expect(again.status).toBe(201);
+    expect(await loginAs(dev, "bob", again.body.role.password)).toEqual({ ok: true });
   });
 
   it("no_login: no password, authentication_method no_login, and it cannot log in", async () => {
-    const r = await c.post(ROLES, { params: on(dev), body: { role: { name: "reader", no_login: true } } });
+    await computeOn(dev);
+    const r = await settled(
+      c.post(ROLES, { params: on(dev), body: { role: { name: "reader", no_login: true } } }),
+    );
     expect(r.status).toBe(201);
     expect(r.body.role.password).toBeUndefined();
     expect(r.body.role.authentication_method).toBe("no_login");
@@ -187,8 +220,9 @@ describe("POST …/roles", () => {
       expect([body, r.status, r.body.code]).toEqual([body, 400, "INVALID_REQUEST"]);
       expect(r.body.message).toMatch(message);
     }
+    await computeOn(dev);
     for (const name of ["a".repeat(63), "é".repeat(31)]) {
-      expect((await c.post(ROLES, { params: on(dev), body: { role: { name } } })).status).toBe(201);
+      expect((await settled(c.post(ROLES, { params: on(dev), body: { role: { name } } }))).status).toBe(201);
     }
   });
 
@@ -198,7 +232,9 @@ describe("POST …/roles", () => {
     expect(r.body.code).toBe("CONFLICT");
     expect(r.body.message).toMatch(/role "neondb_owner" already exists/);
     // Another branch's role names do not count.
-    await c.post(ROLES, { params: on(dev), body: { role: { name: "only-dev" } } });
+    await computeOn(dev);
+    await computeOn(emu.seed.branchIds[3]);
+    await settled(c.post(ROLES, { params: on(dev), body: { role: { name: "only-dev" } } }));
     expect(
       (await c.post(ROLES, { params: on(emu.seed.branchIds[3]), body: { role: { name: "only-dev" } } }))
         .status,
@@ -219,9 +255,12 @@ describe("POST …/roles", () => {
 
 describe("every change to roles and databases takes the project's lock", () => {
   it("423 while another operation of the project runs, and nothing changes", async () => {
+    await computeOn(dev);
     for (const name of ["app", "app2"])
-      await c.post(DBS, { params: on(dev), body: { database: { name, owner_name: "neondb_owner" } } });
-    await c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } });
+      await settled(
+        c.post(DBS, { params: on(dev), body: { database: { name, owner_name: "neondb_owner" } } }),
+      );
+    await settled(c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } }));
     const before = await reveal(dev, "alice");
     await busy();
     const requests: [string, string, Record<string, string>, unknown][] = [
@@ -250,7 +289,7 @@ describe("every change to roles and databases takes the project's lock", () => {
     await settleAll();
     const served = [];
     for (const [method, route, more, body] of requests) {
-      served.push((await c.req(method, route, { params: on(dev, more), body })).status);
+      served.push((await settled(c.req(method, route, { params: on(dev, more), body }))).status);
     }
     expect(served).toEqual([201, 200, 201, 200, 200, 409]);
   });
@@ -300,6 +339,7 @@ describe("every change to roles and databases takes the project's lock", () => {
       ]);
     }
     // Its own project is served.
+    await computeOn(dev);
     expect((await c.post(ROLES, { params: on(dev), body: { role: { name: "x" } }, key })).status).toBe(201);
   });
 });
@@ -331,19 +371,22 @@ describe("DELETE …/roles/{role_name}", () => {
     expect(one.body.message).toMatch(
       /role "neondb_owner" owns the database "neondb" on branch .*; delete it or change its owner first/,
     );
-    await c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } });
+    await computeOn(dev);
+    await settled(c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } }));
     for (const name of ["a1", "a2"])
-      await c.post(DBS, { params: on(dev), body: { database: { name, owner_name: "alice" } } });
+      await settled(c.post(DBS, { params: on(dev), body: { database: { name, owner_name: "alice" } } }));
     const two = await c.del(ROLE1, { params: on(dev, { role_name: "alice" }) });
     expect(two.status).toBe(409);
     expect(two.body.message).toMatch(
       /owns the databases "a1", "a2" on branch .*; delete them or change their owner first/,
     );
-    await c.patch(DB1, {
-      params: on(dev, { database_name: "a1" }),
-      body: { database: { owner_name: "neondb_owner" } },
-    });
-    await c.del(DB1, { params: on(dev, { database_name: "a2" }) });
+    await settled(
+      c.patch(DB1, {
+        params: on(dev, { database_name: "a1" }),
+        body: { database: { owner_name: "neondb_owner" } },
+      }),
+    );
+    await settled(c.del(DB1, { params: on(dev, { database_name: "a2" }) }));
     expect((await c.del(ROLE1, { params: on(dev, { role_name: "alice" }) })).status).toBe(200);
     expect(await loginAs(dev, "alice", "whatever")).toEqual({
       ok: false,
@@ -354,6 +397,7 @@ describe("DELETE …/roles/{role_name}", () => {
 
 describe("GET …/roles/{role_name}/reveal_password", () => {
   it("200 {password}: the one the create answer showed; 404 for an unknown role", async () => {
+    await computeOn(dev);
     const r = await c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } });
     const x = await c.get(REVEAL, { params: on(dev, { role_name: "alice" }) });
     expect([x.status, x.body]).toEqual([200, { password: r.body.role.password }]);
@@ -468,13 +512,13 @@ describe("POST …/roles/{role_name}/reset_password", () => {
     expect((await loginAs(main, "neondb_owner", old)).ok).toBe(false);
   });
 
-  it("without a compute on the branch: no operations, and the old password stops at once", async () => {
+  it("412 without a read_write compute on the branch; the password is kept", async () => {
     const old = await reveal(dev, "neondb_owner");
     const r = await c.post(RESET, { params: on(dev, { role_name: "neondb_owner" }) });
-    expect(r.status).toBe(200);
-    expect(r.body.operations).toEqual([]);
-    expect((await loginAs(dev, "neondb_owner", old)).ok).toBe(false);
-    expect(await loginAs(dev, "neondb_owner", r.body.role.password)).toEqual({ ok: true });
+    expect([r.status, r.body.code]).toEqual([412, "PRECONDITION_FAILED"]);
+    expect(r.body.message).toMatch(/reset role password: branch .* has no read_write endpoint/);
+    expect(await reveal(dev, "neondb_owner")).toBe(old);
+    expect(await loginAs(dev, "neondb_owner", old)).toEqual({ ok: true });
   });
 
   it("404 for an unknown role; a second reset while the first runs is 423", async () => {
@@ -573,6 +617,7 @@ describe("databases", () => {
       [{ database: { name: "x" } }, /database\.owner_name is required/],
       [{ database: { name: "x", owner_name: "neondb_owner", locale: "C" } }, /unknown field "locale"/],
     ];
+    await computeOn(dev);
     for (const [body, message] of cases) {
       const r = await c.post(DBS, { params: on(dev), body });
       expect([body, r.status]).toEqual([body, 400]);
@@ -586,9 +631,18 @@ describe("databases", () => {
   });
 
   it("PATCH: a rename keeps the id; the owner changes; 409 for a taken name; 404 for an unknown owner or database; no change, no operations", async () => {
-    await c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } });
+    // Without a read_write compute a database cannot be made, renamed or re-owned (412).
+    const refused = await c.patch(DB1, {
+      params: on(dev, { database_name: "neondb" }),
+      body: { database: { name: "neondb2" } },
+    });
+    expect([refused.status, refused.body.code]).toEqual([412, "PRECONDITION_FAILED"]);
+    await computeOn(dev);
+    await settled(c.post(ROLES, { params: on(dev), body: { role: { name: "alice" } } }));
     const created = (
-      await c.post(DBS, { params: on(dev), body: { database: { name: "app", owner_name: "neondb_owner" } } })
+      await settled(
+        c.post(DBS, { params: on(dev), body: { database: { name: "app", owner_name: "neondb_owner" } } }),
+      )
     ).body.database;
     const renamed = await c.patch(DB1, {
       params: on(dev, { database_name: "app" }),
@@ -596,7 +650,8 @@ describe("databases", () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body.database).toMatchObject({ id: created.id, name: "app2", owner_name: "neondb_owner" });
-    expect(renamed.body.operations).toEqual([]); // dev-01 has no compute
+    expect(actions(renamed.body.operations)).toEqual([["apply_config", expect.any(String)]]);
+    await settleAll();
     expect((await c.get(DB1, { params: on(dev, { database_name: "app" }) })).status).toBe(404);
     expect((await c.get(DB1, { params: on(dev, { database_name: "app2" }) })).body.database.id).toBe(
       created.id,
@@ -606,6 +661,7 @@ describe("databases", () => {
       body: { database: { owner_name: "alice" } },
     });
     expect(owned.body.database).toMatchObject({ id: created.id, name: "app2", owner_name: "alice" });
+    await settleAll();
     const taken = await c.patch(DB1, {
       params: on(dev, { database_name: "app2" }),
       body: { database: { name: "neondb" } },
@@ -706,12 +762,17 @@ describe("a child branch inherits what was created", () => {
   });
 
   it("a branch whose only role is no_login gets no connection_uris", async () => {
-    await c.post(ROLES, { params: on(dev), body: { role: { name: "reader", no_login: true } } });
-    await c.patch(DB1, {
-      params: on(dev, { database_name: "neondb" }),
-      body: { database: { owner_name: "reader" } },
-    });
-    expect((await c.del(ROLE1, { params: on(dev, { role_name: "neondb_owner" }) })).status).toBe(200);
+    await computeOn(dev);
+    await settled(c.post(ROLES, { params: on(dev), body: { role: { name: "reader", no_login: true } } }));
+    await settled(
+      c.patch(DB1, {
+        params: on(dev, { database_name: "neondb" }),
+        body: { database: { owner_name: "reader" } },
+      }),
+    );
+    expect((await settled(c.del(ROLE1, { params: on(dev, { role_name: "neondb_owner" }) }))).status).toBe(
+      200,
+    );
     const child = await c.post(BR, {
       params: { project_id: project },
       body: { branch: { parent_id: dev }, endpoints: [{ type: "read_write" }] },

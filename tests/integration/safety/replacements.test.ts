@@ -28,6 +28,12 @@ const mutations = () =>
     .filter(([k]) => !k.startsWith("GET "))
     .reduce((n, [, v]) => n + v, 0);
 
+/** Gives a branch a read_write compute (Neon makes roles and databases through it) and waits for it. */
+async function computeOn(branchId: string): Promise<void> {
+  const r = await api.endpoints.create(projectId, { branch_id: branchId, type: "read_write" });
+  await api.waitForOperations(projectId, r.operations);
+}
+
 /** Checks and creates as the engine does at `up`; the check must pass. */
 async function made(impl: Bound, type: string, name: string, inputs: Props) {
   const news = { __provider: "shim", __urn: urnOf(type, name), ...inputs };
@@ -121,6 +127,7 @@ describe("a replacement into a target that is not there fails its check, and not
     async (type) => {
       const roles = boundResource("Role", settings(), (l) => logs.push(l));
       const where = { projectId, branchId: dev05() };
+      await computeOn(dev05());
       const role = await made(roles, "Role", "owner", { ...where, name: "owner" });
       const obj =
         type === "Role"
@@ -197,7 +204,8 @@ describe("a replacement into a target that is not there fails its check, and not
 describe("a killed run's role or database on a branch this stack created", () => {
   it("is taken over by the next up, without a person and without a duplicate; elsewhere still refused", async () => {
     const branches = boundResource("Branch", settings());
-    const b = await made(branches, "Branch", "env", { projectId });
+    // With its compute: Neon makes roles and databases through it.
+    const b = await made(branches, "Branch", "env", { projectId, compute: { minCu: 0.25, maxCu: 0.25 } });
     // The killed run: its create request reached the service, its answer never reached the stack.
     const r = await api.roles.create(projectId, b.id, { name: "app" });
     await api.waitForOperations(projectId, r.operations);
@@ -242,7 +250,10 @@ describe("a killed run's role or database on a branch this stack created", () =>
 
   it("a resource renamed without an alias takes its old object over, and the old resource's delete leaves it", async () => {
     const branches = boundResource("Branch", settings());
-    const b = await made(branches, "Branch", "renamed-env", { projectId });
+    const b = await made(branches, "Branch", "renamed-env", {
+      projectId,
+      compute: { minCu: 0.25, maxCu: 0.25 },
+    });
     const logs2: string[] = [];
     const dbs = boundResource("Database", settings(), (l) => logs2.push(l));
     const roles = boundResource("Role", settings());
