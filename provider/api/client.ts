@@ -183,6 +183,8 @@ export interface NeonClient {
   ): Promise<Operation[]>;
   /** HTTP requests sent by this client so far, retries included. */
   requestCount(): number;
+  /** Waits `ms` on the client's clock (injected in tests), as its retries and polls do; `signal` ends it early. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** The service's time, from the latest answer (see `HttpClient.serviceNow`). */
   serviceNow(): number;
 }
@@ -372,6 +374,7 @@ export function buildClient(http: HttpClient): NeonClient {
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),
+    sleep: (ms, signal) => http.clock.sleep(ms, signal),
     serviceNow: () => http.serviceNow(),
   };
 }

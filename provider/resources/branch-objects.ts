@@ -8,6 +8,9 @@ import { ApiError, type NeonClient, type Operation } from "../api";
 import { displayName, type CheckFailure } from "./check";
 import { createdByStack, pendingOperations, UNKNOWN } from "./kit";
 import type { Runtime } from "./runtime";
+import type { ResourceLogger } from "./engine-log";
+
+type Props = Record<string, unknown>;
 
 /** Where an object of a branch is. */
 export interface BranchObjectRef {
@@ -244,4 +247,144 @@ export function duplicateFailure(
         `(${other.slice(other.lastIndexOf("::") + 2)}); two resources cannot manage one ${noun}: remove one of them`,
     },
   ];
+}
+
+/**
+ * True for the service's refusal of a role or database change on a branch without a read_write
+ * compute: Neon makes roles and databases through it and answers 412 ("create a read-write endpoint
+ * to manage roles on this branch", API facts §10). The calls this is asked about (create, reset,
+ * rename, owner change) have no other 412.
+ */
+export const isNoCompute = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 412;
+
+/** The error for a change refused for want of a read_write compute: what is missing, and what to declare. */
+export function noComputeError(what: string, ref: BranchObjectRef): Error {
+  return new Error(
+    `Failed to ${what}: branch ${ref.branchId} has no read_write compute, and Neon makes roles and databases ` +
+      "through it (the service answered 412). Give the branch one: the compute input of its Branch, or a " +
+      `Compute of type "read_write" on branch ${ref.branchId} that this resource depends on (dependsOn); then ` +
+      "run `pulumi up` again.",
+  );
+}
+
+/** How long a refused change looks for a compute of this program that has not been checked yet. */
+const COMPUTE_GRACE_MS = 10_000;
+const COMPUTE_GRACE_STEP_MS = 250;
+/** The longest wait for a declared compute's create (which may itself wait for the project's lock). */
+const COMPUTE_WAIT_CAP_MS = 30 * 60_000;
+
+/**
+ * Whether `ref`'s branch has a read_write compute after waiting for the one this program declares on it,
+ * if any: the engine creates a Compute and a Role of a new branch side by side unless one depends on the
+ * other, so the role's create can reach the service first. A compute another process made counts too.
+ */
+async function computeArrives(rt: Runtime, ref: BranchObjectRef, log: ResourceLogger): Promise<boolean> {
+  const api = rt.client();
+  let coming = rt.computeComing(ref.branchId);
+  // Its check may not have run yet: the engine registers both once the branch's id is known.
+  for (let waited = 0; !coming && waited < COMPUTE_GRACE_MS; waited += COMPUTE_GRACE_STEP_MS) {
+    await api.sleep(COMPUTE_GRACE_STEP_MS);
+    coming = rt.computeComing(ref.branchId);
+  }
+  if (coming) {
+    log.info(
+      `waiting for the read_write compute this program declares on branch ${ref.branchId}: Neon makes roles ` +
+        "and databases through it (declare dependsOn on it to make this order explicit)",
+    );
+    const stop = new AbortController();
+    await Promise.race([coming, api.sleep(COMPUTE_WAIT_CAP_MS, stop.signal)]);
+    stop.abort();
+  }
+  try {
+    return (await api.endpoints.listByBranch(ref.projectId, ref.branchId)).some(
+      (e) => e.type === "read_write",
+    );
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Runs `attempt`, a change of a role or database of `ref`'s branch made through its read_write compute.
+ * Refused for want of one (412), it waits for the compute this program declares on the branch and tries
+ * once more; without one it fails saying what to declare. `what` names the change ("create role …").
+ */
+export async function throughCompute<T>(
+  rt: Runtime,
+  ref: BranchObjectRef,
+  what: string,
+  log: ResourceLogger,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await attempt();
+  } catch (err) {
+    if (!isNoCompute(err)) throw err;
+    if (!(await computeArrives(rt, ref, log))) throw noComputeError(what, ref);
+  }
+  try {
+    return await attempt();
+  } catch (err) {
+    throw isNoCompute(err) ? noComputeError(what, ref) : err;
+  }
+}
+
+/**
+ * Whether the branch has a read_write compute, or will have one this program declares; `undefined`
+ * when the branch or project is not there (other checks say so).
+ */
+async function computeOrComing(
+  rt: Runtime,
+  projectId: string,
+  branchId: string,
+): Promise<boolean | undefined> {
+  if (rt.computeComing(branchId) || rt.madeThisRun("compute-on", branchId)) return true;
+  try {
+    return (await rt.client().endpoints.listByBranch(projectId, branchId)).some(
+      (e) => e.type === "read_write",
+    );
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * At preview (and at `up`, before anything is sent), for a replacement that deletes the old object
+ * first: refuses when the new one's branch has no read_write compute, since the service would refuse
+ * the create (412) after the delete and the object would be lost. Values not known yet are not judged.
+ */
+export async function refuseComputeLessTarget(
+  rt: Runtime,
+  noun: "role" | "database",
+  olds: Props,
+  news: Props,
+): Promise<void> {
+  const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+  if (!known(news.projectId) || !known(news.branchId)) return;
+  if ((await computeOrComing(rt, news.projectId, news.branchId)) !== false) return;
+  throw new Error(
+    `Failed to replace ${noun} "${String(olds.name)}" of branch ${String(olds.branchId)}: the replacement deletes it ` +
+      `first and then creates ${noun} "${String(news.name)}" on branch ${news.branchId}, which has no read_write ` +
+      "compute, so the service would refuse that create (Neon makes roles and databases through the compute) and " +
+      `the ${noun} would be lost. Give branch ${news.branchId} a read_write compute first (the compute input of its ` +
+      'Branch, or a Compute of type "read_write"), run `pulumi up`, then make this change. Nothing was changed.',
+  );
+}
+
+/**
+ * At preview of a new role or database on an existing branch: a warning when the branch has no
+ * read_write compute and this program has declared none so far (its Compute may come later in the
+ * run, so this is no failure), since the create would be refused.
+ */
+export async function warnComputeLess(rt: Runtime, noun: "role" | "database", news: Props): Promise<void> {
+  const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+  if (!known(news.projectId) || !known(news.branchId)) return;
+  if ((await computeOrComing(rt, news.projectId, news.branchId)) !== false) return;
+  const line =
+    `branch ${news.branchId} has no read_write compute, and Neon makes roles and databases through it: creating ` +
+    `this ${noun} will fail unless this program gives the branch one (the compute input of its Branch, or a ` +
+    `Compute of type "read_write" that this ${noun} depends on)`;
+  if (rt.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
 }

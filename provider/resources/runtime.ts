@@ -58,6 +58,7 @@ export class Runtime {
   private servicePrimed = false;
   private readonly projectReads = new Map<string, Promise<ProjectDetails>>();
   private readonly made = new Set<string>();
+  private readonly computesComing = new Map<string, { done: Promise<void>; settle: () => void }>();
   private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
   private readonly stores = new Map<string, unknown>();
@@ -183,6 +184,30 @@ export class Runtime {
   /** Records that this run created the `noun` (a branch, a role …) `id`. */
   noteMade(noun: string, id: string): void {
     this.made.add(`${noun}:${id}`);
+  }
+
+  /**
+   * A read_write compute this program declares on `branchId` and has not made yet (its check ran for
+   * a new resource): until {@link computeSettled}, a role or database of that branch refused for want
+   * of one waits for it ({@link computeComing}) instead of failing.
+   */
+  expectCompute(branchId: string): void {
+    if (this.computesComing.has(branchId)) return;
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    this.computesComing.set(branchId, { done, settle });
+  }
+
+  /** The expected compute of `branchId` was made, or its create failed: what waits for it goes on. */
+  computeSettled(branchId: string): void {
+    const c = this.computesComing.get(branchId);
+    c?.settle();
+    // Kept, settled: a change refused just before may look for it only after it was made.
+  }
+
+  /** Settles when the read_write compute this program declares on `branchId` is made (or fails). */
+  computeComing(branchId: string): Promise<void> | undefined {
+    return this.computesComing.get(branchId)?.done;
   }
 
   /** True when this run created the `noun` `id` (e.g. a branch a role is declared on). */

@@ -76,6 +76,8 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
     });
     const b = branch as Branch;
     rt.noteMade("branch-in", `${i.projectId}/${b.id}`);
+    // Its roles and databases need no look for a compute (Neon makes them through it).
+    if (i.compute) rt.noteMade("compute-on", b.id);
     if (answered) {
       // Its operations finished: the branch is ready and its compute started (no read repeats that).
       const settled = { ...answered.branch, current_state: "ready", pending_state: undefined };

@@ -187,6 +187,9 @@ export async function createCompute(
     if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
     throw keptInStack(describe(ep), err, ep.id, toOutputs({ ...inputs, adopted }, ep));
+  } finally {
+    // Roles and databases of the branch waiting for it (refused for want of one) try again now.
+    if (i.type === "read_write") rt.computeSettled(i.branchId);
   }
 }
 

@@ -34,6 +34,14 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     if (plan.length > 0) return { inputs, failures: plan };
   }
   if (inputs.adoptExistingPrimary === true && isNew) await sayWhatWillBeAdopted(rt, inputs);
+  // A new read_write compute: roles and databases of its branch wait for it rather than fail.
+  if (
+    isNew &&
+    inputs.type === "read_write" &&
+    typeof inputs.branchId === "string" &&
+    inputs.branchId !== UNKNOWN
+  )
+    rt.expectCompute(inputs.branchId);
   return { inputs };
 }
 

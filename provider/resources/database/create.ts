@@ -14,6 +14,7 @@ import {
   pendingBranchOps,
   refOf,
   refuseTaken,
+  throughCompute,
   type BranchObjectRef,
 } from "../branch-objects";
 import type { DatabaseInputs } from "./types";
@@ -31,7 +32,16 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
   const ref = refOf(inputs);
   let made: Database | undefined;
   try {
-    await rt.serialized(ref.projectId, async () => {
+    await throughCompute(rt, ref, `create database "${ref.name}" on branch ${ref.branchId}`, log, attempt);
+  } catch (err) {
+    if (!made) throw err;
+    throw keptInStack(describeDatabase(made), err, String(made.id), toOutputs(inputs, ref.projectId, made));
+  }
+  const db = made as Database;
+  return { id: String(db.id), outs: toOutputs(inputs, ref.projectId, db) };
+
+  function attempt(): Promise<void> {
+    return rt.serialized(ref.projectId, async () => {
       const existing = (await api.databases.list(ref.projectId, ref.branchId)).find(
         (d) => d.name === ref.name,
       );
@@ -65,12 +75,7 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
       log.progress(waitingLine(`created ${describeDatabase(made)}`, r.operations));
       await rt.waitFor(ref.projectId, r.operations, log);
     });
-  } catch (err) {
-    if (!made) throw err;
-    throw keptInStack(describeDatabase(made), err, String(made.id), toOutputs(inputs, ref.projectId, made));
   }
-  const db = made as Database;
-  return { id: String(db.id), outs: toOutputs(inputs, ref.projectId, db) };
 }
 
 /**

@@ -9,7 +9,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { Database } from "../../api";
 import { confirmGone, deleteAndWait, diffResult, isNewResource, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
-import { duplicateFailure, isNotFound, refuseTakenTarget } from "../branch-objects";
+import {
+  duplicateFailure,
+  isNotFound,
+  refuseComputeLessTarget,
+  refuseTakenTarget,
+  warnComputeLess,
+} from "../branch-objects";
 import { checkInputs } from "./inputs";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, diffDatabase } from "./mapping";
@@ -25,9 +31,10 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   if (failures.length > 0) return { inputs: news, failures };
   const moved = ["projectId", "branchId", "ownerName"].some((k) => olds[k] !== news[k]);
   if (isNewResource(olds) || moved) failures.push(...(await ownerFailures(rt, news)));
-  return failures.length > 0
-    ? { inputs: news, failures }
-    : { inputs: withOwnerRole(rt, olds, checked.inputs) };
+  if (failures.length > 0) return { inputs: news, failures };
+  if (isNewResource(olds) && news.adopt !== true && news.importId === undefined)
+    await warnComputeLess(rt, "database", news);
+  return { inputs: withOwnerRole(rt, olds, checked.inputs) };
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -45,6 +52,7 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
       await refuseTakenTarget("database", olds, news, async (p, b) =>
         (await api.databases.list(p, b)).map((x) => x.name),
       );
+      await refuseComputeLessTarget(rt, "database", olds, news);
       rt.logger(news).warn(
         `${d.replaces.join(" and ")} changed: ${what} will be deleted with its data, and a new, empty ` +
           "database created",

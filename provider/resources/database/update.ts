@@ -7,7 +7,7 @@ import { ApiError, type Database, type DatabaseOperations, type NeonClient } fro
 import { confirmGone, refreshInputs, waitingLine, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps } from "../branch-objects";
+import { isNotFound, parseImportId, pendingBranchOps, throughCompute } from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
@@ -67,30 +67,32 @@ export async function applyChanges(
   };
   if (Object.keys(body).length === 0) return db;
   const ref = { projectId, branchId: db.branch_id, name: db.name };
-  return rt.serialized(projectId, async () => {
-    let r: DatabaseOperations;
-    try {
-      r = await api.databases.update(projectId, db.branch_id, db.name, body);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.kind === "conflict" && body.name !== undefined) {
-        throw err.withRemedy(
-          `Branch ${db.branch_id} already has a database named "${change.name}"; choose another name.`,
-        );
+  const send = () =>
+    rt.serialized(projectId, async () => {
+      let r: DatabaseOperations;
+      try {
+        r = await api.databases.update(projectId, db.branch_id, db.name, body);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.kind === "conflict" && body.name !== undefined) {
+          throw err.withRemedy(
+            `Branch ${db.branch_id} already has a database named "${change.name}"; choose another name.`,
+          );
+        }
+        if (!err.mayHaveReachedServer)
+          throw await explainOwner(api, ref, change.ownerName ?? db.owner_name, err);
+        const now = (await api.databases.list(projectId, db.branch_id)).find((d) => d.id === db.id);
+        const done =
+          now && (body.name ?? db.name) === now.name && (body.owner_name ?? db.owner_name) === now.owner_name;
+        if (!now || !done) throw err;
+        log.info(`the answer to the update was lost; ${describeDatabase(now)} shows the change`);
+        r = { database: now, operations: await pendingBranchOps(api, projectId, db.branch_id) };
       }
-      if (!err.mayHaveReachedServer)
-        throw await explainOwner(api, ref, change.ownerName ?? db.owner_name, err);
-      const now = (await api.databases.list(projectId, db.branch_id)).find((d) => d.id === db.id);
-      const done =
-        now && (body.name ?? db.name) === now.name && (body.owner_name ?? db.owner_name) === now.owner_name;
-      if (!now || !done) throw err;
-      log.info(`the answer to the update was lost; ${describeDatabase(now)} shows the change`);
-      r = { database: now, operations: await pendingBranchOps(api, projectId, db.branch_id) };
-    }
-    log.progress(waitingLine(`updating ${describeDatabase(db)}`, r.operations));
-    await rt.waitFor(projectId, r.operations, log);
-    return r.database;
-  });
+      log.progress(waitingLine(`updating ${describeDatabase(db)}`, r.operations));
+      await rt.waitFor(projectId, r.operations, log);
+      return r.database;
+    });
+  return throughCompute(rt, ref, `update ${describeDatabase(db)}`, log, send);
 }
 
 /** The database by its id in the state, wherever its name now is; `undefined` when gone. */

@@ -15,6 +15,7 @@ import {
   pendingBranchOps,
   refOf,
   refuseTaken,
+  throughCompute,
 } from "../branch-objects";
 import type { RoleInputs } from "./types";
 import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
@@ -60,7 +61,16 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
   const ref = refOf(inputs);
   let made: { role: Role; password?: string } | undefined;
   try {
-    await rt.serialized(ref.projectId, async () => {
+    await throughCompute(rt, ref, `create ${describeRole(ref)}`, log, () => attempt());
+  } catch (err) {
+    if (!made) throw err;
+    throw keptInStack(describeRole(ref), err, roleId(ref), toOutputs(inputs, ref, made.role, made.password));
+  }
+  const m = made as { role: Role; password?: string };
+  return { id: roleId(ref), outs: toOutputs(inputs, ref, m.role, m.password) };
+
+  function attempt(): Promise<void> {
+    return rt.serialized(ref.projectId, async () => {
       const existing = await findRole(api, ref);
       if (existing && !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))) {
         throw refuseTaken("role", ref);
@@ -90,12 +100,7 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
       log.progress(waitingLine(`created ${describeRole(ref)}`, r.operations));
       await rt.waitFor(ref.projectId, r.operations, log);
     });
-  } catch (err) {
-    if (!made) throw err;
-    throw keptInStack(describeRole(ref), err, roleId(ref), toOutputs(inputs, ref, made.role, made.password));
   }
-  const m = made as { role: Role; password?: string };
-  return { id: roleId(ref), outs: toOutputs(inputs, ref, m.role, m.password) };
 }
 
 /**

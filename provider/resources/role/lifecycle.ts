@@ -9,7 +9,15 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { NeonClient, Role } from "../../api";
 import { deleteAndWait, diffResult, UNKNOWN, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
-import { duplicateFailure, isNotFound, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects";
+import {
+  duplicateFailure,
+  isNotFound,
+  leftByThisStack,
+  refOf,
+  refuseComputeLessTarget,
+  refuseTakenTarget,
+  warnComputeLess,
+} from "../branch-objects";
 import { checkInputs } from "./inputs";
 import { declareDeletingRole } from "../database/owner";
 import type { RoleInputs } from "./types";
@@ -38,6 +46,8 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
       "(clients reconnect); an idle compute is woken briefly";
     if (rt.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
   }
+  if (isNew && branchKnown && news.adopt !== true && news.importId === undefined)
+    await warnComputeLess(rt, "role", news);
   return { inputs };
 }
 
@@ -63,8 +73,11 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
           "created (or found) for the new inputs",
       );
     } else if (d.replaces.length > 0) {
-      // Deleted first (the same name on the same branch): the service refuses while it owns a database.
+      // Deleted first (the same name on the same branch): the service refuses while it owns a database,
+      // and the create that follows would be refused on a branch without a read_write compute.
       if (first) await refuseIfOwner(api, ref, "replace");
+      if (first) await refuseComputeLessTarget(rt, "role", olds, news);
+      else await warnComputeLess(rt, "role", news);
       // A taken name fails the replacement's create: refused now. Not a role a killed run of this very
       // replacement left on the stack's own branch, which its create takes over.
       await refuseTakenTarget(

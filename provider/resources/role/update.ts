@@ -7,7 +7,7 @@ import { ApiError, type NeonClient, type Role, type RoleOperations } from "../..
 import { confirmGone, InitError, refreshInputs, waitingLine } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps, refOf } from "../branch-objects";
+import { isNotFound, parseImportId, pendingBranchOps, refOf, throughCompute } from "../branch-objects";
 import { ROLE_DEFINITION } from "./definition";
 import { describeRole, diffRole, roleId, toOutputs, type RoleRef } from "./mapping";
 import { revealed } from "./create";
@@ -65,17 +65,19 @@ export async function update(
   const log = rt.logger(news);
   let reset: RoleOperations | undefined;
   try {
-    await rt.serialized(ref.projectId, async () => {
-      reset = await resetOrReconcile(api, ref, log);
-      log.progress(
-        waitingLine(
-          `reset the password of ${describeRole(ref)}`,
-          reset.operations,
-          " (the old password works until then)",
-        ),
-      );
-      await rt.waitFor(ref.projectId, reset.operations, log);
-    });
+    const rotate = () =>
+      rt.serialized(ref.projectId, async () => {
+        reset = await resetOrReconcile(api, ref, log);
+        log.progress(
+          waitingLine(
+            `reset the password of ${describeRole(ref)}`,
+            reset.operations,
+            " (the old password works until then)",
+          ),
+        );
+        await rt.waitFor(ref.projectId, reset.operations, log);
+      });
+    await throughCompute(rt, ref, `reset the password of ${describeRole(ref)}`, log, rotate);
   } catch (err) {
     if (!reset) throw err;
     const reason = clause(err);
