@@ -68,6 +68,11 @@ export interface EmulatorOptions {
    */
   branchPageCap?: number;
   /**
+   * The projects one account (personal projects) or organization may hold (default: its plan's, 100 on
+   * Free and Launch); one more is refused with 422 `PROJECTS_LIMIT_EXCEEDED`, as the service does.
+   */
+  projectsLimit?: number;
+  /**
    * Real Postgres behind the computes (default false: computes, roles and databases are records only).
    * `true`, or the folder for the clusters' data: every active compute is a real server over its
    * branch's data, listening on its own loopback address at port 5432, so the API's connection URIs
@@ -163,6 +168,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       logger: options.logger ?? false,
       omitDeprecatedFields: options.omitDeprecatedFields ?? false,
       branchPageCap: options.branchPageCap ?? 10_000,
+      ...(options.projectsLimit !== undefined ? { projectsLimit: options.projectsLimit } : {}),
       ...(rateLimit ? { rateLimiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimit }) } : {}),
     },
     store,

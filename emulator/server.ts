@@ -45,6 +45,8 @@ export interface ServerSettings {
   rateLimiter?: RateLimiter;
   /** The most branches one page of `GET …/branches` holds, whatever `limit` asks (`branchPageCap` option). */
   branchPageCap: number;
+  /** The projects an account or organization may hold, whatever its plan (`projectsLimit` option). */
+  projectsLimit?: number;
 }
 
 /** The answer of `POST /_emulator/login`. */

@@ -1,5 +1,5 @@
 /** Accounts, organizations and projects: read them; create, update and delete projects. */
-import { badRequest, forbidden, notFound } from "../errors";
+import { ApiFault, badRequest, forbidden, notFound } from "../errors";
 import { branchId, iso, projectId, proxyHostFor } from "../ids";
 import type { Ctx, Router } from "../server";
 import {
@@ -10,6 +10,7 @@ import {
   type Project,
 } from "../state";
 import { organization, projectDetails, projectListItem } from "../views";
+import type { Plan } from "../sizes";
 import { ProjectCreateBody, ProjectUpdateBody, intQuery, type ProjectCreate } from "../validation";
 import { materialize, type OpSpec } from "../engine";
 import { buildEndpoint, checkedSizes } from "./endpoints";
@@ -88,6 +89,37 @@ function newProjectOwner(
   return { org_id: org.id, owner_id: user.id };
 }
 
+/**
+ * The projects an account or organization may hold by plan (Neon's plans page; Free was 1, then 10
+ * and 20, in earlier years' answers). The `projectsLimit` option overrides both.
+ */
+const PROJECTS_LIMIT: Record<Plan, number> = { free: 100, launch: 100 };
+
+function projectsLimit(ctx: Ctx, plan: Plan): number {
+  return ctx.settings.projectsLimit ?? PROJECTS_LIMIT[plan];
+}
+
+/**
+ * Refuses a project beyond the owner's limit as the service does: 422 `PROJECTS_LIMIT_EXCEEDED`
+ * `user projects limit of 1 exceeded, got 1` (a user's report of the service's answer). The personal
+ * projects of a user count against the user's plan; an organization's against the organization's.
+ */
+function withinProjectsLimit(ctx: Ctx, owner: Pick<Project, "org_id" | "owner_id">): void {
+  const { orgs, users, projects } = ctx.store.state;
+  const plan = owner.org_id ? orgs[owner.org_id]?.plan : users[owner.owner_id]?.plan;
+  const limit = projectsLimit(ctx, plan ?? "free");
+  const held = Object.values(projects).filter((p) =>
+    owner.org_id ? p.org_id === owner.org_id : !p.org_id && p.owner_id === owner.owner_id,
+  ).length;
+  if (held >= limit) {
+    throw new ApiFault(
+      422,
+      "PROJECTS_LIMIT_EXCEEDED",
+      `${owner.org_id ? "organization" : "user"} projects limit of ${limit} exceeded, got ${held}`,
+    );
+  }
+}
+
 /** The create request's settings for new computes, the deprecated top-level bounds folded in. */
 function createDefaults(body: ProjectCreate): DefaultEndpointSettings | undefined {
   const { autoscaling_limit_min_cu: min, autoscaling_limit_max_cu: max, default_endpoint_settings: d } = body;
@@ -125,7 +157,7 @@ export function projectRoutes(r: Router): void {
         name: user.name,
         last_name: user.last_name,
         image: user.image,
-        projects_limit: user.plan === "free" ? 1 : 100,
+        projects_limit: projectsLimit(ctx, user.plan),
         branches_limit: user.plan === "free" ? 10 : 5000,
         max_autoscaling_limit: user.plan === "free" ? 2 : 16,
         auth_accounts: [],
@@ -185,6 +217,7 @@ export function projectRoutes(r: Router): void {
     }
     const body = ctx.body(ProjectCreateBody, what).project;
     const owner = newProjectOwner(ctx, body.org_id, what);
+    withinProjectsLimit(ctx, owner);
     const regionId = body.region_id ?? REGIONS[0];
     if (!REGIONS.includes(regionId)) {
       throw badRequest(

@@ -376,3 +376,33 @@ describe("the create's operations take time; the project is locked meanwhile", (
     expect(second.status).toBe(409);
   });
 });
+
+describe("the projects limit of the plan", () => {
+  it("/users/me says it; one project more than it is refused with 422 PROJECTS_LIMIT_EXCEEDED, and nothing is made", async () => {
+    expect((await c.get("/users/me")).body.projects_limit).toBe(100);
+    const small = await startEmulator({ opMs: 20, seed: 82, projectsLimit: 2 });
+    try {
+      const s = new Client(small);
+      expect((await s.get("/users/me")).body.projects_limit).toBe(2);
+      const personal = async () =>
+        (await s.get("/projects")).body.projects.filter((p: { org_id?: string }) => !p.org_id);
+      const held = (await personal()).length;
+      const made: number[] = [];
+      for (let i = held; i < 3; i++) made.push((await s.post("/projects", { body: { project: {} } })).status);
+      // The personal projects the seed made count: the rest up to the limit are made, the next refused.
+      expect(made).toEqual([...Array(Math.max(0, 2 - held)).fill(201), 422]);
+      const r = await s.post("/projects", { body: { project: { name: "one-too-many" } } });
+      expect([r.status, r.body.code, r.body.message]).toEqual([
+        422,
+        "PROJECTS_LIMIT_EXCEEDED",
+        "user projects limit of 2 exceeded, got 2",
+      ]);
+      expect((await personal()).map((p: { name: string }) => p.name)).not.toContain("one-too-many");
+      // An organization's projects count against the organization, not the user.
+      const inOrg = await s.post("/projects", { body: { project: { org_id: small.seed.orgId } } });
+      expect(inOrg.status).toBe(201);
+    } finally {
+      await small.stop();
+    }
+  });
+});

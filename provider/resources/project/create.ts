@@ -112,6 +112,19 @@ interface Started {
   parts?: ProjectParts;
 }
 
+/**
+ * The service's refusal of a project beyond the plan's limit (422 `PROJECTS_LIMIT_EXCEEDED`), with what
+ * to do; any other error as it is.
+ */
+function limitReached(err: unknown, orgId: string | undefined): unknown {
+  if (!(err instanceof ApiError && err.code === "PROJECTS_LIMIT_EXCEEDED")) return err;
+  return err.withRemedy(
+    `The ${orgId ? `organization ${orgId}` : "account (its personal projects)"} holds as many projects as its ` +
+      "plan allows. Delete a project it no longer needs, or create this one in an organization (orgId) or on " +
+      "a plan with room, then run `pulumi up` again. Nothing was created.",
+  );
+}
+
 /** Sends the create; a lost answer is reconciled by the name (no project had it before), never resent blindly. */
 export function createOrReconcile(
   api: NeonClient,
@@ -122,7 +135,9 @@ export function createOrReconcile(
   return createOnce<Started, Project>({
     log,
     send: async () => {
-      const r = await api.projects.create(createBody(i, name));
+      const r = await api.projects.create(createBody(i, name)).catch((err: unknown) => {
+        throw limitReached(err, i.orgId);
+      });
       const rw = r.endpoints.find((e) => e.type === "read_write");
       const db = r.databases[0];
       return {

@@ -252,3 +252,22 @@ describe("Compute: a suspend timeout of 0 means the project's own default", () =
     expect((await api.endpoints.get(c.id, primary.id)).suspend_timeout_seconds).toBe(300);
   });
 });
+
+it("a project beyond the plan's limit: the service's refusal with what to do, and nothing made", async () => {
+  const full = await startEmulator({ opMs: 40, seed: 30, projectsLimit: 0 });
+  try {
+    const own = boundResource("Project", { apiKey: full.apiKey, apiUrl: full.url });
+    const inputs = (await own.check({}, { __provider: "shim", __urn: urn("full"), name: "one-too-many" }))
+      .inputs;
+    const err = await own.create(inputs).catch((e: Error) => e);
+    expect(String((err as Error).message)).toMatch(
+      /user projects limit of 0 exceeded.*PROJECTS_LIMIT_EXCEEDED.*holds as many projects as its plan allows\. Delete a project .*Nothing was created\./,
+    );
+    const names: string[] = [];
+    const fullApi = createNeonClient({ apiKey: full.apiKey, baseUrl: full.url });
+    for await (const p of fullApi.projects.list()) names.push(p.name);
+    expect(names).not.toContain("one-too-many");
+  } finally {
+    await full.stop();
+  }
+});
