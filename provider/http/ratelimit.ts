@@ -70,7 +70,7 @@ export const SHARE_RECOVERY_MS = 30_000;
 /**
  * The share of the account's per-minute budget a client takes, `since` ms after its share was last
  * halved to `low`: other clients of the account (other CI jobs, other tools) spend the same budget,
- * which this client learns only from a 429. A 429 halves the share (see {@link RateLimiter.limited});
+ * which this client learns only from a 429. A 429 halves what it sends (see {@link RateLimiter.limited});
  * without one it doubles every {@link SHARE_RECOVERY_MS}, up to all of it — as TCP shares a link
  * between senders that cannot see each other.
  */
@@ -120,11 +120,20 @@ export class RateLimiter {
     return accountShare(this.low, now - this.halvedAt);
   }
 
-  /** A 429: the account's budget is spent by others too; halve this client's share (once per burst). */
+  /**
+   * A 429: the account's budget is spent by others too. The share drops (once per burst) to half of
+   * what this client sent in the last minute, and at most to half of the share it had: halving a
+   * share a client does not use restrains nothing (thirty clients that each send 30 a minute share
+   * 700 only once each sends fewer than 23), while halving what it sends brings every client that
+   * got a 429 under the budget together. Never below {@link MIN_SHARE}, so that a quiet client keeps
+   * enough to finish; it doubles back every {@link SHARE_RECOVERY_MS}.
+   */
   limited(): void {
     const now = this.clock.now();
     if (now - this.halvedAt < SHARE_RECOVERY_MS / 4) return;
-    this.low = Math.max(MIN_SHARE, this.share(now) / 2);
+    this.forget(now);
+    const budget = this.limits.perMinute * RATE_LIMIT_MARGIN;
+    this.low = Math.max(MIN_SHARE, Math.min(this.share(now), this.all.length / budget) / 2);
     this.halvedAt = now;
   }
 

@@ -62,10 +62,12 @@ describe("RateLimiter", () => {
 });
 
 describe("a 429 teaches a client its share of the account's budget", () => {
-  it("a 429 halves the share once per burst; without one it doubles every 30 s, up to the whole", () => {
+  it("a 429 halves the share once per burst; without one it doubles every 30 s, up to the whole", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter(NEON_RATE_LIMITS, clock);
     expect(limiter.share(clock.now())).toBe(1);
+    // A client that has sent its whole budget in the last minute (665, paced) is cut to half of it.
+    await clock.run(Promise.all(Array.from({ length: 665 }, (_, i) => limiter.acquire(`GET /r${i % 40}`))));
     limiter.limited();
     expect(limiter.share(clock.now())).toBe(0.5);
     // The same burst's other 429s are one signal.
@@ -85,6 +87,36 @@ describe("a 429 teaches a client its share of the account's budget", () => {
     }
     expect(limiter.share(clock.now())).toBe(MIN_SHARE);
     expect(accountShare(MIN_SHARE, 5 * SHARE_RECOVERY_MS)).toBe(1);
+  });
+
+  it("a 429 cuts a client to half of what it sent in the last minute, not to half of a share it did not use", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(NEON_RATE_LIMITS, clock);
+    // Thirty clients of one account that each send 133 a minute (a fifth of the budget) overrun it
+    // together; halving a whole share would leave each free to send 332.
+    await clock.run(Promise.all(Array.from({ length: 133 }, (_, i) => limiter.acquire(`GET /r${i % 40}`))));
+    clock.t += 1_000;
+    limiter.limited();
+    expect(limiter.share(clock.now()) * 665).toBeCloseTo(133 / 2, 6);
+    // It paces at that: the 67th request in the minute waits for the oldest send to leave the window.
+    const sent = Array.from({ length: 66 }, (_, i) => clock.now() + i);
+    expect(
+      nextSendAt(
+        { all: sent, route: [] },
+        ROUTE,
+        clock.now() + 100,
+        NEON_RATE_LIMITS,
+        limiter.share(clock.now()),
+      ),
+    ).toBe(sent[0] + 60_000);
+    // A quiet client (5 in the last minute) keeps the floor, enough to finish.
+    const quiet = new RateLimiter(NEON_RATE_LIMITS, new FakeClock());
+    for (let i = 0; i < 5; i++) await quiet.acquire(ROUTE);
+    quiet.limited();
+    expect(quiet.share(0)).toBe(MIN_SHARE);
+    // Doubling every 30 s brings the cut client back to the whole budget in 3.3 doublings.
+    clock.t += 4 * SHARE_RECOVERY_MS;
+    expect(limiter.share(clock.now())).toBe(1);
   });
 
   it("a paced request goes at its call's deadline rather than after it", async () => {
