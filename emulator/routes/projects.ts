@@ -217,7 +217,6 @@ export function projectRoutes(r: Router): void {
     }
     const body = ctx.body(ProjectCreateBody, what).project;
     const owner = newProjectOwner(ctx, body.org_id, what);
-    withinProjectsLimit(ctx, owner);
     const regionId = body.region_id ?? REGIONS[0];
     if (!REGIONS.includes(regionId)) {
       throw badRequest(
@@ -276,6 +275,8 @@ export function projectRoutes(r: Router): void {
       },
       `${what} (project.default_endpoint_settings)`,
     );
+    // After the body's checks (400), as the service orders them (404 → 400 → 422).
+    withinProjectsLimit(ctx, owner);
     const branch: Branch = {
       id: p.default_branch_id,
       project_id: pid,

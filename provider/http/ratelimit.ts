@@ -133,7 +133,8 @@ export class RateLimiter {
     if (now - this.halvedAt < SHARE_RECOVERY_MS / 4) return;
     this.forget(now);
     const budget = this.limits.perMinute * RATE_LIMIT_MARGIN;
-    this.low = Math.max(MIN_SHARE, Math.min(this.share(now), this.all.length / budget) / 2);
+    const sent = budget > 0 ? this.all.length / budget : 0;
+    this.low = Math.max(MIN_SHARE, Math.min(this.share(now), sent) / 2);
     this.halvedAt = now;
   }
 

@@ -252,63 +252,84 @@ export function duplicateFailure(
 /**
  * True for the service's refusal of a role or database change on a branch without a read_write
  * compute: Neon makes roles and databases through it and answers 412 ("create a read-write endpoint
- * to manage roles on this branch", API facts §10). The calls this is asked about (create, reset,
- * rename, owner change) have no other 412.
+ * to manage roles on this branch", API facts §10) — not the 412 of a project that does not store
+ * passwords.
  */
-export const isNoCompute = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 412;
+export const isNoCompute = (err: unknown): err is ApiError =>
+  err instanceof ApiError &&
+  err.status === 412 &&
+  /read[-_ ]?write|endpoint|compute/i.test(err.apiMessage ?? err.message) &&
+  !/storing passwords/i.test(err.apiMessage ?? err.message);
+
+/** A change refused for want of a read_write compute on its branch (see {@link noComputeError}). */
+export class NoComputeError extends Error {}
 
 /** The error for a change refused for want of a read_write compute: what is missing, and what to declare. */
-export function noComputeError(what: string, ref: BranchObjectRef): Error {
-  return new Error(
+export function noComputeError(what: string, ref: BranchObjectRef, declared = false): NoComputeError {
+  return new NoComputeError(
     `Failed to ${what}: branch ${ref.branchId} has no read_write compute, and Neon makes roles and databases ` +
-      "through it (the service answered 412). Give the branch one: the compute input of its Branch, or a " +
-      `Compute of type "read_write" on branch ${ref.branchId} that this resource depends on (dependsOn); then ` +
-      "run `pulumi up` again.",
+      "through it (the service answered 412). " +
+      (declared
+        ? `The Compute this program declares on branch ${ref.branchId} was not made (see its own error); once it ` +
+          "is, run `pulumi up` again."
+        : "Give the branch one: the compute input of its Branch, or a " +
+          `Compute of type "read_write" on branch ${ref.branchId} that this resource depends on (dependsOn); then ` +
+          "run `pulumi up` again."),
   );
 }
 
-/** How long a refused change looks for a compute of this program that has not been checked yet. */
+/** How long a refused change looks for a compute of this program whose create has not begun yet. */
 const COMPUTE_GRACE_MS = 10_000;
 const COMPUTE_GRACE_STEP_MS = 250;
-/** The longest wait for a declared compute's create (which may itself wait for the project's lock). */
-const COMPUTE_WAIT_CAP_MS = 30 * 60_000;
+/** While the declared compute's create runs, the branch is looked at this often (another may make one). */
+const COMPUTE_LOOK_MS = 5_000;
 
 /**
  * Whether `ref`'s branch has a read_write compute after waiting for the one this program declares on it,
  * if any: the engine creates a Compute and a Role of a new branch side by side unless one depends on the
- * other, so the role's create can reach the service first. A compute another process made counts too.
+ * other, so the role's create can reach the service first. Only a create that has begun is waited for
+ * (a declared Compute whose create never comes — the engine stopped after a failure — is not), and no
+ * longer than the call's deadline. A compute another process made counts too.
  */
 async function computeArrives(rt: Runtime, ref: BranchObjectRef, log: ResourceLogger): Promise<boolean> {
   const api = rt.client();
+  const hasOne = async () => {
+    try {
+      return (await api.endpoints.listByBranch(ref.projectId, ref.branchId)).some(
+        (e) => e.type === "read_write",
+      );
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  };
   let coming = rt.computeComing(ref.branchId);
-  // Its check may not have run yet: the engine registers both once the branch's id is known.
-  for (let waited = 0; !coming && waited < COMPUTE_GRACE_MS; waited += COMPUTE_GRACE_STEP_MS) {
+  // Its check or its create may not have run yet: the engine registers both once the branch's id is known.
+  for (let waited = 0; !coming?.started && waited < COMPUTE_GRACE_MS; waited += COMPUTE_GRACE_STEP_MS) {
     await api.sleep(COMPUTE_GRACE_STEP_MS);
     coming = rt.computeComing(ref.branchId);
   }
-  if (coming) {
+  if (coming?.started && !coming.settled) {
     log.info(
       `waiting for the read_write compute this program declares on branch ${ref.branchId}: Neon makes roles ` +
         "and databases through it (declare dependsOn on it to make this order explicit)",
     );
-    const stop = new AbortController();
-    await Promise.race([coming, api.sleep(COMPUTE_WAIT_CAP_MS, stop.signal)]);
-    stop.abort();
+    const endBy = api.serviceNow() + rt.deadlineMs();
+    while (!coming.settled && api.serviceNow() < endBy) {
+      const stop = new AbortController();
+      await Promise.race([coming.done, api.sleep(COMPUTE_LOOK_MS, stop.signal)]);
+      stop.abort();
+      if (!coming.settled && (await hasOne())) return true;
+    }
   }
-  try {
-    return (await api.endpoints.listByBranch(ref.projectId, ref.branchId)).some(
-      (e) => e.type === "read_write",
-    );
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
-  }
+  return hasOne();
 }
 
 /**
  * Runs `attempt`, a change of a role or database of `ref`'s branch made through its read_write compute.
  * Refused for want of one (412), it waits for the compute this program declares on the branch and tries
- * once more; without one it fails saying what to declare. `what` names the change ("create role …").
+ * once more (unless `wait` is false); without one it fails saying what to declare. `what` names the
+ * change ("create role …").
  */
 export async function throughCompute<T>(
   rt: Runtime,
@@ -316,17 +337,20 @@ export async function throughCompute<T>(
   what: string,
   log: ResourceLogger,
   attempt: () => Promise<T>,
+  opts: { wait?: boolean } = {},
 ): Promise<T> {
   try {
     return await attempt();
   } catch (err) {
     if (!isNoCompute(err)) throw err;
-    if (!(await computeArrives(rt, ref, log))) throw noComputeError(what, ref);
+    const declared = rt.computeComing(ref.branchId) !== undefined;
+    if (opts.wait === false || !(await computeArrives(rt, ref, log)))
+      throw noComputeError(what, ref, declared);
   }
   try {
     return await attempt();
   } catch (err) {
-    throw isNoCompute(err) ? noComputeError(what, ref) : err;
+    throw isNoCompute(err) ? noComputeError(what, ref, rt.computeComing(ref.branchId) !== undefined) : err;
   }
 }
 

@@ -42,6 +42,17 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A read_write compute a program declares on a branch (see {@link Runtime.expectCompute}). */
+export interface ComputeComing {
+  /** Settles when its create (or move) has ended, made or failed. */
+  readonly done: Promise<void>;
+  settle: () => void;
+  /** Its create (or move) has begun. */
+  started: boolean;
+  /** Its create (or move) has ended. */
+  settled: boolean;
+}
+
 /** One provider instance's runtime; see the module comment. */
 export class Runtime {
   readonly settings: Readonly<ProviderSettings>;
@@ -58,7 +69,7 @@ export class Runtime {
   private servicePrimed = false;
   private readonly projectReads = new Map<string, Promise<ProjectDetails>>();
   private readonly made = new Set<string>();
-  private readonly computesComing = new Map<string, { done: Promise<void>; settle: () => void }>();
+  private readonly computesComing = new Map<string, ComputeComing>();
   private readonly said = new Set<string>();
   private readonly declared = new Map<string, string>();
   private readonly stores = new Map<string, unknown>();
@@ -187,27 +198,38 @@ export class Runtime {
   }
 
   /**
-   * A read_write compute this program declares on `branchId` and has not made yet (its check ran for
-   * a new resource): until {@link computeSettled}, a role or database of that branch refused for want
-   * of one waits for it ({@link computeComing}) instead of failing.
+   * A read_write compute this program declares on `branchId` and has not made yet (its check ran for a
+   * new resource, or one that moves there): a role or database of that branch refused for want of one
+   * waits for it ({@link computeComing}) instead of failing, once its create has started.
    */
-  expectCompute(branchId: string): void {
-    if (this.computesComing.has(branchId)) return;
-    let settle!: () => void;
-    const done = new Promise<void>((resolve) => (settle = resolve));
-    this.computesComing.set(branchId, { done, settle });
+  expectCompute(branchId: string): ComputeComing {
+    let c = this.computesComing.get(branchId);
+    if (!c) {
+      let settle!: () => void;
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      c = { done, settle, started: false, settled: false };
+      this.computesComing.set(branchId, c);
+    }
+    return c;
+  }
+
+  /** The create (or move) of the expected compute of `branchId` has begun. */
+  computeStarted(branchId: string): void {
+    this.expectCompute(branchId).started = true;
   }
 
   /** The expected compute of `branchId` was made, or its create failed: what waits for it goes on. */
   computeSettled(branchId: string): void {
-    const c = this.computesComing.get(branchId);
-    c?.settle();
+    const c = this.expectCompute(branchId);
+    c.started = true;
+    c.settled = true;
     // Kept, settled: a change refused just before may look for it only after it was made.
+    c.settle();
   }
 
-  /** Settles when the read_write compute this program declares on `branchId` is made (or fails). */
-  computeComing(branchId: string): Promise<void> | undefined {
-    return this.computesComing.get(branchId)?.done;
+  /** The read_write compute this program declares on `branchId`, if any: whether its create began, and its end. */
+  computeComing(branchId: string): ComputeComing | undefined {
+    return this.computesComing.get(branchId);
   }
 
   /** True when this run created the `noun` `id` (e.g. a branch a role is declared on). */

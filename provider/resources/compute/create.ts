@@ -154,6 +154,20 @@ export async function createCompute(
   rt: Runtime,
   inputs: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.CreateResult> {
+  // Roles and databases of the branch refused for want of a read_write compute wait for this one.
+  const readWrite = inputs.type === "read_write";
+  if (readWrite) rt.computeStarted(inputs.branchId);
+  try {
+    return await makeCompute(rt, inputs);
+  } finally {
+    if (readWrite) rt.computeSettled(inputs.branchId);
+  }
+}
+
+async function makeCompute(
+  rt: Runtime,
+  inputs: Checked<ComputeInputs>,
+): Promise<pulumi.dynamic.CreateResult> {
   if (typeof inputs.importId === "string") return importExisting(rt, inputs);
   const i: ComputeInputs = { ...inputs };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
@@ -187,9 +201,6 @@ export async function createCompute(
     if (!ep) throw err;
     // The compute exists: keep it in state so that a later `up` finishes or deletes it.
     throw keptInStack(describe(ep), err, ep.id, toOutputs({ ...inputs, adopted }, ep));
-  } finally {
-    // Roles and databases of the branch waiting for it (refused for want of one) try again now.
-    if (i.type === "read_write") rt.computeSettled(i.branchId);
   }
 }
 

@@ -34,9 +34,11 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     if (plan.length > 0) return { inputs, failures: plan };
   }
   if (inputs.adoptExistingPrimary === true && isNew) await sayWhatWillBeAdopted(rt, inputs);
-  // A new read_write compute: roles and databases of its branch wait for it rather than fail.
+  // A read_write compute new on its branch (made, or moved there): roles and databases of that branch
+  // wait for it rather than fail.
+  const arrives = isNew || olds.branchId !== inputs.branchId || olds.type !== "read_write";
   if (
-    isNew &&
+    arrives &&
     inputs.type === "read_write" &&
     typeof inputs.branchId === "string" &&
     inputs.branchId !== UNKNOWN

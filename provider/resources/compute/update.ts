@@ -24,6 +24,23 @@ export async function updateCompute(
   given: Props,
   news: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
+  // Moved to another branch (or made read_write): roles and databases there wait for it.
+  const arrives =
+    news.type === "read_write" && (given.branchId !== news.branchId || given.type !== "read_write");
+  if (arrives) rt.computeStarted(news.branchId);
+  try {
+    return await changeCompute(rt, id, given, news);
+  } finally {
+    if (arrives) rt.computeSettled(news.branchId);
+  }
+}
+
+async function changeCompute(
+  rt: Runtime,
+  id: string,
+  given: Props,
+  news: Checked<ComputeInputs>,
+): Promise<pulumi.dynamic.UpdateResult> {
   const { projectId, endpointId } = parseId(id, given);
   const known = knownComputes(rt);
   const olds = await withProjectDefault(known.api, given, news);

@@ -45,8 +45,10 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
       const existing = (await api.databases.list(ref.projectId, ref.branchId)).find(
         (d) => d.name === ref.name,
       );
+      // A retry after a refusal for want of a compute (throughCompute) may find the database its first try made.
       if (
         existing &&
+        !made &&
         !(await leftByThisStack(api, ref, inputs.__urn, databaseNames(api), existing.created_at))
       ) {
         throw refuseTaken("database", ref);

@@ -12,6 +12,7 @@ import { clause, type Runtime } from "../runtime";
 import {
   duplicateFailure,
   isNotFound,
+  NoComputeError,
   refuseComputeLessTarget,
   refuseTakenTarget,
   warnComputeLess,
@@ -97,10 +98,15 @@ async function release(rt: Runtime, id: string, props: Props): Promise<void> {
   if (!db || db.owner_name === before) return;
   const log = rt.logger(props);
   try {
-    await applyChanges(rt, String(props.projectId), db, { ownerName: before }, log);
+    // At destroy the branch's compute may already be gone (a Compute and this Database do not depend on
+    // each other): nothing to wait for then.
+    await applyChanges(rt, String(props.projectId), db, { ownerName: before }, log, {
+      waitForCompute: false,
+    });
   } catch (err) {
-    // Its old owner is gone (deleted outside the stack): leave the database as it is rather than fail.
-    if (!isNotFound(err)) throw err;
+    // Its old owner is gone (deleted outside the stack), or the branch has no read_write compute left to
+    // change it through: leave the database as it is rather than fail.
+    if (!isNotFound(err) && !(err instanceof NoComputeError)) throw err;
     log.warn(
       `could not give ${describeDatabase(db)} back to its owner "${before}" (${clause(err)}); it stays owned by ` +
         `"${db.owner_name}", which the service will not delete while it owns the database`,

@@ -57,6 +57,7 @@ export async function applyChanges(
   db: Database,
   change: { name?: string; ownerName?: string },
   log: ResourceLogger,
+  opts: { waitForCompute?: boolean } = {},
 ): Promise<Database> {
   const api = rt.client();
   const body = {
@@ -92,7 +93,9 @@ export async function applyChanges(
       await rt.waitFor(projectId, r.operations, log);
       return r.database;
     });
-  return throughCompute(rt, ref, `update ${describeDatabase(db)}`, log, send);
+  return throughCompute(rt, ref, `update ${describeDatabase(db)}`, log, send, {
+    wait: opts.waitForCompute,
+  });
 }
 
 /** The database by its id in the state, wherever its name now is; `undefined` when gone. */

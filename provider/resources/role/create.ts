@@ -72,7 +72,12 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
   function attempt(): Promise<void> {
     return rt.serialized(ref.projectId, async () => {
       const existing = await findRole(api, ref);
-      if (existing && !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))) {
+      // A retry after a refusal for want of a compute (throughCompute) may find the role its first try made.
+      if (
+        existing &&
+        !made &&
+        !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))
+      ) {
         throw refuseTaken("role", ref);
       }
       if (existing && (existing.authentication_method === "no_login") !== (i.noLogin ?? false)) {

@@ -90,6 +90,10 @@ it("a Role and a Database created beside the Compute that gives their branch one
   ]);
   expect(role.outs.password).toEqual(expect.any(String));
   expect(db.outs.name).toBe("appdb");
+  // They were refused first and waited (their creates reached the service before the compute's).
+  expect(logs.join("\n")).toMatch(
+    new RegExp(`waiting for the read_write compute this program declares on branch ${bare()}`),
+  );
   expect((await api.endpoints.get(projectId, compute.id)).type).toBe("read_write");
   expect((await api.roles.list(projectId, bare())).map((r) => r.name)).toContain("app");
 });
@@ -103,6 +107,19 @@ it("a Role whose create reaches the service before its Compute is even checked w
   const compute = program.Compute.create(await checked("Compute", "rw", { ...where, type: "read_write" }));
   await expect(role).resolves.toMatchObject({ id: expect.stringContaining("early") });
   await compute;
+});
+
+it("a Compute checked but never created (the engine stopped): a Role waits only the grace, then fails saying so", async () => {
+  const where = { projectId, branchId: bare() };
+  await checked("Compute", "rw", { ...where, type: "read_write" });
+  const roleInputs = await checked("Role", "app", { ...where, name: "app" });
+  const err = await program.Role.create(roleInputs).catch((e: Error) => e);
+  expect(String((err as Error).message)).toMatch(
+    new RegExp(
+      `has no read_write compute.*The Compute this program declares on branch ${bare()} was not made`,
+    ),
+  );
+  expect(logs.join("\n")).not.toMatch(/waiting for the read_write compute/);
 });
 
 it("a Database moved to a branch without a read_write compute is refused before its delete; nothing is lost", async () => {
