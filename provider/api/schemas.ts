@@ -275,11 +275,17 @@ export const BranchesResponseSchema = z.object({
   pagination: z.object({ next: z.string().nullish() }).nullish(),
 });
 
-/** `{ branch, endpoints?, operations }` from branch create, update, restore and delete. */
+/**
+ * `{ branch, endpoints?, operations }` from branch create, update, restore and delete; a create's
+ * answer also names the roles and databases the branch has (its parent's): only their names are read
+ * (the roles carry passwords).
+ */
 export const BranchOperationsSchema = z.object({
   branch: BranchSchema,
   endpoints: z.array(EndpointSchema).optional(),
   operations: z.array(OperationSchema),
+  roles: z.array(z.object({ name: z.string() })).optional(),
+  databases: z.array(z.object({ name: z.string() })).optional(),
 });
 /** A branch call's answer. */
 export type BranchOperations = z.infer<typeof BranchOperationsSchema>;

@@ -412,3 +412,27 @@ export async function warnComputeLess(rt: Runtime, noun: "role" | "database", ne
     `Compute of type "read_write" that this ${noun} depends on)`;
   if (rt.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
 }
+
+/** What a branch made by this run held when its create answered (its parent's roles and databases). */
+interface MadeWith {
+  roles: readonly string[];
+  databases: readonly string[];
+}
+
+const madeWith = (rt: Runtime) => rt.store("branch-objects:made-with", () => new Map<string, MadeWith>());
+
+/** Records what the create's answer of a branch made by this run said it holds. */
+export function noteMadeWith(rt: Runtime, projectId: string, branchId: string, held: MadeWith): void {
+  madeWith(rt).set(`${projectId}/${branchId}`, held);
+}
+
+/**
+ * True when `ref`'s branch was made by this run and its create's answer did not name a `noun` of
+ * that name: nothing else can have made one since (no earlier run saw the branch; two resources of
+ * this program cannot declare one object), so a create needs no look first. A create's 409 or lost
+ * answer is still reconciled.
+ */
+export function knownAbsent(rt: Runtime, noun: "roles" | "databases", ref: BranchObjectRef): boolean {
+  const held = madeWith(rt).get(`${ref.projectId}/${ref.branchId}`);
+  return held !== undefined && !held[noun].includes(ref.name);
+}

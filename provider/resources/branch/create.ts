@@ -15,6 +15,7 @@ import { pendingOps, readWriteCompute } from "./rules";
 import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutputs } from "./mapping";
 import { refusePassedExpiry } from "./expiry";
+import { noteMadeWith } from "../branch-objects";
 import { applyChanges } from "./update";
 
 type Props = Record<string, unknown>;
@@ -56,6 +57,7 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
         ({ branch, operations } = made);
         if (made.takenOver) rt.noteTakenOver("branch", made.branch.id);
         else noteBudgetMade(rt, made.branch.id);
+        if (made.held) noteMadeWith(rt, i.projectId, made.branch.id, made.held);
         withCompute = made.withCompute;
         // A declared compute the answer did not name is added below, then read.
         answered = made.withCompute || !i.compute ? made.answered : undefined;
@@ -118,6 +120,8 @@ interface Made {
   withCompute: boolean;
   /** Made by this request: its answer, and the annotation it gave the branch. */
   answered?: { branch: Branch; endpoint?: Endpoint; annotation: Record<string, string> };
+  /** Made by this request: the roles and databases its answer says the branch has (its parent's). */
+  held?: { roles: string[]; databases: string[] };
 }
 
 /** Sends the create; a lost answer or a 409 is reconciled by the name, never by a blind second create. */
@@ -152,6 +156,9 @@ export async function createOrReconcile(
         takenOver: false,
         withCompute: endpoint !== undefined,
         answered: { branch: r.branch, endpoint, annotation: body.annotation_value ?? {} },
+        ...(r.roles && r.databases
+          ? { held: { roles: r.roles.map((x) => x.name), databases: r.databases.map((x) => x.name) } }
+          : {}),
       };
     },
     find,

@@ -9,6 +9,7 @@ import { createOnce, keptInStack, waitingLine, type Checked, type TakeOverStep }
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
+  knownAbsent,
   leftByThisStack,
   parseImportId,
   pendingBranchOps,
@@ -42,9 +43,11 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
 
   function attempt(): Promise<void> {
     return rt.serialized(ref.projectId, async () => {
-      const existing = (await api.databases.list(ref.projectId, ref.branchId)).find(
-        (d) => d.name === ref.name,
-      );
+      // A branch this run made holds only what its create's answer named: no look needed then.
+      const existing =
+        !made && knownAbsent(rt, "databases", ref)
+          ? undefined
+          : (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
       // A retry after a refusal for want of a compute (throughCompute) may find the database its first try made.
       if (
         existing &&

@@ -10,6 +10,7 @@ import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import {
   isNotFound,
+  knownAbsent,
   leftByThisStack,
   parseImportId,
   pendingBranchOps,
@@ -71,7 +72,8 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
 
   function attempt(): Promise<void> {
     return rt.serialized(ref.projectId, async () => {
-      const existing = await findRole(api, ref);
+      // A branch this run made holds only what its create's answer named: no look needed then.
+      const existing = !made && knownAbsent(rt, "roles", ref) ? undefined : await findRole(api, ref);
       // A retry after a refusal for want of a compute (throughCompute) may find the role its first try made.
       if (
         existing &&

@@ -199,7 +199,7 @@ describe("Role", () => {
     expect(await login("neondb_owner", u.password, on)).toBe(true);
   });
 
-  it("a delete-first replacement or delete of a role that owns a database is refused before anything is sent", async () => {
+  it("a delete-first replacement of a role that owns a database is refused before anything is sent; its delete is refused naming the databases", async () => {
     const c = await createRole("own", { name: "own" });
     await createDatabase("owned", { name: "owned", ownerName: "own" });
     // noLogin keeps the name: the old role must go first, which the service refuses while it owns "owned".
@@ -214,10 +214,13 @@ describe("Role", () => {
       replaces: ["name"],
       deleteBeforeReplace: false,
     });
-    await expect(roles.delete(c.id, c.outs)).rejects.toThrow(
-      /Failed to delete role "own" .*Nothing was changed/,
-    );
     expect(mutations()).toBe(before);
+    // The delete is sent at once (no read first): the service refuses it, and the message names the
+    // database and what to do.
+    await expect(roles.delete(c.id, c.outs)).rejects.toThrow(
+      /Failed to delete role "own" .*owns database "owned".*Nothing was changed/,
+    );
+    expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).toContain("own");
   });
 
   it("a role that owns a database is renamed in one up: the new role first, the owner moves, the old role goes", async () => {
@@ -480,6 +483,43 @@ describe("Database", () => {
       importId: `${projectId}/${branchId}/neondb`,
     });
     await expect(databases.create(inputs)).rejects.toThrow(/declared "someone", actual "neondb_owner"/);
+  });
+});
+
+describe("on a branch this run made", () => {
+  it("a Role and a Database are created without a look first (the branch's create named what it holds); an inherited name is still refused", async () => {
+    const program = boundProgram(["Branch", "Role", "Database"], settings(), (l) => logs.push(l));
+    const check = async (type: string, name: string, inputs: Props) => {
+      const r = await program[type].check({}, { __provider: "shim", __urn: urnOf(type, name), ...inputs });
+      expect(r.failures ?? []).toEqual([]);
+      return r.inputs;
+    };
+    const b = await program.Branch.create(
+      await check("Branch", "env", { projectId, compute: { minCu: 0.25, maxCu: 0.25 } }),
+    );
+    const where = { projectId, branchId: b.id };
+    const roleInputs = await check("Role", "app", { ...where, name: "app" });
+    const dbInputs = await check("Database", "appdb", { ...where, name: "appdb", ownerName: "app" });
+    const looks = () => {
+      const r = emulator.requestsByRoute();
+      return (
+        (r["GET /projects/:project_id/branches/:branch_id/roles/:role_name"] ?? 0) +
+        (r["GET /projects/:project_id/branches/:branch_id/databases"] ?? 0)
+      );
+    };
+    const before = looks();
+    await program.Role.create(roleInputs);
+    await program.Database.create(dbInputs);
+    expect(looks()).toBe(before);
+    expect((await api.databases.list(projectId, b.id)).map((d) => [d.name, d.owner_name])).toContainEqual([
+      "appdb",
+      "app",
+    ]);
+    // The branch inherited neondb_owner and neondb from its parent: those names are looked up and refused.
+    const inherited = await check("Role", "owner", { ...where, name: "neondb_owner" });
+    await expect(program.Role.create(inherited)).rejects.toThrow(/this stack did not create it/);
+    const db = await check("Database", "neondb", { ...where, name: "neondb", ownerName: "neondb_owner" });
+    await expect(program.Database.create(db)).rejects.toThrow(/this stack did not create it/);
   });
 });
 
