@@ -31,6 +31,7 @@ export const PROJECT_TYPE: ObjectTypeDef = {
 
 export const OPERATION_TYPE: ObjectTypeDef = {
   name: "Operation",
+  typescriptName: "OperationInfo",
   description: "A system operation.",
   properties: [
     s("id", "Operation id (UUID)."),

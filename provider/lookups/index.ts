@@ -20,22 +20,25 @@ import {
   type ProjectInfo,
 } from "./types";
 
-export type { BranchInfo, ComputeInfo, OperationInfo, ProjectInfo } from "./types";
+import type {
+  ConnectionUri,
+  GetBranchesArgs,
+  GetComputeArgs,
+  GetComputesArgs,
+  GetConnectionUriArgs,
+  GetOperationsArgs,
+  GetProjectsArgs,
+  GetSchemaDiffArgs,
+  SchemaDiff,
+} from "./shapes";
+
+// The argument and result types are generated from the definitions (`npm run types:gen`).
+export type * from "./shapes";
 
 /** The largest page the operations list serves. */
 const MAX_OPERATIONS_PAGE = 1000;
 /** The largest page the projects list serves. */
 const MAX_PROJECTS_PAGE = 400;
-
-/** Arguments of {@link getProjects}. */
-export interface GetProjectsArgs {
-  /** Only projects of this organization (a personal key needs it to list an organization's projects). */
-  orgId?: string;
-  /** Partial match on the project's name or id. */
-  search?: string;
-  /** At most this many projects (default 100). */
-  limit?: number;
-}
 
 /** The projects the API key can see, in the service's order, following the cursor up to `limit`. */
 export async function getProjects(args: GetProjectsArgs = {}): Promise<ProjectInfo[]> {
@@ -46,18 +49,6 @@ export async function getProjects(args: GetProjectsArgs = {}): Promise<ProjectIn
     limit: Math.min(limit, MAX_PROJECTS_PAGE),
   });
   return (await collectAll(projects, { limit })).map(projectInfo);
-}
-
-/** Arguments of {@link getOperations}. */
-export interface GetOperationsArgs {
-  /** Project whose operations to list. */
-  projectId: string;
-  /** Only operations of this compute (`ep-…`). */
-  endpointId?: string;
-  /** At most this many operations (required: a project's history can be long). */
-  limit: number;
-  /** Operations per request (default: `limit`, at most 100; the service serves up to 1000). */
-  pageSize?: number;
 }
 
 /**
@@ -81,25 +72,9 @@ export async function getOperations(args: GetOperationsArgs): Promise<OperationI
   return (await collectAll(matching, { limit })).map(operationInfo);
 }
 
-/** Arguments of {@link getCompute}. */
-export interface GetComputeArgs {
-  /** Project that holds the compute. */
-  projectId: string;
-  /** The compute's id (`ep-…`). */
-  endpointId: string;
-}
-
 /** One compute; fails (HTTP 404) when it does not exist or the key cannot see it. */
 export async function getCompute(args: GetComputeArgs): Promise<ComputeInfo> {
   return computeInfo(await lookupClient().endpoints.get(args.projectId, args.endpointId));
-}
-
-/** Arguments of {@link getComputes}. */
-export interface GetComputesArgs {
-  /** Project whose computes to list. */
-  projectId: string;
-  /** Only the computes of this branch (`br-…`). */
-  branchId?: string;
 }
 
 /** The computes of a project, or of one of its branches. */
@@ -111,14 +86,6 @@ export async function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]>
   return endpoints.map(computeInfo);
 }
 
-/** Arguments of {@link getBranches}. */
-export interface GetBranchesArgs {
-  /** Project whose branches to list. */
-  projectId: string;
-  /** Only branches whose name or id contains this text. */
-  search?: string;
-}
-
 /**
  * The branches of a project, every page, with their annotations and the stack that made each (for a
  * branch this package made): what a sweep of leaked preview branches reads.
@@ -126,28 +93,6 @@ export interface GetBranchesArgs {
 export async function getBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
   const listed = await lookupClient().branches.listAnnotated(args.projectId, { search: args.search });
   return listed.map((x) => branchInfo(x.branch, x.annotation));
-}
-
-/** Arguments of {@link getConnectionUri}. */
-export interface GetConnectionUriArgs {
-  /** The project. */
-  projectId: string;
-  /** The branch (default: the project's default branch). */
-  branchId?: string;
-  /** The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute). */
-  computeId?: string;
-  /** The database. */
-  databaseName: string;
-  /** The role to connect as. */
-  roleName: string;
-  /** Connect through the connection pooler (`-pooler` host). Default false. */
-  pooled?: boolean;
-}
-
-/** The result of {@link getConnectionUri}. */
-export interface ConnectionUri {
-  /** `postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password. */
-  uri: string;
 }
 
 /**
@@ -165,34 +110,6 @@ export async function getConnectionUri(args: GetConnectionUriArgs): Promise<Conn
     pooled: args.pooled,
   });
   return { uri };
-}
-
-/** Arguments of {@link getSchemaDiff}. */
-export interface GetSchemaDiffArgs {
-  /** The project. */
-  projectId: string;
-  /** The branch whose schema is compared (`br-…`). */
-  branchId: string;
-  /** The database whose schema is compared, on both branches. */
-  databaseName: string;
-  /** The branch to compare with (default: the branch's parent). */
-  baseBranchId?: string;
-  /** Compare the branch's schema as of this LSN (default: now). */
-  lsn?: string;
-  /** Compare the branch's schema as of this time (RFC 3339; default: now). */
-  timestamp?: string;
-  /** Compare the base's schema as of this LSN (default: now). */
-  baseLsn?: string;
-  /** Compare the base's schema as of this time (RFC 3339; default: now). */
-  baseTimestamp?: string;
-}
-
-/** The result of {@link getSchemaDiff}. */
-export interface SchemaDiff {
-  /** The unified difference of the two `pg_dump --schema-only` texts (`-` base, `+` branch); empty when they agree. */
-  diff: string;
-  /** Whether the schemas differ (`diff` is not empty). */
-  changed: boolean;
 }
 
 /**

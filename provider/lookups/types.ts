@@ -2,102 +2,13 @@
  * What the lookups return: plain, camelCase copies of the API's objects (no client, no key).
  */
 import type { Branch, Endpoint, Operation, Project } from "../api";
+import type { BranchInfo, ComputeInfo, OperationInfo, ProjectInfo } from "./shapes";
+
+export type { BranchInfo, ComputeInfo, OperationInfo, ProjectInfo } from "./shapes";
 
 // Plain data without `undefined` values, so that results export cleanly as stack outputs.
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** A project as listed by the API. */
-export interface ProjectInfo {
-  /** Project id. */
-  id: string;
-  /** Project name. */
-  name: string;
-  /** Region, e.g. `aws-us-east-2`. */
-  regionId: string;
-  /** Organization that owns the project; absent for a personal project. */
-  orgId?: string;
-  /** Postgres major version. */
-  pgVersion?: number;
-  /** Platform, e.g. `aws`. */
-  platformId?: string;
-  /** Default provisioner of the project's computes. */
-  provisioner?: string;
-  /** Proxy host name of the project's computes. */
-  proxyHost?: string;
-  /** When the project was created (ISO 8601 UTC). */
-  createdAt: string;
-  /** When the project was last changed (ISO 8601 UTC). */
-  updatedAt: string;
-}
-
-/** A system operation. */
-export interface OperationInfo {
-  /** Operation id (UUID). */
-  id: string;
-  /** Project of the operation. */
-  projectId: string;
-  /** Branch it concerns, when it concerns one. */
-  branchId?: string;
-  /** Compute it concerns, when it concerns one. */
-  endpointId?: string;
-  /** Kind, e.g. `start_compute`, `apply_config`. */
-  action: string;
-  /** `scheduling`, `running`, `finished`, `failed`, `error`, `cancelling`, `cancelled` or `skipped`. */
-  status: string;
-  /** Times it failed (a `failed` operation is retried). */
-  failuresCount: number;
-  /** The last error, when the API reports one. */
-  error?: string;
-  /** When it was created (ISO 8601 UTC). */
-  createdAt: string;
-  /** When it last changed (ISO 8601 UTC). */
-  updatedAt: string;
-  /** Total duration in milliseconds, when reported. */
-  totalDurationMs?: number;
-}
-
-/** A compute (endpoint). */
-export interface ComputeInfo {
-  /** Endpoint id (`ep-…`). */
-  endpointId: string;
-  /** Project that holds it. */
-  projectId: string;
-  /** Branch it is attached to. */
-  branchId: string;
-  /** `read_write` (the branch's primary) or `read_only` (a read replica). */
-  type: string;
-  /** Connection host name. */
-  host: string;
-  /** Region. */
-  regionId: string;
-  /** `init`, `active` or `idle`. */
-  currentState: string;
-  /** The state a change under way leads to. */
-  pendingState?: string;
-  /** Lower autoscaling bound in CU. */
-  minCu: number;
-  /** Upper autoscaling bound in CU (equal to `minCu` for a fixed size). */
-  maxCu: number;
-  /** Seconds of inactivity before it scales to zero (`-1` never, `0` the platform default). */
-  suspendTimeoutSeconds: number;
-  /** Postgres settings of the compute. */
-  pgSettings: Record<string, string>;
-  /** Whether connection pooling is on (a deprecated field: absent when the service leaves it out). */
-  poolerEnabled?: boolean;
-  /** Whether the compute is disabled. */
-  disabled: boolean;
-  /** Display name, when it has one. */
-  name?: string;
-  /** Provisioner, e.g. `k8s-neonvm`. */
-  provisioner: string;
-  /** When it was created (ISO 8601 UTC). */
-  createdAt: string;
-  /** When it was last changed (ISO 8601 UTC). */
-  updatedAt: string;
-  /** When it was last active, when known. */
-  lastActive?: string;
 }
 
 /** A project in camelCase. */
@@ -156,32 +67,6 @@ export function computeInfo(e: Endpoint): ComputeInfo {
     updatedAt: e.updated_at,
     lastActive: e.last_active,
   });
-}
-
-/** A branch with its annotations. */
-export interface BranchInfo {
-  /** Branch id (`br-…`). */
-  branchId: string;
-  /** Project that holds it. */
-  projectId: string;
-  /** Branch name. */
-  name: string;
-  /** The branch it was made from; absent for the root branch. */
-  parentId?: string;
-  /** Whether it is the project's default branch. */
-  default: boolean;
-  /** Whether it is protected. */
-  protected: boolean;
-  /** `init`, `ready`, `resetting` or `archived`, when the service says. */
-  currentState?: string;
-  /** When the service deletes it, when set (ISO 8601 UTC). */
-  expiresAt?: string;
-  /** When it was created (ISO 8601 UTC). */
-  createdAt: string;
-  /** Its annotations (`{}` when none), the provider's own included. */
-  annotations: Record<string, string>;
-  /** The Pulumi stack that made it (`<project>/<stack>`), when its annotations name one. */
-  stack?: string;
 }
 
 /** A branch and its annotation in camelCase; `stack` from the provider's annotation keys. */

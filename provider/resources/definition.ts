@@ -109,6 +109,8 @@ export interface LookupDef {
 /** An object type used by lookups' results. */
 export interface ObjectTypeDef {
   name: string;
+  /** Its TypeScript name when it differs from the schema's `name` (`Operation` is `OperationInfo`). */
+  typescriptName?: string;
   description: string;
   properties: readonly PropertyDef[];
 }

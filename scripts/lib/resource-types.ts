@@ -7,6 +7,7 @@
  */
 import type { ObjectTypeDef, PropertyDef, PropertyType } from "../../provider/resources/definition";
 import { RESOURCES } from "../../provider/registry";
+import { LOOKUPS, OBJECT_TYPES } from "../../provider/lookups/definitions";
 
 type Face = "Args" | "Outputs" | "Inputs";
 
@@ -95,4 +96,63 @@ export function resourceTypes(): Record<string, string> {
     files[`provider/resources/${n.toLowerCase()}/types.ts`] = parts.join("\n\n") + "\n";
   }
   return files;
+}
+
+/** The TypeScript type of a lookup's argument or result field (plain values: no `pulumi.Input`). */
+function plainType(p: PropertyDef): string {
+  const t = p.type;
+  if (typeof t === "string") {
+    if (t === "string") return p.enum ? p.enum.map((v) => JSON.stringify(v)).join(" | ") : "string";
+    return t === "boolean" ? "boolean" : "number";
+  }
+  if ("map" in t) return "Record<string, string>";
+  if ("arrayOf" in t) return `${t.arrayOf}[]`;
+  return t.object;
+}
+
+/** An interface of plain fields: arguments (`input`) or results (`output`), each with its TSDoc. */
+function plainIface(
+  name: string,
+  doc: string,
+  props: readonly PropertyDef[],
+  side: "input" | "output",
+): string {
+  const body = props.flatMap((p) => {
+    const presence = p[side];
+    if (!presence) return [];
+    return [tsdoc(p.description, "  "), `  ${p.name}${presence === "optional" ? "?" : ""}: ${plainType(p)};`];
+  });
+  return [tsdoc(doc, ""), `export interface ${name} {`, ...body, "}"].join("\n");
+}
+
+/** `getConnectionUri` → `GetConnectionUri`. */
+const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+/**
+ * The lookups' TypeScript types (`npm run types:gen` writes `provider/lookups/shapes.ts`): the object
+ * types they return, each lookup's `<Name>Args`, and — for a lookup that returns an object of its own
+ * rather than one list or an object type — its result, named after the lookup without `get`
+ * (`getSchemaDiff` → `SchemaDiff`).
+ */
+export function lookupTypes(): Record<string, string> {
+  const parts = [
+    `// Generated from definitions.ts by \`npm run types:gen\`: do not edit (a test fails when it is stale).`,
+    "/** The lookups' TypeScript types: the objects they return, their arguments and their results. */",
+    ...OBJECT_TYPES.map((o) => plainIface(o.typescriptName ?? o.name, o.description, o.properties, "output")),
+    ...LOOKUPS.flatMap((l) => [
+      plainIface(`${pascal(l.name)}Args`, `Arguments of {@link ${l.name}}.`, l.args, "input"),
+      // A list it wraps, or an object type's very fields (getCompute's ComputeInfo), has its type already.
+      ...(l.wraps || OBJECT_TYPES.some((o) => o.properties === l.result)
+        ? []
+        : [
+            plainIface(
+              pascal(l.name).replace(/^Get/, ""),
+              `The result of {@link ${l.name}}.`,
+              l.result,
+              "output",
+            ),
+          ]),
+    ]),
+  ];
+  return { "provider/lookups/shapes.ts": parts.join("\n\n") + "\n" };
 }

@@ -30,7 +30,7 @@ import { RESOURCES } from "../../../provider/registry";
 import { apiDocs } from "../../../scripts/lib/api-docs";
 import { registryDocs } from "../../../scripts/lib/registry-docs";
 import { PROGRAM_ENVIRONMENT, SETTINGS } from "../../../provider/resources/settings";
-import { resourceTypes } from "../../../scripts/lib/resource-types";
+import { lookupTypes, resourceTypes } from "../../../scripts/lib/resource-types";
 import { formatted } from "../../../scripts/lib/formatted";
 
 const names = (props: readonly PropertyDef[], keep: (p: PropertyDef) => boolean) =>
@@ -247,14 +247,28 @@ describe.each(
   });
 });
 
-describe("the generated types.ts files", () => {
-  it.each(Object.keys(resourceTypes()))(
-    "%s is generated from the current definition (run `npm run types:gen`)",
+describe("the generated types files", () => {
+  const generated = { ...resourceTypes(), ...lookupTypes() };
+  it.each(Object.keys(generated))(
+    "%s is generated from the current definitions (run `npm run types:gen`)",
     (file) => {
       const onDisk = fs.readFileSync(path.join(repo, file), "utf8");
-      expect(onDisk).toBe(formatted(resourceTypes()[file], file));
+      expect(onDisk).toBe(formatted(generated[file], file));
     },
   );
+
+  it("the lookups' argument and result types are generated, not written by hand", () => {
+    expect(Object.keys(lookupTypes())).toEqual(["provider/lookups/shapes.ts"]);
+    const shapes = lookupTypes()["provider/lookups/shapes.ts"];
+    for (const l of LOOKUPS)
+      expect(shapes).toContain(`export interface ${l.name[0].toUpperCase()}${l.name.slice(1)}Args {`);
+    for (const file of ["provider/lookups/index.ts", "provider/lookups/types.ts"]) {
+      expect([file, fs.readFileSync(path.join(repo, file), "utf8").match(/export interface \w+/g)]).toEqual([
+        file,
+        null,
+      ]);
+    }
+  });
 });
 
 describe("the plugin schema", () => {
