@@ -14,6 +14,7 @@ import { createNeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
 import { pluginPath } from "./plugin-helpers";
+import { mutationCount } from "../support/requests";
 
 useStepBudgets();
 
@@ -27,10 +28,7 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 
 /** Previews with `config` over the stack's own; resolves with what the CLI printed and whether it passed. */
 async function preview(

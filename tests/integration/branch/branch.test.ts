@@ -10,6 +10,7 @@ import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { autoName } from "../../../provider/resources/branch/mapping";
 import { ownerAnnotations } from "../../../provider/resources/kit";
 import { boundResource, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
 
 jest.setTimeout(60_000);
 
@@ -34,10 +35,7 @@ async function create(name: string, inputs: Props) {
   return { id: c.id, outs: c.outs as Props };
 }
 
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 
 const branchesNamed = async (name: string) =>
   (await api.branches.list(projectId)).filter((b) => b.name === name);

@@ -10,6 +10,7 @@ import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { autoName } from "../../../provider/resources/project/mapping";
 import { boundResource, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
 
 jest.setTimeout(60_000);
 
@@ -33,10 +34,7 @@ async function create(name: string, inputs: Props) {
   return { id: c.id, outs: c.outs as Props };
 }
 
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 
 async function projectsNamed(name: string): Promise<string[]> {
   const ids: string[] = [];

@@ -9,6 +9,7 @@
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { boundProgram, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
 
 jest.setTimeout(120_000);
 
@@ -22,10 +23,7 @@ let logs: string[];
 let program: Program;
 
 const settings = () => ({ apiKey: emulator.apiKey, apiUrl: emulator.url });
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 /** A seeded branch without any compute. */
 const bare = () => emulator.seed.branchIds[4];
 

@@ -10,6 +10,7 @@ import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { getConnectionUri, withLookupClient } from "../../../provider/lookups";
 import { boundProgram, boundResource, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
 
 jest.setTimeout(60_000);
 
@@ -53,10 +54,7 @@ async function createDatabase(name: string, inputs: Props) {
   return { id: c.id, outs: c.outs as Props };
 }
 
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 
 /** A client connecting with `password` (the emulator's stand-in for a Postgres login). */
 async function login(

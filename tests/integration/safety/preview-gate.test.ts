@@ -9,6 +9,7 @@ import { resourceKind } from "../../../provider/registry";
 import { bind } from "../../../provider/resources/kit";
 import { Runtime } from "../../../provider/resources/runtime";
 import { boundResource, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
 
 jest.setTimeout(60_000);
 
@@ -17,10 +18,7 @@ type Props = Record<string, unknown>;
 let emulator: EmulatorHandle;
 
 const settings = () => ({ apiKey: emulator.apiKey, apiUrl: emulator.url });
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 30, seed: 25 });

@@ -10,6 +10,7 @@
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
 
 jest.setTimeout(60_000);
 
@@ -23,10 +24,7 @@ let logs: string[] = [];
 
 const settings = () => ({ apiKey: emulator.apiKey, apiUrl: emulator.url });
 
-const mutations = () =>
-  Object.entries(emulator.requestsByRoute())
-    .filter(([k]) => !k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0);
+const mutations = () => mutationCount(emulator);
 
 /** Gives a branch a read_write compute (Neon makes roles and databases through it) and waits for it. */
 async function computeOn(branchId: string): Promise<void> {
