@@ -275,7 +275,7 @@ export function projectRoutes(r: Router): void {
       },
       `${what} (project.default_endpoint_settings)`,
     );
-    // After the body's checks (400), as the service orders them (404 → 400 → 422).
+    // After the body's and the owner's checks (400, 404, 403): what the request asks must be possible first.
     withinProjectsLimit(ctx, owner);
     const branch: Branch = {
       id: p.default_branch_id,

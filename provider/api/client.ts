@@ -185,6 +185,8 @@ export interface NeonClient {
   requestCount(): number;
   /** Waits `ms` on the client's clock (injected in tests), as its retries and polls do; `signal` ends it early. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** This machine's time on the client's clock (not the service's: see {@link NeonClient.serviceNow}). */
+  now(): number;
   /** The service's time, from the latest answer (see `HttpClient.serviceNow`). */
   serviceNow(): number;
 }
@@ -375,6 +377,7 @@ export function buildClient(http: HttpClient): NeonClient {
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),
     sleep: (ms, signal) => http.clock.sleep(ms, signal),
+    now: () => http.clock.now(),
     serviceNow: () => http.serviceNow(),
   };
 }

@@ -292,7 +292,12 @@ export const GET_CONNECTION_URI: LookupDef = {
     arg("databaseName", "string", "required", "The database."),
     arg("roleName", "string", "required", "The role to connect as."),
     {
-      ...arg("pooled", "boolean", "optional", "Connect through the connection pooler (`-pooler` host)."),
+      ...arg(
+        "pooled",
+        "boolean",
+        "optional",
+        "Connect through the connection pooler (`-pooler` host). Default false.",
+      ),
       default: false,
     },
   ],
@@ -302,7 +307,9 @@ export const GET_CONNECTION_URI: LookupDef = {
       type: "string",
       output: "always",
       secret: true,
-      description: "`postgresql://<role>:<password>@<host>/<database>?sslmode=require` (a secret).",
+      description:
+        "`postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password (a " +
+        "secret in `getConnectionUriOutput`'s result and in the plugin's).",
     },
   ],
   examples: {

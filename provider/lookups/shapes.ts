@@ -181,13 +181,16 @@ export interface GetConnectionUriArgs {
   databaseName: string;
   /** The role to connect as. */
   roleName: string;
-  /** Connect through the connection pooler (`-pooler` host). */
+  /** Connect through the connection pooler (`-pooler` host). Default false. */
   pooled?: boolean;
 }
 
 /** The result of {@link getConnectionUri}. */
 export interface ConnectionUri {
-  /** `postgresql://<role>:<password>@<host>/<database>?sslmode=require` (a secret). */
+  /**
+   * `postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password (a secret in
+   * `getConnectionUriOutput`'s result and in the plugin's).
+   */
   uri: string;
 }
 

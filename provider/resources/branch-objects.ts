@@ -264,17 +264,37 @@ export const isNoCompute = (err: unknown): err is ApiError =>
 /** A change refused for want of a read_write compute on its branch (see {@link noComputeError}). */
 export class NoComputeError extends Error {}
 
-/** The error for a change refused for want of a read_write compute: what is missing, and what to declare. */
-export function noComputeError(what: string, ref: BranchObjectRef, declared = false): NoComputeError {
+/**
+ * What became of the read_write compute this program declares on a branch, when a change there still
+ * finds none: not declared, not started in time, still being made at the deadline, or made and gone
+ * (its create failed).
+ */
+type ComputeFate = "undeclared" | "not started" | "still running" | "failed";
+
+/** The error for a change refused for want of a read_write compute: what is missing, and what to do. */
+export function noComputeError(
+  what: string,
+  ref: BranchObjectRef,
+  fate: ComputeFate = "undeclared",
+): NoComputeError {
+  const declared = `the Compute this program declares on branch ${ref.branchId}`;
+  const next: Record<ComputeFate, string> = {
+    undeclared:
+      "Give the branch one: the compute input of its Branch, or a " +
+      `Compute of type "read_write" on branch ${ref.branchId} that this resource depends on (dependsOn); then ` +
+      "run `pulumi up` again.",
+    "not started":
+      `${declared[0].toUpperCase()}${declared.slice(1)} had not begun to be made ${COMPUTE_GRACE_MS / 1000} s ` +
+      "later (it waits for something else, or the run stopped): make this resource depend on it (dependsOn) " +
+      "and run `pulumi up` again.",
+    "still running":
+      `${declared[0].toUpperCase()}${declared.slice(1)} was still being made at this step's deadline; run ` +
+      "`pulumi up` again once it is (or raise the deadline).",
+    failed: `${declared[0].toUpperCase()}${declared.slice(1)} was not made (see its own error); once it is, run \`pulumi up\` again.`,
+  };
   return new NoComputeError(
     `Failed to ${what}: branch ${ref.branchId} has no read_write compute, and Neon makes roles and databases ` +
-      "through it (the service answered 412). " +
-      (declared
-        ? `The Compute this program declares on branch ${ref.branchId} was not made (see its own error); once it ` +
-          "is, run `pulumi up` again."
-        : "Give the branch one: the compute input of its Branch, or a " +
-          `Compute of type "read_write" on branch ${ref.branchId} that this resource depends on (dependsOn); then ` +
-          "run `pulumi up` again."),
+      `through it (the service answered 412). ${next[fate]}`,
   );
 }
 
@@ -286,12 +306,18 @@ const COMPUTE_LOOK_MS = 5_000;
 
 /**
  * Whether `ref`'s branch has a read_write compute after waiting for the one this program declares on it,
- * if any: the engine creates a Compute and a Role of a new branch side by side unless one depends on the
- * other, so the role's create can reach the service first. Only a create that has begun is waited for
- * (a declared Compute whose create never comes — the engine stopped after a failure — is not), and no
- * longer than the call's deadline. A compute another process made counts too.
+ * if any (`"arrived"`), or what became of that one: the engine creates a Compute and a Role of a new
+ * branch side by side unless one depends on the other, so the role's create can reach the service first.
+ * Only a create that has begun is waited for (a declared Compute whose create never comes — the engine
+ * stopped after a failure — is not), and no longer than the call's deadline, counted from `since`. A
+ * compute another process made counts too.
  */
-async function computeArrives(rt: Runtime, ref: BranchObjectRef, log: ResourceLogger): Promise<boolean> {
+async function computeArrives(
+  rt: Runtime,
+  ref: BranchObjectRef,
+  log: ResourceLogger,
+  since: number,
+): Promise<"arrived" | ComputeFate> {
   const api = rt.client();
   const hasOne = async () => {
     try {
@@ -314,22 +340,24 @@ async function computeArrives(rt: Runtime, ref: BranchObjectRef, log: ResourceLo
       `waiting for the read_write compute this program declares on branch ${ref.branchId}: Neon makes roles ` +
         "and databases through it (declare dependsOn on it to make this order explicit)",
     );
-    const endBy = api.serviceNow() + rt.deadlineMs();
-    while (!coming.settled && api.serviceNow() < endBy) {
+    const endBy = since + rt.deadlineMs();
+    while (!coming.settled && api.now() < endBy) {
       const stop = new AbortController();
-      await Promise.race([coming.done, api.sleep(COMPUTE_LOOK_MS, stop.signal)]);
+      await Promise.race([coming.done, api.sleep(Math.min(COMPUTE_LOOK_MS, endBy - api.now()), stop.signal)]);
       stop.abort();
-      if (!coming.settled && (await hasOne())) return true;
+      if (!coming.settled && (await hasOne())) return "arrived";
     }
   }
-  return hasOne();
+  if (await hasOne()) return "arrived";
+  if (!coming) return "undeclared";
+  return !coming.started ? "not started" : coming.settled ? "failed" : "still running";
 }
 
 /**
  * Runs `attempt`, a change of a role or database of `ref`'s branch made through its read_write compute.
  * Refused for want of one (412), it waits for the compute this program declares on the branch and tries
- * once more (unless `wait` is false); without one it fails saying what to declare. `what` names the
- * change ("create role …").
+ * once more (unless `wait` is false); without one it fails saying what to do. `what` names the change
+ * ("create role …").
  */
 export async function throughCompute<T>(
   rt: Runtime,
@@ -339,18 +367,19 @@ export async function throughCompute<T>(
   attempt: () => Promise<T>,
   opts: { wait?: boolean } = {},
 ): Promise<T> {
+  const since = rt.client().now();
   try {
     return await attempt();
   } catch (err) {
     if (!isNoCompute(err)) throw err;
-    const declared = rt.computeComing(ref.branchId) !== undefined;
-    if (opts.wait === false || !(await computeArrives(rt, ref, log)))
-      throw noComputeError(what, ref, declared);
+    if (opts.wait === false) throw noComputeError(what, ref);
+    const found = await computeArrives(rt, ref, log, since);
+    if (found !== "arrived") throw noComputeError(what, ref, found);
   }
   try {
     return await attempt();
   } catch (err) {
-    throw isNoCompute(err) ? noComputeError(what, ref, rt.computeComing(ref.branchId) !== undefined) : err;
+    throw isNoCompute(err) ? noComputeError(what, ref) : err;
   }
 }
 

@@ -204,7 +204,8 @@ export class Runtime {
    */
   expectCompute(branchId: string): ComputeComing {
     let c = this.computesComing.get(branchId);
-    if (!c) {
+    // A second compute coming to the branch in one run (the first one's create ended) is waited for anew.
+    if (!c || c.settled) {
       let settle!: () => void;
       const done = new Promise<void>((resolve) => (settle = resolve));
       c = { done, settle, started: false, settled: false };
@@ -215,12 +216,13 @@ export class Runtime {
 
   /** The create (or move) of the expected compute of `branchId` has begun. */
   computeStarted(branchId: string): void {
-    this.expectCompute(branchId).started = true;
+    const c = this.computesComing.get(branchId);
+    (c && !c.started ? c : this.expectCompute(branchId)).started = true;
   }
 
   /** The expected compute of `branchId` was made, or its create failed: what waits for it goes on. */
   computeSettled(branchId: string): void {
-    const c = this.expectCompute(branchId);
+    const c = this.computesComing.get(branchId) ?? this.expectCompute(branchId);
     c.started = true;
     c.settled = true;
     // Kept, settled: a change refused just before may look for it only after it was made.

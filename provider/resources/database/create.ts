@@ -44,14 +44,16 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
   function attempt(): Promise<void> {
     return rt.serialized(ref.projectId, async () => {
       // A branch this run made holds only what its create's answer named: no look needed then.
+      // A retry after a refusal for want of a compute (throughCompute) may find the database its first
+      // try made: this run's own.
+      const ownFirstTry = made !== undefined;
       const existing =
         !made && knownAbsent(rt, "databases", ref)
           ? undefined
           : (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
-      // A retry after a refusal for want of a compute (throughCompute) may find the database its first try made.
       if (
         existing &&
-        !made &&
+        !ownFirstTry &&
         !(await leftByThisStack(api, ref, inputs.__urn, databaseNames(api), existing.created_at))
       ) {
         throw refuseTaken("database", ref);
@@ -63,7 +65,7 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
             "change it in a later update), or choose another name. Nothing was changed.",
         );
       }
-      if (existing) {
+      if (existing && !ownFirstTry) {
         log.info(
           `found ${describeDatabase(existing)}: this stack created the branch (its annotation names the stack) ` +
             "and the branch did not inherit the database, so an interrupted run of this stack created it; taking it over",

@@ -73,11 +73,13 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
   function attempt(): Promise<void> {
     return rt.serialized(ref.projectId, async () => {
       // A branch this run made holds only what its create's answer named: no look needed then.
+      // A retry after a refusal for want of a compute (throughCompute) may find the role its first try
+      // made: this run's own, finished as a lost answer's would be.
+      const ownFirstTry = made !== undefined;
       const existing = !made && knownAbsent(rt, "roles", ref) ? undefined : await findRole(api, ref);
-      // A retry after a refusal for want of a compute (throughCompute) may find the role its first try made.
       if (
         existing &&
-        !made &&
+        !ownFirstTry &&
         !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))
       ) {
         throw refuseTaken("role", ref);
@@ -90,7 +92,7 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
             "Nothing was changed.",
         );
       }
-      if (existing) {
+      if (existing && !ownFirstTry) {
         log.info(
           `found ${describeRole(ref)}: this stack created the branch (its annotation names the stack) and the ` +
             "branch did not inherit the role, so an interrupted run of this stack created it; taking it over",
@@ -99,7 +101,7 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
         rt.noteTakenOver("role", roleId(ref));
       }
       const r = existing
-        ? await finishFound(api, i, ref, existing, log)
+        ? await finishFound(api, i, ref, existing, ownFirstTry ? undefined : log)
         : await createOrReconcile(api, i, ref, log, (role) => {
             made = { role };
           });

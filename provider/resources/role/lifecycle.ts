@@ -124,7 +124,10 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
 
 // --- delete --------------------------------------------------------------------------------
 
-/** Refuses, before any change is sent, to delete a role that owns a database (the service would refuse). */
+/**
+ * Refuses to delete a role that owns a database, naming the databases and what to do: before anything
+ * is sent for a replacement (its diff), and as the explanation of the service's 409 for a delete.
+ */
 async function refuseIfOwner(api: NeonClient, ref: RoleRef, verb: "delete" | "replace"): Promise<void> {
   let owned: string[];
   try {
@@ -152,7 +155,11 @@ async function remove(rt: Runtime, _id: string, props: Props): Promise<void> {
     // once, its refusal is then explained by the databases it names (one read fewer when it goes).
     const send = () =>
       api.roles.delete(ref.projectId, ref.branchId, ref.name).catch(async (err: unknown) => {
-        if (err instanceof ApiError && err.kind === "conflict") await refuseIfOwner(api, ref, "delete");
+        if (!(err instanceof ApiError && err.kind === "conflict")) throw err;
+        // The explanation, or — when the databases cannot be read — the service's own refusal.
+        await refuseIfOwner(api, ref, "delete").catch((explained: unknown) => {
+          throw explained instanceof ApiError ? err : explained;
+        });
         throw err;
       });
     await deleteAndWait(rt, ref.projectId, describeRole(ref), send, rt.logger(props));

@@ -29,7 +29,7 @@ type GetConnectionUriArgs struct {
 	ComputeId *string `pulumi:"computeId"`
 	// The database.
 	DatabaseName string `pulumi:"databaseName"`
-	// Connect through the connection pooler (`-pooler` host).
+	// Connect through the connection pooler (`-pooler` host). Default false.
 	Pooled *bool `pulumi:"pooled"`
 	// The project.
 	ProjectId string `pulumi:"projectId"`
@@ -51,7 +51,7 @@ func (val *GetConnectionUriArgs) Defaults() *GetConnectionUriArgs {
 }
 
 type GetConnectionUriResult struct {
-	// `postgresql://<role>:<password>@<host>/<database>?sslmode=require` (a secret).
+	// `postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password (a secret in `getConnectionUriOutput`'s result and in the plugin's).
 	Uri string `pulumi:"uri"`
 }
 
@@ -71,7 +71,7 @@ type GetConnectionUriOutputArgs struct {
 	ComputeId pulumi.StringPtrInput `pulumi:"computeId"`
 	// The database.
 	DatabaseName pulumi.StringInput `pulumi:"databaseName"`
-	// Connect through the connection pooler (`-pooler` host).
+	// Connect through the connection pooler (`-pooler` host). Default false.
 	Pooled pulumi.BoolPtrInput `pulumi:"pooled"`
 	// The project.
 	ProjectId pulumi.StringInput `pulumi:"projectId"`
@@ -97,7 +97,7 @@ func (o GetConnectionUriResultOutput) ToGetConnectionUriResultOutputWithContext(
 	return o
 }
 
-// `postgresql://<role>:<password>@<host>/<database>?sslmode=require` (a secret).
+// `postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password (a secret in `getConnectionUriOutput`'s result and in the plugin's).
 func (o GetConnectionUriResultOutput) Uri() pulumi.StringOutput {
 	return o.ApplyT(func(v GetConnectionUriResult) string { return v.Uri }).(pulumi.StringOutput)
 }

@@ -32,7 +32,7 @@ class GetConnectionUriResult:
     @pulumi.getter
     def uri(self) -> _builtins.str:
         """
-        `postgresql://<role>:<password>@<host>/<database>?sslmode=require` (a secret).
+        `postgresql://<role>:<password>@<host>/<database>?sslmode=require`: it carries the password (a secret in `getConnectionUriOutput`'s result and in the plugin's).
         """
         return pulumi.get(self, "uri")
 
@@ -59,7 +59,7 @@ def get_connection_uri(branch_id: Optional[_builtins.str] = None,
     :param _builtins.str branch_id: The branch (default: the project's default branch).
     :param _builtins.str compute_id: The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute).
     :param _builtins.str database_name: The database.
-    :param _builtins.bool pooled: Connect through the connection pooler (`-pooler` host).
+    :param _builtins.bool pooled: Connect through the connection pooler (`-pooler` host). Default false.
     :param _builtins.str project_id: The project.
     :param _builtins.str role_name: The role to connect as.
     """
@@ -88,7 +88,7 @@ def get_connection_uri_output(branch_id: pulumi.Input[Optional[Optional[_builtin
     :param _builtins.str branch_id: The branch (default: the project's default branch).
     :param _builtins.str compute_id: The compute to connect to (`ep-…`, on that branch; default: the branch's read_write compute).
     :param _builtins.str database_name: The database.
-    :param _builtins.bool pooled: Connect through the connection pooler (`-pooler` host).
+    :param _builtins.bool pooled: Connect through the connection pooler (`-pooler` host). Default false.
     :param _builtins.str project_id: The project.
     :param _builtins.str role_name: The role to connect as.
     """

@@ -114,7 +114,7 @@ it("a Compute checked but never created (the engine stopped): a Role waits only 
   const err = await program.Role.create(roleInputs).catch((e: Error) => e);
   expect(String((err as Error).message)).toMatch(
     new RegExp(
-      `has no read_write compute.*The Compute this program declares on branch ${bare()} was not made`,
+      `has no read_write compute.*The Compute this program declares on branch ${bare()} had not begun to be made 10 s later.*dependsOn`,
     ),
   );
   expect(logs.join("\n")).not.toMatch(/waiting for the read_write compute/);
