@@ -15,9 +15,9 @@ import {
   pendingBranchOps,
   refOf,
   refuseTaken,
-  throughCompute,
   type BranchObjectRef,
 } from "../branch-objects";
+import { throughCompute } from "../needs-compute";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
 import { explainOwner } from "./owner";

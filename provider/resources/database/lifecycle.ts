@@ -9,14 +9,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { Database } from "../../api";
 import { confirmGone, deleteAndWait, diffResult, isNewResource, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
-import {
-  duplicateFailure,
-  isNotFound,
-  NoComputeError,
-  refuseComputeLessTarget,
-  refuseTakenTarget,
-  warnComputeLess,
-} from "../branch-objects";
+import { duplicateFailure, isNotFound, refuseTakenTarget } from "../branch-objects";
+import { NoComputeError, refuseComputeLessTarget, warnComputeLess } from "../needs-compute";
 import { checkInputs } from "./inputs";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, diffDatabase } from "./mapping";

@@ -7,7 +7,8 @@ import { ApiError, type Database, type DatabaseOperations, type NeonClient } fro
 import { confirmGone, refreshInputs, waitingLine, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps, throughCompute } from "../branch-objects";
+import { isNotFound, parseImportId, pendingBranchOps } from "../branch-objects";
+import { throughCompute } from "../needs-compute";
 import { DATABASE_DEFINITION } from "./definition";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";

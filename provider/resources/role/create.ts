@@ -16,8 +16,8 @@ import {
   pendingBranchOps,
   refOf,
   refuseTaken,
-  throughCompute,
 } from "../branch-objects";
+import { throughCompute } from "../needs-compute";
 import type { RoleInputs } from "./types";
 import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
 

@@ -9,15 +9,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role } from "../../api";
 import { deleteAndWait, diffResult, UNKNOWN, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
-import {
-  duplicateFailure,
-  isNotFound,
-  leftByThisStack,
-  refOf,
-  refuseComputeLessTarget,
-  refuseTakenTarget,
-  warnComputeLess,
-} from "../branch-objects";
+import { duplicateFailure, isNotFound, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects";
+import { refuseComputeLessTarget, warnComputeLess } from "../needs-compute";
 import { checkInputs } from "./inputs";
 import { declareDeletingRole } from "../database/owner";
 import type { RoleInputs } from "./types";

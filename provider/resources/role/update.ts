@@ -7,7 +7,8 @@ import { ApiError, type NeonClient, type Role, type RoleOperations } from "../..
 import { confirmGone, InitError, refreshInputs, waitingLine } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps, refOf, throughCompute } from "../branch-objects";
+import { isNotFound, parseImportId, pendingBranchOps, refOf } from "../branch-objects";
+import { throughCompute } from "../needs-compute";
 import { ROLE_DEFINITION } from "./definition";
 import { describeRole, diffRole, roleId, toOutputs, type RoleRef } from "./mapping";
 import { revealed } from "./create";
