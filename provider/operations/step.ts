@@ -10,7 +10,17 @@
 
 import { FAILURE_STATUSES, RETRYABLE_FAILED_STATUS, SUCCESS_STATUSES } from "./status";
 
+import { tentativeOf, windowOf, type DurationWindow } from "./durations";
+
 export { FAILURE_STATUSES, RETRYABLE_FAILED_STATUS, SUCCESS_STATUSES };
+export {
+  COMPUTE_ACTIONS,
+  durationWindow,
+  MIN_DURATION_SAMPLES,
+  tentativeOf,
+  windowOf,
+  type DurationWindow,
+} from "./durations";
 
 /** The fields of an operation the step reads. */
 export interface OpView {
@@ -73,23 +83,6 @@ export interface WaitState {
   lastChangeAt: number;
 }
 
-/** Expected running time of an action, learned from `total_duration_ms` of finished operations. */
-export interface DurationWindow {
-  /** Earliest expected finish, ms after start. */
-  lo: number;
-  /** Latest expected finish. */
-  hi: number;
-  median: number;
-  samples: number;
-  /** A tentative window's durations, ascending: where its extra looks go (see {@link nextPollAt}). */
-  points?: readonly number[];
-  /**
-   * Fewer samples than {@link MIN_DURATION_SAMPLES}: not trusted as a window. The wait keeps its
-   * growing interval and only adds a look at each duration seen (see {@link nextPollAt}).
-   */
-  tentative?: true;
-}
-
 /** Poll timing. */
 export interface ScheduleConfig {
   /** First check after registering a wait. */
@@ -124,12 +117,6 @@ export type Decision =
   | { type: "done" }
   | { type: "fail"; reason: FailReason; operationId: string }
   | { type: "poll"; afterMs: number };
-
-/**
- * The key of the estimate pooled over every operation of a compute, for an action with too few
- * finished operations of its own (in a project's history they are alike: seconds each).
- */
-export const COMPUTE_ACTIONS = "*compute";
 
 /** Starts a wait; `hints` are what the request that started the operations answered about them. */
 export function initialState(
@@ -351,51 +338,9 @@ export function nextPollAt(
   return now + clamp(late, step, cfg.maxIntervalMs);
 }
 
-/** The expected finish window of an operation: its action's own, else that of all compute operations. */
-export function windowOf(
-  t: Pick<OpTrack, "action" | "compute">,
-  windows: Readonly<Record<string, DurationWindow>>,
-): DurationWindow | undefined {
-  const firm = (w: DurationWindow | undefined) => (w && !w.tentative ? w : undefined);
-  const own = t.action !== undefined ? firm(windows[t.action]) : undefined;
-  return own ?? (t.compute ? firm(windows[COMPUTE_ACTIONS]) : undefined);
-}
-
-/** Without a trusted window: the few durations seen of its action, else of all compute operations. */
-export function tentativeOf(
-  t: Pick<OpTrack, "action" | "compute">,
-  windows: Readonly<Record<string, DurationWindow>>,
-): DurationWindow | undefined {
-  const own = t.action !== undefined ? windows[t.action] : undefined;
-  return own ?? (t.compute ? windows[COMPUTE_ACTIONS] : undefined);
-}
-
 /** Poll interval inside an expected-finish window: a twelfth of its width, 3 % of the median at least. */
 export function windowInterval(w: DurationWindow, cfg: ScheduleConfig = DEFAULT_SCHEDULE): number {
   return clamp(Math.max((w.hi - w.lo) / 12, w.median * 0.03), cfg.minIntervalMs, cfg.maxWindowIntervalMs);
-}
-
-/** Minimum number of finished operations of an action before its durations are trusted. */
-export const MIN_DURATION_SAMPLES = 3;
-
-/**
- * The expected finish window of an action from recent durations (ms): from
- * the shortest to the longest seen, widened on each side by the range over the
- * number of samples (about the gap between neighbouring samples), at most a
- * tenth of the median. The margin shrinks as the history grows and is 0 when
- * every duration was the same: a wait's anchor is never before its operation
- * started, so a poll at the window's start is then already at or after the
- * end. With fewer samples the window is `tentative`; undefined without any.
- */
-export function durationWindow(samples: readonly number[]): DurationWindow | undefined {
-  const xs = samples.filter((x) => Number.isFinite(x) && x >= 0).sort((a, b) => a - b);
-  if (xs.length === 0) return undefined;
-  const median = xs[Math.floor(xs.length / 2)];
-  if (xs.length < MIN_DURATION_SAMPLES) {
-    return { lo: xs[0], hi: xs[xs.length - 1], median, samples: xs.length, points: xs, tentative: true };
-  }
-  const margin = Math.min((xs[xs.length - 1] - xs[0]) / xs.length, median * 0.1);
-  return { lo: Math.max(0, xs[0] - margin), hi: xs[xs.length - 1] + margin, median, samples: xs.length };
 }
 
 /** One step: apply observations made at `now`, then decide. */

@@ -14,10 +14,9 @@ import {
   type NeonClient,
   type Operation,
   type ProjectDetails,
-  type RetryInfo,
 } from "../api";
 import { isSucceeded } from "../operations";
-import { EngineLog, type ResourceLogger } from "./engine-log";
+import { EngineLog, retryLine, type ResourceLogger } from "./engine-log";
 import {
   DEFAULT_OPERATION_TIMEOUT_SECONDS,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
@@ -340,48 +339,6 @@ export class Runtime {
   /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
   isPlanning(news: Props): boolean {
     return typeof news.__urn === "string" && this.checkedUrns.has(news.__urn);
-  }
-}
-
-/** How long a wait on a project's lock goes unsaid: most are one operation of a few seconds. */
-const LOCK_QUIET_MS = 5_000;
-/** After the first, a line for a long wait on a lock this often. */
-const LOCK_LINE_EVERY_MS = 15_000;
-
-/** True when a lock wait from `waitedMs` for `delayMs` crosses 5 s, or a later 15 s mark: said then. */
-function lockLineDue(waitedMs: number, delayMs: number): boolean {
-  const until = waitedMs + delayMs;
-  if (until < LOCK_QUIET_MS) return false;
-  if (waitedMs < LOCK_QUIET_MS) return true;
-  const mark = (t: number) => Math.floor((t - LOCK_QUIET_MS) / LOCK_LINE_EVERY_MS);
-  return mark(until) > mark(waitedMs);
-}
-
-/**
- * The progress line for a retry the user should know about (a 423 only once the wait has passed
- * {@link LOCK_QUIET_MS}, naming what holds the lock).
- */
-export function retryLine(r: RetryInfo): string | undefined {
-  const what = r.route;
-  const count =
-    r.maxAttempts !== undefined && Number.isFinite(r.maxAttempts)
-      ? `retrying ${r.attempt + 1}/${r.maxAttempts}`
-      : `retrying (attempt ${r.attempt + 1})`;
-  const wait = `in ${(r.delayMs / 1000).toFixed(1)} s`;
-  switch (r.reason) {
-    case "locked":
-      // The project's queue: said once the wait is long enough to wonder about, with what holds it.
-      return r.holder && lockLineDue(r.waitedMs ?? 0, r.delayMs)
-        ? `${r.holder}; ${what} waits for it (one operation at a time) and is tried again ${wait}`
-        : undefined;
-    case "network":
-      return r.timedOut
-        ? `no answer from ${what} in ${Math.round((r.timeoutMs ?? 0) / 1000)} s; ${count} ${wait}`
-        : `the connection for ${what} failed; ${count} ${wait}`;
-    case "rate_limited":
-      return `${what} was rate limited (HTTP 429); ${count} ${wait}`;
-    default:
-      return `${what} answered HTTP ${r.status ?? "?"}; ${count} ${wait}`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { reportedOnce, runtimeFromConfig } from "../../../provider/dynamic/host";
-import { retryLine, Runtime } from "../../../provider/resources/runtime";
+import { retryLine } from "../../../provider/resources/engine-log";
+import { Runtime } from "../../../provider/resources/runtime";
 import { closest } from "../../../provider/resources/settings";
 
 /** The dynamic face's configure: makes the runtime, or throws what is wrong. */
