@@ -214,8 +214,8 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
     );
   }
   // The lock waiter reads the project's operations through the client it serves (bound below).
-  let lockWait: (route: Route) => Promise<LockWait | undefined> = async () => undefined;
-  const http = createHttpClient({ ...opts, lockWait: (route) => lockWait(route) });
+  let lockWait: (route: Route, since?: number) => Promise<LockWait | undefined> = async () => undefined;
+  const http = createHttpClient({ ...opts, lockWait: (route, since) => lockWait(route, since) });
   const client = buildClient(http);
   lockWait = projectLockWait(client, http.clock);
   return client;
@@ -223,26 +223,28 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
 
 /** How many of a project's latest operations a 423 reads: what is pending, and enough history to time it. */
 const LOCK_PAGE = 20;
-/** How long one reading of a project's operations answers the 423s of this process (ms). */
+/** How long one reading of a project's operations may answer the 423s of this process (ms), at most. */
 const LOCK_READING_MS = 1_000;
 
 /**
  * The wait of a 423 on a project: one page of its operations says what holds the lock and until when
  * (`estimateLock`). A reading — even one under way, or one that failed — serves every 423 of this
- * process on that project for a second. A route outside a project, or a page with nothing pending, gets
- * no wait (the backoff applies).
+ * process on that project that it can explain: those asked with a `since` at or before its start (the
+ * HTTP client passes the 423's request's send time, or the end of a wait), and for a second those
+ * asked with none. A route outside a project, or a page with nothing pending, gets no wait (the
+ * backoff applies, or the change is tried).
  */
 export function projectLockWait(
   client: Pick<NeonClient, "operations" | "serviceNow">,
   clock: Pick<Clock, "now" | "random">,
 ) {
   const readings = new Map<string, { at: number; estimate: Promise<LockEstimate | undefined> }>();
-  return async (route: Route): Promise<LockWait | undefined> => {
+  return async (route: Route, since?: number): Promise<LockWait | undefined> => {
     const encoded = /^\/projects\/([^/]+)(?:\/|$)/.exec(route.path)?.[1];
     if (!encoded) return undefined;
     const projectId = decodeURIComponent(encoded);
     let reading = readings.get(projectId);
-    if (!reading || clock.now() - reading.at > LOCK_READING_MS) {
+    if (!reading || reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
       for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
       const estimate = client.operations
         .listPage(projectId, { limit: LOCK_PAGE })

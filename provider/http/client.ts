@@ -96,10 +96,14 @@ export interface HttpClientOptions {
   adapter?: AxiosAdapter;
   /**
    * For a 423: how long to wait for the project's lock to be free (from what runs on it), instead of
-   * the exponential backoff; undefined (or a failure) falls back to the backoff. May send requests of
-   * its own through this client (reads, which are never locked).
+   * the exponential backoff; undefined (or a failure) falls back to the backoff. Asked again when
+   * that wait ends, before the change is sent: while the project still runs something, the change
+   * waits again instead of meeting another 423. `since` (the client's clock): the answer must come
+   * from a reading begun at or after it — a reading older than the 423 it explains, or than the end
+   * of a wait, may show the lock free. May send requests of its own through this client (reads,
+   * which are never locked).
    */
-  lockWait?: (route: Route) => Promise<LockWait | undefined>;
+  lockWait?: (route: Route, since: number) => Promise<LockWait | undefined>;
 }
 
 /** One call: what to send, how to read the answer, and how to name it in errors. */
@@ -188,12 +192,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     spec: RequestSpec<unknown>,
     requestId: string,
     endBy: number,
+    sending: { at: number },
   ): Promise<AttemptResult> {
     // Held by a 429, but never past this call's own deadline: then it tries, and meets its own answer.
     const pause = Math.min(pausedUntil, endBy) - clock.now();
     if (pause > 0) await clock.sleep(pause);
     if (limiter) await limiter.acquire(spec.route.template, endBy);
     sent++;
+    sending.at = clock.now();
     try {
       const res = await http.request({
         method: spec.route.method,
@@ -232,9 +238,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     // Failed attempts per retry reason: each reason's limit counts only its own.
     const failed: Partial<Record<RetryReason, number>> = {};
     const attemptsFor = (reason: RetryReason) => (failed[reason] ?? 0) + 1;
+    const sending = { at: started };
     for (let n = 1; ; n++) {
       const requestId = randomUUID();
-      const result = await attempt(spec as RequestSpec<unknown>, requestId, started + deadlineMs);
+      const result = await attempt(spec as RequestSpec<unknown>, requestId, started + deadlineMs, sending);
       noteServiceTime(result);
       // A Retry-After date is the service's time.
       const outcome = toOutcome(result, clock.now() + serviceSkewMs);
@@ -257,7 +264,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         result.type === "response" &&
         result.res.status === 423 &&
         opts.lockWait
-          ? await opts.lockWait(spec.route).catch(() => undefined)
+          ? await opts.lockWait(spec.route, sending.at).catch(() => undefined)
           : undefined;
       let delay =
         lock?.delayMs ?? backoffDelay(tries, decision.reason, clock.random, decision.retryAfterMs, shapes);
@@ -288,6 +295,37 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         route: spec.route.template,
         requestId,
         holder: lock?.holder,
+        waitedMs: clock.now() - started,
+      });
+      await clock.sleep(delay);
+      // Look before trying again: while the project still runs something, wait for its expected end
+      // again. A look is one read; a try into the lock is one 423 for every waiter but the first.
+      if (lock) await untilLockFree(spec, started, tries);
+    }
+  }
+
+  /**
+   * After a wait for a project's lock: waits again while a fresh reading of the project's operations
+   * still shows one pending, until it shows none (or cannot tell) or too little of the call's time is
+   * left for another wait — then the change is tried. Each wait is reported like the 423's.
+   */
+  async function untilLockFree(spec: RequestSpec<unknown>, started: number, tries: number): Promise<void> {
+    for (;;) {
+      const left = started + deadlineMs - clock.now();
+      const lock = await opts.lockWait?.(spec.route, clock.now()).catch(() => undefined);
+      if (!lock || left <= MIN_BACKOFF_MS) return;
+      const delay = Math.min(lock.delayMs, left - 1);
+      opts.onRetry?.({
+        method: spec.route.method,
+        path: spec.route.path,
+        attempt: tries,
+        reason: "locked",
+        delayMs: delay,
+        status: 423,
+        maxAttempts: limits.locked,
+        timeoutMs,
+        route: spec.route.template,
+        holder: lock.holder,
         waitedMs: clock.now() - started,
       });
       await clock.sleep(delay);

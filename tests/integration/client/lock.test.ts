@@ -1,7 +1,7 @@
 /**
  * A change that meets a project's lock (423) against the emulator (issue 28): the client reads the
- * project's operations once and tries again when what runs is expected to end, instead of retrying
- * into the lock every few dozen milliseconds.
+ * project's operations, waits until what runs is expected to end, looks again, and tries again once
+ * nothing is pending, instead of retrying into the lock every few dozen milliseconds.
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const count = (route: string) => emu.requestsByRoute()[route] ?? 0;
 
-test("a 423 is retried once the running operation is expected to end: one read of the operations, no blind retries", async () => {
+test("a 423 is retried once the running operation has ended: one read of the operations to time the wait, one look before the retry, no blind retries", async () => {
   const retries: RetryInfo[] = [];
   const api: NeonClient = createNeonClient({
     apiKey: emu.apiKey,
@@ -37,7 +37,8 @@ test("a 423 is retried once the running operation is expected to end: one read o
   // The project runs first's create_branch: this create is answered 423 and waits for its end.
   const second = await api.branches.create(p, { branch: { name: "lock-b" } });
   expect(count("POST /projects/:project_id/branches") - posts).toBe(2);
-  expect(count("GET /projects/:project_id/operations") - reads).toBe(1);
+  // The 423's reading, and the look at its end that found the project free.
+  expect(count("GET /projects/:project_id/operations") - reads).toBe(2);
   emu.clock.advance(1_000);
   await api.waitForOperations(
     p,

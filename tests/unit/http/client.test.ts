@@ -163,7 +163,12 @@ describe("requests", () => {
 
   test("a 423 waits for the project's lock to end as lockWait estimates it, not the backoff; with no estimate, the backoff", async () => {
     const asked: string[] = [];
-    const estimates = [{ delayMs: 2_500, holder: "project p-1 is running create_branch" }, undefined];
+    // The 423's reading: a wait; the look after it: nothing pending (try); the second 423's: no estimate.
+    const estimates = [
+      { delayMs: 2_500, holder: "project p-1 is running create_branch" },
+      undefined,
+      undefined,
+    ];
     const { http, clock, retries } = client(
       [{ status: 423 }, { status: 423 }, { status: 201, body: { ok: 1 } }],
       {
@@ -174,7 +179,7 @@ describe("requests", () => {
       },
     );
     await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
-    expect(asked).toEqual(["/projects/p-1/endpoints", "/projects/p-1/endpoints"]);
+    expect(asked).toEqual(Array(3).fill("/projects/p-1/endpoints"));
     expect(clock.sleeps[0]).toBe(2_500);
     expect(clock.sleeps[1]).toBeLessThanOrEqual(75); // the 423 backoff's first step (75 ms base)
     expect(retries.map((r) => [r.reason, r.holder])).toEqual([
@@ -182,6 +187,44 @@ describe("requests", () => {
       ["locked", undefined],
     ]);
     expect(retries[1].waitedMs).toBe(2_500);
+  });
+
+  test("after a lock wait the change is sent only once a fresh look shows the project free: no 423 per wake", async () => {
+    // The 423's reading, then two looks that still find an operation pending, then one that finds none.
+    const waits = [
+      { delayMs: 3_000, holder: "project p-1 is running create_branch" },
+      { delayMs: 2_000, holder: "project p-1 is running start_compute" },
+      { delayMs: 700, holder: "project p-1 is running start_compute" },
+      undefined,
+    ];
+    const since: number[] = [];
+    const { http, clock, seen, retries } = client([{ status: 423 }, { status: 201, body: { ok: 1 } }], {
+      lockWait: async (_r, s) => {
+        since.push(s);
+        return waits.shift();
+      },
+    });
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(seen.map((c) => c.method)).toEqual(["post", "post"]); // one 423, then the change that succeeds
+    expect(clock.sleeps).toEqual([3_000, 2_000, 700]);
+    // Each look is a reading begun after the wait before it ended; the first explains the 423's request.
+    expect(since).toEqual([0, 3_000, 5_000, 5_700]);
+    expect(retries.map((r) => [r.reason, r.attempt, r.delayMs, r.waitedMs])).toEqual([
+      ["locked", 1, 3_000, 0],
+      ["locked", 1, 2_000, 3_000],
+      ["locked", 1, 700, 5_000],
+    ]);
+  });
+
+  test("the looks after a lock wait end at the call's deadline with a last try, which reports the 423", async () => {
+    const { http, clock, seen } = client([{ status: 423 }], {
+      retryDeadlineMs: 10_000,
+      lockWait: async () => ({ delayMs: 4_000, holder: "project p-1 is running create_branch" }),
+    });
+    const err = await failure(http.request(spec("POST")), clock);
+    expect(err.status).toBe(423);
+    expect(clock.now()).toBeLessThanOrEqual(10_000);
+    expect(seen.length).toBeLessThanOrEqual(3); // not one 423 per look
   });
 
   test("lockWait is asked only for a 423: not for a 429, nor for a branch not ready (422)", async () => {
@@ -580,6 +623,33 @@ describe("projectLockWait", () => {
     );
     expect(await wait(route("POST /api_keys"))).toBeUndefined();
     expect(reads).toEqual(["p-1"]);
+  });
+
+  test("a reading begun before `since` is not used (it may predate the 423 it should explain); one begun at or after it is shared", async () => {
+    const clock = new FakeClock();
+    clock.t = T;
+    let reads = 0;
+    const wait = projectLockWait(
+      {
+        operations: {
+          listPage: async () => {
+            reads++;
+            return page;
+          },
+        } as never,
+        serviceNow: () => clock.now(),
+      },
+      { now: clock.now, random: () => 0 },
+    );
+    const to = route("POST /projects/{project_id}/branches", { project_id: "p-1" });
+    await wait(to, T);
+    await wait(to, T); // begun at `since`: shared
+    expect(reads).toBe(1);
+    clock.t = T + 200;
+    await wait(to, T + 100); // the reading began before this request was sent
+    expect(reads).toBe(2);
+    await wait(to); // no `since`: a reading of the last second serves
+    expect(reads).toBe(2);
   });
 
   test("a failed reading gives no wait (the backoff applies) and is not repeated within the second", async () => {
