@@ -62,6 +62,11 @@ export interface RetryInfo {
   holder?: string;
   /** How long this call has been retrying so far (ms). */
   waitedMs?: number;
+  /**
+   * A wait after a look at the project's operations found one still pending (no request was
+   * refused): the change is looked for again, not tried, at its end.
+   */
+  look?: true;
 }
 
 /** A wait until a project's lock is expected to be free, and what holds it (for progress lines). */
@@ -99,8 +104,8 @@ export interface HttpClientOptions {
    * the exponential backoff; undefined (or a failure) falls back to the backoff. Asked again when
    * that wait ends, before the change is sent: while the project still runs something, the change
    * waits again instead of meeting another 423. `since` (the client's clock): the answer must come
-   * from a reading begun at or after it — a reading older than the 423 it explains, or than the end
-   * of a wait, may show the lock free. May send requests of its own through this client (reads,
+   * from a reading begun at or after it — when the 423 arrived, or when the wait ended: an older
+   * reading may show the lock free. May send requests of its own through this client (reads,
    * which are never locked).
    */
   lockWait?: (route: Route, since: number) => Promise<LockWait | undefined>;
@@ -139,6 +144,11 @@ export interface HttpClient {
 
 /** The longest a 429 holds the other requests of the client (its own call waits its full Retry-After). */
 const MAX_CLIENT_PAUSE_MS = 60_000;
+/**
+ * While looks at a project's operations keep finding one pending, the change is still sent this
+ * often: a reading can show an operation pending that holds no lock any more.
+ */
+const LOOK_TRY_EVERY_MS = 60_000;
 
 /** Node error codes for a connection that was never established: the server never saw the request. */
 const NEVER_CONNECTED = new Set([
@@ -256,20 +266,22 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const tries = attemptsFor(decision.reason);
       failed[decision.reason] = tries;
       // The project's lock (a change's 423; never a read's, which the lock does not hold: that
-      // reading would ask for a reading of its own); a Retry-After the service gave comes first.
+      // reading would ask for a reading of its own); a Retry-After the service gave comes first. Not
+      // read when the call's time is up: the 423 is its answer then.
       const lock =
         decision.reason === "locked" &&
+        started + deadlineMs - clock.now() > MIN_BACKOFF_MS &&
         decision.retryAfterMs === undefined &&
         spec.route.method !== "GET" &&
         result.type === "response" &&
         result.res.status === 423 &&
         opts.lockWait
-          ? await opts.lockWait(spec.route, sending.at).catch(() => undefined)
+          ? await opts.lockWait(spec.route, clock.now()).catch(() => undefined)
           : undefined;
       let delay =
         lock?.delayMs ?? backoffDelay(tries, decision.reason, clock.random, decision.retryAfterMs, shapes);
       // A lock wait that would end past the deadline is cut to a last try at it.
-      if (lock) delay = Math.min(delay, Math.max(MIN_BACKOFF_MS, started + deadlineMs - clock.now() - 1));
+      if (lock) delay = Math.max(MIN_BACKOFF_MS, Math.min(delay, started + deadlineMs - clock.now() - 1));
       if (clock.now() + delay - started > deadlineMs) {
         throw toApiError(spec, result, {
           ...ctx,
@@ -300,33 +312,36 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       await clock.sleep(delay);
       // Look before trying again: while the project still runs something, wait for its expected end
       // again. A look is one read; a try into the lock is one 423 for every waiter but the first.
-      if (lock) await untilLockFree(spec, started, tries);
+      if (lock) await untilLockFree(spec, started, sending.at, tries);
     }
   }
 
   /**
    * After a wait for a project's lock: waits again while a fresh reading of the project's operations
-   * still shows one pending, until it shows none (or cannot tell) or too little of the call's time is
-   * left for another wait — then the change is tried. Each wait is reported like the 423's.
+   * still shows one pending, until it shows none (or cannot tell), too little of the call's time is
+   * left for another wait, or {@link LOOK_TRY_EVERY_MS} have passed since the change was last sent (an
+   * operation the reading shows pending forever — a `failed` one nobody retries — must not hold the
+   * change until its deadline) — then the change is tried. Each wait is reported like the 423's.
    */
-  async function untilLockFree(spec: RequestSpec<unknown>, started: number, tries: number): Promise<void> {
-    for (;;) {
-      const left = started + deadlineMs - clock.now();
+  async function untilLockFree(spec: RequestSpec<unknown>, started: number, sentAt: number, tries: number) {
+    const left = () => started + deadlineMs - clock.now();
+    while (left() > MIN_BACKOFF_MS && clock.now() - sentAt < LOOK_TRY_EVERY_MS) {
       const lock = await opts.lockWait?.(spec.route, clock.now()).catch(() => undefined);
-      if (!lock || left <= MIN_BACKOFF_MS) return;
-      const delay = Math.min(lock.delayMs, left - 1);
+      // The look is a read of this client: a 429's pause or its own retries may have taken a while.
+      if (!lock || left() <= MIN_BACKOFF_MS) return;
+      const delay = Math.max(MIN_BACKOFF_MS, Math.min(lock.delayMs, left() - 1));
       opts.onRetry?.({
         method: spec.route.method,
         path: spec.route.path,
         attempt: tries,
         reason: "locked",
         delayMs: delay,
-        status: 423,
         maxAttempts: limits.locked,
         timeoutMs,
         route: spec.route.template,
         holder: lock.holder,
         waitedMs: clock.now() - started,
+        look: true,
       });
       await clock.sleep(delay);
     }

@@ -125,7 +125,7 @@ export function retryLine(r: RetryInfo): string | undefined {
     case "locked":
       // The project's queue: said once the wait is long enough to wonder about, with what holds it.
       return r.holder && lockLineDue(r.waitedMs ?? 0, r.delayMs)
-        ? `${r.holder}; ${what} waits for it (one operation at a time) and is tried again ${wait}`
+        ? `${r.holder}; ${what} waits for it (one operation at a time) and ${r.look ? "looks again" : "is tried again"} ${wait}`
         : undefined;
     case "network":
       return r.timedOut

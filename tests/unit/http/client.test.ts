@@ -207,7 +207,7 @@ describe("requests", () => {
     await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
     expect(seen.map((c) => c.method)).toEqual(["post", "post"]); // one 423, then the change that succeeds
     expect(clock.sleeps).toEqual([3_000, 2_000, 700]);
-    // Each look is a reading begun after the wait before it ended; the first explains the 423's request.
+    // Each look is a reading begun after the wait before it ended; the first one after the 423 arrived.
     expect(since).toEqual([0, 3_000, 5_000, 5_700]);
     expect(retries.map((r) => [r.reason, r.attempt, r.delayMs, r.waitedMs])).toEqual([
       ["locked", 1, 3_000, 0],
@@ -217,14 +217,80 @@ describe("requests", () => {
   });
 
   test("the looks after a lock wait end at the call's deadline with a last try, which reports the 423", async () => {
+    const sentAt: number[] = [];
+    const { http, clock, seen } = client(
+      () => {
+        sentAt.push(clock.now());
+        return { status: 423 };
+      },
+      {
+        retryDeadlineMs: 10_000,
+        lockWait: async () => ({ delayMs: 4_000, holder: "project p-1 is running create_branch" }),
+      },
+    );
+    const err = await failure(http.request(spec("POST")), clock);
+    expect(err.status).toBe(423);
+    expect(err.message).toMatch(/deadline/);
+    // The first try, then one last try just before the deadline: not one 423 per look.
+    expect(seen).toHaveLength(2);
+    expect(sentAt[0]).toBe(0);
+    expect(sentAt[1]).toBeGreaterThan(9_000);
+    expect(sentAt[1]).toBeLessThan(10_000);
+  });
+
+  test("a slow look (held by the client's own pace) does not carry the call past its deadline", async () => {
+    let looks = 0;
     const { http, clock, seen } = client([{ status: 423 }], {
       retryDeadlineMs: 10_000,
-      lockWait: async () => ({ delayMs: 4_000, holder: "project p-1 is running create_branch" }),
+      lockWait: async () => {
+        // The 423's reading is quick; each look afterwards takes 8 s to answer.
+        if (looks++ > 0) await clock.sleep(8_000);
+        return { delayMs: 5_000, holder: "project p-1 is running create_branch" };
+      },
     });
     const err = await failure(http.request(spec("POST")), clock);
     expect(err.status).toBe(423);
-    expect(clock.now()).toBeLessThanOrEqual(10_000);
-    expect(seen.length).toBeLessThanOrEqual(3); // not one 423 per look
+    expect(clock.now()).toBeLessThan(14_000); // at most the one slow look past the deadline, never a wait after it
+    expect(seen).toHaveLength(2);
+  });
+
+  test("a look that estimates no wait at all still waits the shortest backoff: no spinning", async () => {
+    let looks = 0;
+    const { http, clock } = client([{ status: 423 }, { status: 201, body: { ok: 1 } }], {
+      lockWait: async () => (looks++ < 50 ? { delayMs: 0 } : undefined),
+    });
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(clock.sleeps.length).toBeGreaterThan(0);
+    expect(Math.min(...clock.sleeps)).toBeGreaterThan(0);
+  });
+
+  test("while every look finds an operation pending, the change is still sent once a minute", async () => {
+    const sentAt: number[] = [];
+    const { http, clock } = client(
+      () => {
+        sentAt.push(clock.now());
+        return sentAt.length < 3 ? { status: 423 } : { status: 201, body: { ok: 1 } };
+      },
+      { lockWait: async () => ({ delayMs: 20_000, holder: "project p-1 is running apply_config" }) },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(sentAt).toHaveLength(3);
+    expect(sentAt[1] - sentAt[0]).toBe(60_000);
+    expect(sentAt[2] - sentAt[1]).toBe(60_000);
+  });
+
+  test("a look's wait is said as a look, not as a try", async () => {
+    const { http, clock, retries } = client([{ status: 423 }, { status: 201, body: {} }], {
+      lockWait: (() => {
+        const w = [{ delayMs: 3_000, holder: "h" }, { delayMs: 3_000, holder: "h" }, undefined];
+        return async () => w.shift();
+      })(),
+    });
+    await clock.run(http.request(spec("POST")));
+    expect(retries.map((r) => [r.status, r.look])).toEqual([
+      [423, undefined],
+      [undefined, true],
+    ]);
   });
 
   test("lockWait is asked only for a 423: not for a 429, nor for a branch not ready (422)", async () => {

@@ -116,6 +116,23 @@ describe("retry progress lines", () => {
     ).toBe("GET /projects/{project_id}/endpoints answered HTTP 503; retrying 3/8 in 1.0 s");
     expect(retryLine({ ...base, attempt: 1, reason: "locked", delayMs: 75, status: 423 })).toBeUndefined();
   });
+
+  it("say a long wait for the project's lock once past 5 s, as a try or as a look again", () => {
+    const lock = {
+      ...base,
+      attempt: 1,
+      reason: "locked" as const,
+      holder: "project p is running create_branch",
+    };
+    expect(retryLine({ ...lock, delayMs: 3_000, waitedMs: 0, status: 423 })).toBeUndefined();
+    expect(retryLine({ ...lock, delayMs: 3_000, waitedMs: 3_000, status: 423 })).toBe(
+      "project p is running create_branch; GET /projects/{project_id}/endpoints waits for it (one operation at a time) and is tried again in 3.0 s",
+    );
+    expect(retryLine({ ...lock, delayMs: 3_000, waitedMs: 3_000, look: true })).toBe(
+      "project p is running create_branch; GET /projects/{project_id}/endpoints waits for it (one operation at a time) and looks again in 3.0 s",
+    );
+    expect(retryLine({ ...lock, delayMs: 3_000, waitedMs: 6_000, look: true })).toBeUndefined();
+  });
 });
 
 describe("a resource's own operation timeout", () => {
