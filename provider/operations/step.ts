@@ -310,9 +310,13 @@ export function nextPollAt(
   if (!w) {
     // No trusted estimate: the growing interval, plus a look when an earlier operation of the action
     // took as long as this one has now (the first start in a fresh project, one earlier start seen).
+    // A look that near (no further than two of the longest intervals) needs no growing look before it,
+    // as a trusted window's does not.
     const seenBefore = tentativeOf(t, windows)?.points?.find((p) => t.anchorAt + p > now);
     const grown = grow(t.growFrom ?? t.anchorAt);
-    return seenBefore === undefined ? grown : Math.min(grown, t.anchorAt + seenBefore);
+    if (seenBefore === undefined) return grown;
+    const at = t.anchorAt + seenBefore;
+    return at - now <= 2 * cfg.maxIntervalMs ? at : Math.min(grown, at);
   }
   const elapsed = now - t.anchorAt;
   const step = windowInterval(w, cfg);

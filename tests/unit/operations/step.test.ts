@@ -327,6 +327,31 @@ describe("poll timing with a duration estimate", () => {
     expect(run({ start_compute: durationWindow([30_000])! }, 3000)).toEqual(cold);
   });
 
+  test("one earlier operation of the action ending within two of the longest intervals: one look at its duration, none before", () => {
+    const looks = (sample: number, finish: number): number[] => {
+      let s = start();
+      const at: number[] = [];
+      for (let now = 100; ;) {
+        at.push(now);
+        const r = step(s, {
+          now,
+          observations: [seen("op-1", now >= finish ? "finished" : "running")],
+          windows: { start_compute: durationWindow([sample])! },
+        });
+        s = r.state;
+        if (r.decision.type === "done") return at;
+        if (r.decision.type !== "poll") throw new Error("unexpected");
+        now += r.decision.afterMs;
+      }
+    };
+    // The one 3 s start seen: the wait looks at 3 s and finds the end (it used to look at 1.6 s and 2.3 s too).
+    expect(looks(3_000, 3_000)).toEqual([100, 3_000]);
+    // Longer than it, the growing interval takes over after that look.
+    expect(looks(3_000, 5_000).slice(0, 2)).toEqual([100, 3_000]);
+    // A look further than 10 s away keeps the growing looks before it (the one sample may be far off).
+    expect(looks(12_000, 12_000).length).toBeGreaterThan(2);
+  });
+
   test("a much faster operation than expected is still seen by the halfway check", () => {
     const long = { start_compute: { lo: 20_000, hi: 40_000, median: 30_000, samples: 5 } };
     let s = start();
