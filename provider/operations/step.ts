@@ -310,13 +310,17 @@ export function nextPollAt(
   if (!w) {
     // No trusted estimate: the growing interval, plus a look when an earlier operation of the action
     // took as long as this one has now (the first start in a fresh project, one earlier start seen).
-    // A look that near (no further than two of the longest intervals) needs no growing look before it,
-    // as a trusted window's does not.
-    const seenBefore = tentativeOf(t, windows)?.points?.find((p) => t.anchorAt + p > now);
+    // The first such look needs no growing looks before it when the duration is the action's own (not
+    // borrowed from other compute operations) and no longer than the longest interval: a faster
+    // operation is then seen at most that late, as the growing interval itself would see one.
+    const tentative = tentativeOf(t, windows);
+    const points = tentative?.points ?? [];
+    const next = points.findIndex((p) => t.anchorAt + p > now);
     const grown = grow(t.growFrom ?? t.anchorAt);
-    if (seenBefore === undefined) return grown;
-    const at = t.anchorAt + seenBefore;
-    return at - now <= 2 * cfg.maxIntervalMs ? at : Math.min(grown, at);
+    if (next < 0) return grown;
+    const at = t.anchorAt + points[next];
+    const own = t.action !== undefined && windows[t.action] === tentative;
+    return own && next === 0 && points[0] <= cfg.maxIntervalMs ? at : Math.min(grown, at);
   }
   const elapsed = now - t.anchorAt;
   const step = windowInterval(w, cfg);

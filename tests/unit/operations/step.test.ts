@@ -327,16 +327,23 @@ describe("poll timing with a duration estimate", () => {
     expect(run({ start_compute: durationWindow([30_000])! }, 3000)).toEqual(cold);
   });
 
-  test("one earlier operation of the action ending within two of the longest intervals: one look at its duration, none before", () => {
-    const looks = (sample: number, finish: number): number[] => {
-      let s = start();
+  test("one earlier operation of its own action, no longer than the longest interval: one look at its duration, none before", () => {
+    const looks = (windows: Record<string, DurationWindow>, finish: number, compute = false): number[] => {
+      let s = initialState("p-1", ["op-1"], 0, { deadlineMs: DEADLINE, failedGraceMs: GRACE }, [
+        {
+          id: "op-1",
+          action: "start_compute",
+          status: "running",
+          ...(compute ? { endpoint_id: "ep-1" } : {}),
+        },
+      ]);
       const at: number[] = [];
       for (let now = 100; ;) {
         at.push(now);
         const r = step(s, {
           now,
           observations: [seen("op-1", now >= finish ? "finished" : "running")],
-          windows: { start_compute: durationWindow([sample])! },
+          windows,
         });
         s = r.state;
         if (r.decision.type === "done") return at;
@@ -344,12 +351,22 @@ describe("poll timing with a duration estimate", () => {
         now += r.decision.afterMs;
       }
     };
-    // The one 3 s start seen: the wait looks at 3 s and finds the end (it used to look at 1.6 s and 2.3 s too).
-    expect(looks(3_000, 3_000)).toEqual([100, 3_000]);
-    // Longer than it, the growing interval takes over after that look.
-    expect(looks(3_000, 5_000).slice(0, 2)).toEqual([100, 3_000]);
-    // A look further than 10 s away keeps the growing looks before it (the one sample may be far off).
-    expect(looks(12_000, 12_000).length).toBeGreaterThan(2);
+    const own = (...xs: number[]) => ({ start_compute: durationWindow(xs)! });
+    const cold = (finish: number) => looks({}, finish);
+    // The one 3 s start seen: the wait looks at 3 s and finds the end (the growing looks came first before).
+    expect(looks(own(3_000), 3_000)).toEqual([100, 3_000]);
+    expect(cold(3_000).length).toBeGreaterThan(2);
+    // The cost, bounded by the longest interval: a 0.5 s start after a 3 s one is seen at 3 s.
+    expect(looks(own(3_000), 500)).toEqual([100, 3_000]);
+    // A longer earlier duration keeps the growing looks before its look: faster operations are seen as without history.
+    expect(looks(own(9_000), 1_000)).toEqual(cold(1_000));
+    expect(looks(own(12_000), 3_000)).toEqual(cold(3_000));
+    // Once the first duration seen has passed, the growing interval again (not a jump to the second).
+    const two = looks(own(1_000, 9_000), 1_500);
+    expect(two[two.length - 1]).toBeLessThan(2_500);
+    // A duration borrowed from other compute operations keeps the growing looks too.
+    const borrowed = { [COMPUTE_ACTIONS]: durationWindow([3_000])! };
+    expect(looks(borrowed, 3_000, true).length).toBeGreaterThan(2);
   });
 
   test("a much faster operation than expected is still seen by the halfway check", () => {
