@@ -230,7 +230,7 @@ const LOCK_READING_MS = 1_000;
  * The wait of a 423 on a project: one page of its operations says what holds the lock and until when
  * (`estimateLock`). A reading — even one under way, or one that failed — serves every 423 of this
  * process on that project that it can explain: those asked with a `since` at or before its start (the
- * HTTP client passes the 423's request's send time, or the end of a wait), and for a second those
+ * HTTP client passes the time the 423 arrived, or the end of a wait), and for a second those
  * asked with none. A route outside a project, or a page with nothing pending, gets no wait (the
  * backoff applies, or the change is tried).
  */

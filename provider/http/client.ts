@@ -266,8 +266,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const tries = attemptsFor(decision.reason);
       failed[decision.reason] = tries;
       // The project's lock (a change's 423; never a read's, which the lock does not hold: that
-      // reading would ask for a reading of its own); a Retry-After the service gave comes first. Not
-      // read when the call's time is up: the 423 is its answer then.
+      // reading would ask for a reading of its own; a Retry-After, were the retry policy to take one
+      // from a 423, would come first). Not read when the call's time is up: the 423 is its answer then.
       const lock =
         decision.reason === "locked" &&
         started + deadlineMs - clock.now() > MIN_BACKOFF_MS &&
