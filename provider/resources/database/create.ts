@@ -4,20 +4,12 @@
  * gives it back) or imported (as it is).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
-import { createOnce, keptInStack, waitingLine, type Checked, type TakeOverStep } from "../kit";
+import { ApiError, type Database, type NeonClient } from "../../api";
+import { createOnce, type Checked, type TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import {
-  knownAbsent,
-  leftByThisStack,
-  parseImportId,
-  pendingBranchOps,
-  refOf,
-  refuseTaken,
-  type BranchObjectRef,
-} from "../branch-objects";
-import { throughCompute } from "../needs-compute";
+import { parseImportId, pendingBranchOps, refOf, refuseTaken, type BranchObjectRef } from "../branch-objects";
+import { createOnBranch, type Made } from "../branch-object-create";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
 import { explainOwner } from "./owner";
@@ -31,59 +23,30 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = refOf(inputs);
-  let made: Database | undefined;
-  try {
-    await throughCompute(rt, ref, `create database "${ref.name}" on branch ${ref.branchId}`, log, attempt);
-  } catch (err) {
-    if (!made) throw err;
-    throw keptInStack(describeDatabase(made), err, String(made.id), toOutputs(inputs, ref.projectId, made));
-  }
-  const db = made as Database;
-  return { id: String(db.id), outs: toOutputs(inputs, ref.projectId, db) };
-
-  function attempt(): Promise<void> {
-    return rt.serialized(ref.projectId, async () => {
-      // A branch this run made holds only what its create's answer named: no look needed then.
-      // A retry after a refusal for want of a compute (throughCompute) may find the database its first
-      // try made: this run's own.
-      const ownFirstTry = made !== undefined;
-      const existing =
-        !made && knownAbsent(rt, "databases", ref)
-          ? undefined
-          : (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
-      if (
-        existing &&
-        !ownFirstTry &&
-        !(await leftByThisStack(api, ref, inputs.__urn, databaseNames(api), existing.created_at))
-      ) {
-        throw refuseTaken("database", ref);
-      }
-      if (existing && existing.owner_name !== i.ownerName) {
-        throw new Error(
-          `Failed to create ${describeDatabase(existing)}: the branch already has a database of that name, ` +
-            `owned by "${existing.owner_name}", not the declared "${i.ownerName}"; make ownerName match it (then ` +
-            "change it in a later update), or choose another name. Nothing was changed.",
-        );
-      }
-      if (existing && !ownFirstTry) {
-        log.info(
-          `found ${describeDatabase(existing)}: this stack created the branch (its annotation names the stack) ` +
-            "and the branch did not inherit the database, so an interrupted run of this stack created it; taking it over",
-        );
-        made = existing;
-        rt.noteTakenOver("database", String(existing.id));
-      }
-      const r = existing
-        ? await finishFound(api, ref, existing)
-        : await createOrReconcile(api, i, ref, log, (db) => {
-            made = db;
-          });
-      made = r.database;
-      log.progress(waitingLine(`created ${describeDatabase(made)}`, r.operations));
-      await rt.waitFor(ref.projectId, r.operations, log);
-    });
-  }
+  return createOnBranch<Database>(rt, inputs, log, {
+    noun: "database",
+    ref,
+    describe: (db) => describeDatabase(db ?? { name: ref.name, branch_id: ref.branchId }),
+    id: (db) => String(db.id),
+    outputs: (db) => toOutputs(inputs, ref.projectId, db),
+    find: () => findDatabase(api, ref),
+    names: databaseNames(api),
+    unlike: (existing) =>
+      existing.owner_name === i.ownerName
+        ? undefined
+        : new Error(
+            `Failed to create ${describeDatabase(existing)}: the branch already has a database of that name, ` +
+              `owned by "${existing.owner_name}", not the declared "${i.ownerName}"; make ownerName match it (then ` +
+              "change it in a later update), or choose another name. Nothing was changed.",
+          ),
+    finishFound: (existing) => finishFound(api, ref, existing),
+    send: (onFound) => createOrReconcile(api, i, ref, log, onFound),
+  });
 }
+
+/** The database of `ref`'s name on its branch, if there is one. */
+const findDatabase = async (api: NeonClient, ref: BranchObjectRef): Promise<Database | undefined> =>
+  (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
 
 /**
  * Sends the create. The name was free before it was sent, so after a lost answer a database of that
@@ -95,20 +58,26 @@ export async function createOrReconcile(
   ref: BranchObjectRef,
   log: ResourceLogger,
   onFound: (db: Database) => void,
-): Promise<DatabaseOperations> {
-  return createOnce<DatabaseOperations, Database>({
+): Promise<Made<Database>> {
+  return createOnce<Made<Database>, Database>({
     log,
-    send: () => api.databases.create(ref.projectId, ref.branchId, { name: i.name, owner_name: i.ownerName }),
-    find: async () => (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === i.name),
+    send: async () => {
+      const r = await api.databases.create(ref.projectId, ref.branchId, {
+        name: i.name,
+        owner_name: i.ownerName,
+      });
+      return { object: r.database, operations: r.operations };
+    },
+    find: () => findDatabase(api, ref),
     describe: describeDatabase,
     refused: async (err) => {
       if (!(err instanceof ApiError)) throw err;
       if (err.kind === "conflict") throw refuseTaken("database", ref);
       throw await explainOwner(api, ref, i.ownerName, err);
     },
-    finish: async (found) => {
+    finish: (found) => {
       onFound(found);
-      return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
+      return finishFound(api, ref, found);
     },
   });
 }
@@ -122,8 +91,8 @@ export async function finishFound(
   api: NeonClient,
   ref: BranchObjectRef,
   found: Database,
-): Promise<DatabaseOperations> {
-  return { database: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
+): Promise<Made<Database>> {
+  return { object: found, operations: await pendingBranchOps(api, ref.projectId, ref.branchId) };
 }
 
 /** `adopt` (applies the declared owner; destroy leaves it) or `importId` (must match as it is). */
@@ -131,7 +100,7 @@ export const takeOver: TakeOverStep<DatabaseInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = (i.importId ? parseImportId(i.importId) : undefined) ?? refOf(inputs);
-  const db = (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
+  const db = await findDatabase(api, ref);
   if (!db) {
     throw new Error(
       `Failed to take over database "${ref.name}" of branch ${ref.branchId} (${i.adopt ? "adopt" : "importId"}): it does not exist. ` +

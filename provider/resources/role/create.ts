@@ -5,23 +5,18 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
-import { createOnce, keptInStack, waitingLine, type Checked, type TakeOverStep } from "../kit";
+import { createOnce, type Checked, type TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import {
-  isNotFound,
-  knownAbsent,
-  leftByThisStack,
-  parseImportId,
-  pendingBranchOps,
-  refOf,
-  refuseTaken,
-} from "../branch-objects";
-import { throughCompute } from "../needs-compute";
+import { isNotFound, parseImportId, pendingBranchOps, refOf, refuseTaken } from "../branch-objects";
+import { createOnBranch, type Made } from "../branch-object-create";
 import type { RoleInputs } from "./types";
 import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
 
 type Props = Record<string, unknown>;
+
+/** A role with its password, when an answer carried one. */
+type KnownRole = RoleOperations["role"];
 
 async function findRole(api: NeonClient, ref: RoleRef): Promise<Role | undefined> {
   try {
@@ -60,56 +55,26 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = refOf(inputs);
-  let made: { role: Role; password?: string } | undefined;
-  try {
-    await throughCompute(rt, ref, `create ${describeRole(ref)}`, log, () => attempt());
-  } catch (err) {
-    if (!made) throw err;
-    throw keptInStack(describeRole(ref), err, roleId(ref), toOutputs(inputs, ref, made.role, made.password));
-  }
-  const m = made as { role: Role; password?: string };
-  return { id: roleId(ref), outs: toOutputs(inputs, ref, m.role, m.password) };
-
-  function attempt(): Promise<void> {
-    return rt.serialized(ref.projectId, async () => {
-      // A branch this run made holds only what its create's answer named: no look needed then.
-      // A retry after a refusal for want of a compute (throughCompute) may find the role its first try
-      // made: this run's own, finished as a lost answer's would be.
-      const ownFirstTry = made !== undefined;
-      const existing = !made && knownAbsent(rt, "roles", ref) ? undefined : await findRole(api, ref);
-      if (
-        existing &&
-        !ownFirstTry &&
-        !(await leftByThisStack(api, ref, inputs.__urn, roleNames(api), existing.created_at))
-      ) {
-        throw refuseTaken("role", ref);
-      }
-      if (existing && (existing.authentication_method === "no_login") !== (i.noLogin ?? false)) {
-        throw new Error(
-          `Failed to create ${describeRole(ref)}: the branch already has a role of that name, which ` +
-            `${existing.authentication_method === "no_login" ? "cannot" : "can"} log in, unlike the declared one ` +
-            `(noLogin ${i.noLogin ? "true" : "left out"}); make noLogin match it, or choose another name. ` +
-            "Nothing was changed.",
-        );
-      }
-      if (existing && !ownFirstTry) {
-        log.info(
-          `found ${describeRole(ref)}: this stack created the branch (its annotation names the stack) and the ` +
-            "branch did not inherit the role, so an interrupted run of this stack created it; taking it over",
-        );
-        made = { role: existing };
-        rt.noteTakenOver("role", roleId(ref));
-      }
-      const r = existing
-        ? await finishFound(api, i, ref, existing, ownFirstTry ? undefined : log)
-        : await createOrReconcile(api, i, ref, log, (role) => {
-            made = { role };
-          });
-      made = { role: r.role, password: r.role.password };
-      log.progress(waitingLine(`created ${describeRole(ref)}`, r.operations));
-      await rt.waitFor(ref.projectId, r.operations, log);
-    });
-  }
+  return createOnBranch<KnownRole>(rt, inputs, log, {
+    noun: "role",
+    ref,
+    describe: () => describeRole(ref),
+    id: () => roleId(ref),
+    outputs: (role) => toOutputs(inputs, ref, role, role.password),
+    find: () => findRole(api, ref),
+    names: roleNames(api),
+    unlike: (existing) =>
+      (existing.authentication_method === "no_login") === (i.noLogin ?? false)
+        ? undefined
+        : new Error(
+            `Failed to create ${describeRole(ref)}: the branch already has a role of that name, which ` +
+              `${existing.authentication_method === "no_login" ? "cannot" : "can"} log in, unlike the declared one ` +
+              `(noLogin ${i.noLogin ? "true" : "left out"}); make noLogin match it, or choose another name. ` +
+              "Nothing was changed.",
+          ),
+    finishFound: (existing, takenOver) => finishFound(api, i, ref, existing, takenOver),
+    send: (onFound) => createOrReconcile(api, i, ref, log, onFound),
+  });
 }
 
 /**
@@ -123,14 +88,16 @@ export async function createOrReconcile(
   ref: RoleRef,
   log: ResourceLogger,
   onFound: (role: Role) => void,
-): Promise<RoleOperations> {
-  return createOnce<RoleOperations, Role>({
+): Promise<Made<KnownRole>> {
+  return createOnce<Made<KnownRole>, Role>({
     log,
-    send: () =>
-      api.roles.create(ref.projectId, ref.branchId, {
+    send: async () => {
+      const r = await api.roles.create(ref.projectId, ref.branchId, {
         name: ref.name,
         ...(i.noLogin ? { no_login: true } : {}),
-      }),
+      });
+      return { object: r.role, operations: r.operations };
+    },
     find: () => findRole(api, ref),
     describe: () => describeRole(ref),
     refused: async (err) => {
@@ -163,17 +130,17 @@ export async function finishFound(
   ref: RoleRef,
   found: Role,
   takenOver?: ResourceLogger,
-): Promise<RoleOperations> {
+): Promise<Made<KnownRole>> {
   const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
-  if (i.noLogin) return { role: found, operations };
+  if (i.noLogin) return { object: found, operations };
   const password = await revealed(api, ref, takenOver);
-  if (password !== undefined) return { role: { ...found, password }, operations };
+  if (password !== undefined) return { object: { ...found, password }, operations };
   // A role taken over after a killed run may be in use already: never reset it unasked (the warning
   // says how to rotate it).
-  if (takenOver) return { role: found, operations };
+  if (takenOver) return { object: found, operations };
   // Not stored: a reset is the only way to learn it, and harmless for a role nothing uses yet.
   const reset = await api.roles.resetPassword(ref.projectId, ref.branchId, ref.name);
-  return { role: reset.role, operations: [...operations, ...reset.operations] };
+  return { object: reset.role, operations: [...operations, ...reset.operations] };
 }
 
 /** `adopt` or `importId`: takes over an existing role; its declared `noLogin` must match it. */
