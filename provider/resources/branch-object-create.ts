@@ -1,16 +1,17 @@
 /**
  * The create of a role or database (objects of a branch, addressed by their name), once for both:
  * a name this stack did not create is refused with its importId, one a killed run of this stack left
- * is taken over, a lost answer is reconciled, a refusal for want of a compute waits for the one the
+ * is taken over, a lost answer is reconciled by the name (it was free before the create was sent, so
+ * an object of that name now is this create's), a refusal for want of a compute waits for the one the
  * program declares, and an object made but not finished stays in the stack. Each resource gives only
  * its own calls and rules ({@link BranchObjectCreate}).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Operation } from "../api";
+import type { NeonClient, Operation } from "../api";
 import type { ResourceLogger } from "./engine-log";
-import { keptInStack, waitingLine } from "./kit";
+import { createOnce, keptInStack, waitingLine } from "./kit";
 import type { Runtime } from "./runtime";
-import { knownAbsent, leftByThisStack, refuseTaken, type BranchObjectRef } from "./branch-objects";
+import { knownAbsent, leftByThisStack, refOf, refuseTaken, type BranchObjectRef } from "./branch-objects";
 import { throughCompute } from "./needs-compute";
 
 /** An object a create made or found, and the operations still to wait for. */
@@ -22,7 +23,6 @@ export interface Made<O> {
 /** What one kind of branch object gives {@link createOnBranch}. */
 export interface BranchObjectCreate<O extends { created_at?: string }> {
   noun: "role" | "database";
-  ref: BranchObjectRef;
   /** The object as messages name it; without one, the declared object. */
   describe(o?: O): string;
   /** The resource's id for the object. */
@@ -37,18 +37,25 @@ export interface BranchObjectCreate<O extends { created_at?: string }> {
   unlike(existing: O): Error | undefined;
   /** An existing object of this stack's: what is left to wait for (`takenOver`: a killed run left it). */
   finishFound(existing: O, takenOver: ResourceLogger | undefined): Promise<Made<O>>;
-  /** Sends the create, reconciling a lost answer; `onFound` hears of the object a lost answer made. */
-  send(onFound: (o: O) => void): Promise<Made<O>>;
+  /** Sends the create request (once; a lost answer is reconciled here, by the name). */
+  send(): Promise<Made<O>>;
+  /** A create refused before it could make anything: the error to throw (a 409 is a name taken since the look). */
+  refused(err: unknown): Promise<never>;
 }
 
-/** Creates the object `c` describes for the resource whose inputs are `inputs`. */
+/**
+ * Creates the object of the resource whose inputs are `inputs` (its project, branch and name), as
+ * `steps` (given the client and where the object is) describe it.
+ */
 export async function createOnBranch<O extends { created_at?: string }>(
   rt: Runtime,
   inputs: Record<string, unknown>,
-  log: ResourceLogger,
-  c: BranchObjectCreate<O>,
+  steps: (api: NeonClient, ref: BranchObjectRef) => BranchObjectCreate<O>,
 ): Promise<pulumi.dynamic.CreateResult> {
-  const { ref, noun } = c;
+  const log = rt.logger(inputs);
+  const ref = refOf(inputs);
+  const c = steps(rt.client(), ref);
+  const noun = c.noun;
   let made: O | undefined;
   try {
     await throughCompute(rt, ref, `create ${c.describe()}`, log, attempt);
@@ -85,8 +92,17 @@ export async function createOnBranch<O extends { created_at?: string }>(
       }
       const r = existing
         ? await c.finishFound(existing, ownFirstTry ? undefined : log)
-        : await c.send((found) => {
-            made = found;
+        : await createOnce<Made<O>, O>({
+            log,
+            send: () => c.send(),
+            find: () => c.find(),
+            describe: (found) => c.describe(found),
+            refused: (err) => c.refused(err),
+            finish: (found) => {
+              // From here on it is this stack's object: a failure keeps it in the stack.
+              made = found;
+              return c.finishFound(found, undefined);
+            },
           });
       made = r.object;
       log.progress(waitingLine(`created ${c.describe(made)}`, r.operations));

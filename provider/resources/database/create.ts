@@ -5,9 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type NeonClient } from "../../api";
-import { createOnce, type Checked, type TakeOverStep } from "../kit";
+import type { Checked, TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
-import type { ResourceLogger } from "../engine-log";
 import { parseImportId, pendingBranchOps, refOf, refuseTaken, type BranchObjectRef } from "../branch-objects";
 import { createOnBranch, type Made } from "../branch-object-create";
 import type { DatabaseInputs } from "./types";
@@ -20,12 +19,8 @@ type Props = Record<string, unknown>;
 export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<pulumi.dynamic.CreateResult> {
   const inputs: Props = i;
   if (i.importId || i.adopt) return takeOver(rt, inputs, i);
-  const api = rt.client();
-  const log = rt.logger(inputs);
-  const ref = refOf(inputs);
-  return createOnBranch<Database>(rt, inputs, log, {
+  return createOnBranch<Database>(rt, inputs, (api, ref) => ({
     noun: "database",
-    ref,
     describe: (db) => describeDatabase(db ?? { name: ref.name, branch_id: ref.branchId }),
     id: (db) => String(db.id),
     outputs: (db) => toOutputs(inputs, ref.projectId, db),
@@ -40,27 +35,6 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
               "change it in a later update), or choose another name. Nothing was changed.",
           ),
     finishFound: (existing) => finishFound(api, ref, existing),
-    send: (onFound) => createOrReconcile(api, i, ref, log, onFound),
-  });
-}
-
-/** The database of `ref`'s name on its branch, if there is one. */
-const findDatabase = async (api: NeonClient, ref: BranchObjectRef): Promise<Database | undefined> =>
-  (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
-
-/**
- * Sends the create. The name was free before it was sent, so after a lost answer a database of that
- * name is this one — also when the resent create answers 409 "already exists".
- */
-export async function createOrReconcile(
-  api: NeonClient,
-  i: DatabaseInputs,
-  ref: BranchObjectRef,
-  log: ResourceLogger,
-  onFound: (db: Database) => void,
-): Promise<Made<Database>> {
-  return createOnce<Made<Database>, Database>({
-    log,
     send: async () => {
       const r = await api.databases.create(ref.projectId, ref.branchId, {
         name: i.name,
@@ -68,19 +42,18 @@ export async function createOrReconcile(
       });
       return { object: r.database, operations: r.operations };
     },
-    find: () => findDatabase(api, ref),
-    describe: describeDatabase,
     refused: async (err) => {
       if (!(err instanceof ApiError)) throw err;
+      // A 409 here: someone else created the name between the look and the create.
       if (err.kind === "conflict") throw refuseTaken("database", ref);
       throw await explainOwner(api, ref, i.ownerName, err);
     },
-    finish: (found) => {
-      onFound(found);
-      return finishFound(api, ref, found);
-    },
-  });
+  }));
 }
+
+/** The database of `ref`'s name on its branch, if there is one. */
+const findDatabase = async (api: NeonClient, ref: BranchObjectRef): Promise<Database | undefined> =>
+  (await api.databases.list(ref.projectId, ref.branchId)).find((d) => d.name === ref.name);
 
 /** The names of a branch's databases. */
 const databaseNames = (api: NeonClient) => async (projectId: string, branchId: string) =>

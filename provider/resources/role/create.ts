@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
-import { createOnce, type Checked, type TakeOverStep } from "../kit";
+import type { Checked, TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { isNotFound, parseImportId, pendingBranchOps, refOf, refuseTaken } from "../branch-objects";
@@ -52,12 +52,8 @@ export async function revealed(
 export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulumi.dynamic.CreateResult> {
   const inputs: Props = i;
   if (i.importId || i.adopt) return takeOver(rt, inputs, i);
-  const api = rt.client();
-  const log = rt.logger(inputs);
-  const ref = refOf(inputs);
-  return createOnBranch<KnownRole>(rt, inputs, log, {
+  return createOnBranch<KnownRole>(rt, inputs, (api, ref) => ({
     noun: "role",
-    ref,
     describe: () => describeRole(ref),
     id: () => roleId(ref),
     outputs: (role) => toOutputs(inputs, ref, role, role.password),
@@ -73,24 +69,6 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
               "Nothing was changed.",
           ),
     finishFound: (existing, takenOver) => finishFound(api, i, ref, existing, takenOver),
-    send: (onFound) => createOrReconcile(api, i, ref, log, onFound),
-  });
-}
-
-/**
- * Sends the create. A lost answer is reconciled by the name (the role did not exist before this
- * create, so a role of that name now is this one): its password is read back, or — when the project
- * does not store passwords — reset, since nothing uses this new role yet.
- */
-export async function createOrReconcile(
-  api: NeonClient,
-  i: RoleInputs,
-  ref: RoleRef,
-  log: ResourceLogger,
-  onFound: (role: Role) => void,
-): Promise<Made<KnownRole>> {
-  return createOnce<Made<KnownRole>, Role>({
-    log,
     send: async () => {
       const r = await api.roles.create(ref.projectId, ref.branchId, {
         name: ref.name,
@@ -98,21 +76,14 @@ export async function createOrReconcile(
       });
       return { object: r.role, operations: r.operations };
     },
-    find: () => findRole(api, ref),
-    describe: () => describeRole(ref),
     refused: async (err) => {
-      // A 409 here: someone else created the name between the check and the create.
+      // A 409 here: someone else created the name between the look and the create.
       if (err instanceof ApiError && err.kind === "conflict" && (await findRole(api, ref))) {
         throw refuseTaken("role", ref);
       }
       throw err;
     },
-    finish: (found) => {
-      // From here on it is this stack's role: a failure keeps it in the stack.
-      onFound(found);
-      return finishFound(api, i, ref, found);
-    },
-  });
+  }));
 }
 
 /** The names of a branch's roles. */
@@ -121,8 +92,8 @@ export const roleNames = (api: NeonClient) => async (projectId: string, branchId
 
 /**
  * A role this stack created but did not hear back about (a lost answer, a killed run): its password
- * is read back or — when the project does not store passwords — reset, since nothing uses it yet;
- * and the branch's unfinished operations are waited for.
+ * is read back or — when the project does not store passwords — reset after a lost answer, since
+ * nothing uses that new role yet; and the branch's unfinished operations are waited for.
  */
 export async function finishFound(
   api: NeonClient,

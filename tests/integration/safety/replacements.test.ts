@@ -300,6 +300,17 @@ describe("a killed run's role or database on a branch this stack created", () =>
     await expect(
       made(roles, "Role", "nl", { projectId, branchId: b.id, name: "nl", noLogin: true }),
     ).rejects.toThrow(/can log in, unlike the declared one/);
+    // So is a database whose owner differs from the declared one; nothing is changed.
+    const d = await api.databases.create(projectId, b.id, { name: "owned", owner_name: "owner2" });
+    await api.waitForOperations(projectId, d.operations);
+    const before = mutations();
+    await expect(
+      made(dbs, "Database", "owned", { projectId, branchId: b.id, name: "owned", ownerName: "nl" }),
+    ).rejects.toThrow(/owned by "owner2", not the declared "nl"; make ownerName match it/);
+    expect(mutations()).toBe(before);
+    expect((await api.databases.list(projectId, b.id)).find((x) => x.name === "owned")?.owner_name).toBe(
+      "owner2",
+    );
   });
 
   it("the branch carries the stack's annotation, which the listing returns", async () => {
