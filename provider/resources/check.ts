@@ -89,6 +89,12 @@ function withName<T>(def: ResourceDef, f: () => T): T {
   }
 }
 
+/** A resource's checked inputs (normalised, unknown values left as they are) and what is wrong with them. */
+export interface InputsCheck {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+}
+
 /** The outcome of {@link checkAgainst}. */
 export interface Checked {
   /** The known values, parsed when they passed. */

@@ -5,7 +5,7 @@
  * and the remedy, so nothing invalid reaches the API.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, inputSchema, type InputsCheck } from "../check";
 import { APIKEY_DEFINITION } from "./definition";
 import type { ApiKeyInputs } from "./types";
 
@@ -44,10 +44,7 @@ const inputsSchema = inputSchema(APIKEY_DEFINITION, {
  * Validates raw inputs. Values not known yet (preview) are neither validated nor altered. An
  * `importId` of an organization key fills in `orgId` when it is not given.
  */
-export function checkInputs(news: Record<string, unknown>): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+export function checkInputs(news: Record<string, unknown>): InputsCheck {
   const checked = checkAgainst(APIKEY_DEFINITION, inputsSchema, news);
   const { unknownKeys, failures } = checked;
   const inputs: Record<string, unknown> = { ...news };

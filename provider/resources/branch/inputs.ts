@@ -4,7 +4,7 @@
  * that judges `expiresAt` is passed in.
  */
 import { z } from "zod";
-import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, displayName, inputSchema, type InputsCheck } from "../check";
 import { OWNER_KEYS, UNKNOWN } from "../kit";
 import { checkComputeInput } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects";
@@ -78,7 +78,7 @@ export function checkInputs(
   olds: Record<string, unknown> = {},
   /** A refresh of this run found the branch deleted at this expiry: its recreation is said, not refused. */
   expiredAt?: string,
-): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+): InputsCheck {
   const checked = checkAgainst(BRANCH_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures];
   const inputs: Record<string, unknown> = { ...news };

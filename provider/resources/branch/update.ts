@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch } from "../../api";
 import { ensureStarted } from "../compute/recovery";
-import { confirmGone, refreshInputs, unfinishedCreation, type Checked } from "../kit";
+import { confirmGone, refreshInputs, unfinishedCreation, type Checked, type UpdateStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
@@ -95,12 +95,7 @@ export async function applyChanges(
   });
 }
 
-export async function update(
-  rt: Runtime,
-  id: string,
-  olds: Props,
-  news: Checked<BranchInputs>,
-): Promise<pulumi.dynamic.UpdateResult> {
+export const update: UpdateStep<BranchInputs> = async (rt, id, olds, news) => {
   const api = rt.client();
   const projectId = String(news.projectId);
   const log = rt.logger(news);
@@ -125,7 +120,7 @@ export async function update(
   const b = await api.branches.getAnnotated(projectId, id);
   const extra = olds.adopted === true ? { adopted: true } : {};
   return { outs: toOutputs(news, b.branch, await readWriteCompute(api, projectId, id), b.annotation, extra) };
-}
+};
 
 /**
  * A branch whose create did not finish (an earlier run's InitError): waits for what still runs on it,

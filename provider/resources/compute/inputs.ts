@@ -5,7 +5,7 @@
  * naming the property and the remedy, so nothing invalid reaches the API.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, inputSchema, type CheckFailure, type InputsCheck } from "../check";
 import { UNKNOWN } from "../kit";
 import { branchIdRule } from "../branch-objects";
 import { didYouMean } from "../settings";
@@ -95,10 +95,7 @@ const inputsSchema = inputSchema(COMPUTE_DEFINITION, {
  * Validates and normalises raw inputs. Properties whose value is not known yet
  * (preview) are neither validated nor altered.
  */
-export function checkInputs(news: Record<string, unknown>): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+export function checkInputs(news: Record<string, unknown>): InputsCheck {
   const checked = checkAgainst(COMPUTE_DEFINITION, inputsSchema, news);
   const { unknownKeys } = checked;
   const value = checked.value as Partial<ComputeInputs>;

@@ -1,7 +1,7 @@
 /**
  * Inputs of the `Database` resource and `check`: validation at `pulumi preview`. Pure.
  */
-import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, inputSchema, type InputsCheck } from "../check";
 import { apiId as id, branchIdRule, importIdFailures, pgName, threePartImportId } from "../branch-objects";
 import { DATABASE_DEFINITION } from "./definition";
 
@@ -14,10 +14,7 @@ const inputsSchema = inputSchema(DATABASE_DEFINITION, {
 });
 
 /** Validates raw inputs. Values not known yet are neither judged nor altered. */
-export function checkInputs(news: Record<string, unknown>): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+export function checkInputs(news: Record<string, unknown>): InputsCheck {
   const checked = checkAgainst(DATABASE_DEFINITION, inputsSchema, news);
   return { inputs: { ...news }, failures: [...checked.failures, ...importIdFailures(checked.value)] };
 }

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
-import { confirmGone, refreshInputs, waitingLine, type Checked } from "../kit";
+import { confirmGone, refreshInputs, waitingLine, type UpdateStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { isNotFound, parseImportId, pendingBranchOps } from "../branch-objects";
@@ -106,12 +106,7 @@ export async function current(api: NeonClient, id: string, props: Props): Promis
   );
 }
 
-export async function update(
-  rt: Runtime,
-  id: string,
-  olds: Props,
-  news: Checked<DatabaseInputs>,
-): Promise<pulumi.dynamic.UpdateResult> {
+export const update: UpdateStep<DatabaseInputs> = async (rt, id, olds, news) => {
   const api = rt.client();
   const db = await current(api, id, olds);
   if (!db) {
@@ -133,4 +128,4 @@ export async function update(
   else if (olds.adopted === true && after.owner_name !== db.owner_name)
     extra[ADOPTED_OWNER_KEY] = db.owner_name;
   return { outs: toOutputs(news, String(olds.projectId), after, extra) };
-}
+};

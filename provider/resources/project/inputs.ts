@@ -3,7 +3,7 @@
  * settings are checked by `Compute`'s own rules. Pure: no network, no clock.
  */
 import { z } from "zod";
-import { checkAgainst, displayName, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, displayName, inputSchema, type InputsCheck } from "../check";
 import { checkComputeInput } from "../compute/inputs";
 import { PROJECT_DEFINITION } from "./definition";
 import type { ProjectInputs } from "./types";
@@ -57,10 +57,7 @@ const inputsSchema = inputSchema(PROJECT_DEFINITION, {
 });
 
 /** Validates raw inputs. Values not known yet are neither judged nor altered. */
-export function checkInputs(news: Record<string, unknown>): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+export function checkInputs(news: Record<string, unknown>): InputsCheck {
   const checked = checkAgainst(PROJECT_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures];
   const inputs: Record<string, unknown> = { ...news };

@@ -2,7 +2,7 @@
  * Inputs of the `Role` resource and `check`: validation at `pulumi preview`. Pure.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type CheckFailure } from "../check";
+import { checkAgainst, inputSchema, type InputsCheck } from "../check";
 import {
   apiId as id,
   branchIdRule,
@@ -22,10 +22,7 @@ const inputsSchema = inputSchema(ROLE_DEFINITION, {
 });
 
 /** Validates raw inputs. Values not known yet are neither judged nor altered. */
-export function checkInputs(news: Record<string, unknown>): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+export function checkInputs(news: Record<string, unknown>): InputsCheck {
   const checked = checkAgainst(ROLE_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures, ...importIdFailures(checked.value)];
   const v = checked.value;

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
-import { confirmGone, InitError, refreshInputs, waitingLine } from "../kit";
+import { confirmGone, InitError, refreshInputs, waitingLine, type UpdateStep } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { isNotFound, parseImportId, pendingBranchOps, refOf } from "../branch-objects";
@@ -12,6 +12,7 @@ import { throughCompute } from "../needs-compute";
 import { ROLE_DEFINITION } from "./definition";
 import { describeRole, diffRole, roleId, toOutputs, type RoleRef } from "./mapping";
 import { revealed } from "./create";
+import type { RoleInputs } from "./types";
 
 type Props = Record<string, unknown>;
 
@@ -45,12 +46,7 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
   };
 }
 
-export async function update(
-  rt: Runtime,
-  id: string,
-  olds: Props,
-  news: Props,
-): Promise<pulumi.dynamic.UpdateResult> {
+export const update: UpdateStep<RoleInputs> = async (rt, id, olds, news) => {
   const api = rt.client();
   const ref = refOf(olds);
   const extra = olds.adopted === true ? { adopted: true } : {};
@@ -91,7 +87,7 @@ export async function update(
   }
   const r = reset as RoleOperations;
   return { outs: toOutputs(news, ref, r.role, r.role.password, extra) };
-}
+};
 
 /**
  * Resets the password. After a lost answer it is not known whether the reset was made, and reading
