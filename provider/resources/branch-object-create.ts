@@ -37,9 +37,12 @@ export interface BranchObjectCreate<O extends { created_at?: string }> {
   unlike(existing: O): Error | undefined;
   /** An existing object of this stack's: what is left to wait for (`takenOver`: a killed run left it). */
   finishFound(existing: O, takenOver: ResourceLogger | undefined): Promise<Made<O>>;
-  /** Sends the create request (once; a lost answer is reconciled here, by the name). */
+  /** Sends the create request; sent once more only after a lost answer that made nothing (`createOnce`). */
   send(): Promise<Made<O>>;
-  /** A create refused before it could make anything: the error to throw (a 409 is a name taken since the look). */
+  /**
+   * The error for a create refused before it could make anything (a 409: the name was taken since it
+   * was found free).
+   */
   refused(err: unknown): Promise<never>;
 }
 

@@ -122,13 +122,13 @@ export function changedKeysOf(kind: ResourceKind, olds: Props, news: Props): str
   return kind.steps.changedKeys?.(olds, news) ?? definedChangedKeys(kind.definition, olds, news);
 }
 
+/** A resource's update step, typed by its checked inputs. */
+export type UpdateStep<I extends object> = ResourceSteps<I>["update"];
+
 /**
  * A step that takes over an object that exists (`adopt`, `importId`, `adoptDefault`): the runtime,
  * the checked inputs as the engine gave them, and what the resource parsed from them.
  */
-/** A resource's update step, typed by its checked inputs. */
-export type UpdateStep<I extends object> = ResourceSteps<I>["update"];
-
 export type TakeOverStep<A> = (rt: Runtime, inputs: Props, parsed: A) => Promise<pulumi.dynamic.CreateResult>;
 
 /** The inputs that describe an object `pulumi import` read, as it is: the resource's own, else the definition's. */

@@ -44,7 +44,7 @@ export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<p
     },
     refused: async (err) => {
       if (!(err instanceof ApiError)) throw err;
-      // A 409 here: someone else created the name between the look and the create.
+      // A 409 here: someone else took the name since it was found free (by a look, or in the branch's create answer).
       if (err.kind === "conflict") throw refuseTaken("database", ref);
       throw await explainOwner(api, ref, i.ownerName, err);
     },

@@ -77,7 +77,7 @@ export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulum
       return { object: r.role, operations: r.operations };
     },
     refused: async (err) => {
-      // A 409 here: someone else created the name between the look and the create.
+      // A 409 here: someone else took the name since it was found free (by a look, or in the branch's create answer).
       if (err instanceof ApiError && err.kind === "conflict" && (await findRole(api, ref))) {
         throw refuseTaken("role", ref);
       }
