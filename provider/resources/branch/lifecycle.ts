@@ -6,6 +6,7 @@
  * operations.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { ApiError } from "../../api";
 import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
 import {
@@ -190,14 +191,20 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   const api = rt.client();
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {
-    await refuseUndeletable(api, projectId, id, "delete");
-    await deleteAndWait(
-      rt,
-      projectId,
-      `branch ${id}`,
-      () => api.branches.delete(projectId, id),
-      rt.logger(props),
-    );
+    const send = async () => {
+      try {
+        return await api.branches.delete(projectId, id);
+      } catch (err) {
+        // The service refuses to delete the project's default branch, a protected branch and one with
+        // children (400, 409), and deletes nothing then: one listing says which, in plain words. Sent
+        // first, a delete needs no listing when it goes through.
+        if (err instanceof ApiError && (err.kind === "invalid" || err.kind === "conflict")) {
+          await refuseUndeletable(api, projectId, id, "delete");
+        }
+        throw err;
+      }
+    };
+    await deleteAndWait(rt, projectId, `branch ${id}`, send, rt.logger(props));
   });
 }
 

@@ -69,7 +69,11 @@ export async function readWriteCompute(
   return (await api.endpoints.listByBranch(projectId, branchId)).find((e) => e.type === "read_write");
 }
 
-/** Refuses, before any change is sent, to delete a branch the service would refuse to delete. */
+/**
+ * Fails saying why when the service refuses (or would refuse) to delete the branch: the project's
+ * default branch, a protected one, one with children. A replacement asks before anything is sent; a
+ * delete asks only after the service refused it.
+ */
 export async function refuseUndeletable(
   api: NeonClient,
   projectId: string,

@@ -429,16 +429,24 @@ describe("delete", () => {
     await impl.delete(c.id, c.outs);
   });
 
-  it("refuses a parent branch and a protected one before sending anything that changes them", async () => {
+  it("a parent branch and a protected one: the service's refusal is said plainly, and both stay", async () => {
     const parent = await create("parent", { name: "parent-1" });
     await create("child", { name: "child-1", parentId: parent.id });
-    const before = mutations();
+    const lists = () => emulator.requestsByRoute()["GET /projects/:project_id/branches"] ?? 0;
     await expect(impl.delete(parent.id, parent.outs)).rejects.toThrow(
-      /it has child branches .*delete them first/,
+      /it has child branches .*delete them first.*Nothing was deleted/,
     );
     const guarded = await create("guarded", { name: "guarded-1", protected: true });
-    await expect(impl.delete(guarded.id, guarded.outs)).rejects.toThrow(/it is protected/);
-    expect(mutations()).toBe(before + 1);
+    await expect(impl.delete(guarded.id, guarded.outs)).rejects.toThrow(
+      /it is protected.*Nothing was deleted/,
+    );
+    expect((await api.branches.get(projectId, parent.id)).id).toBe(parent.id);
+    expect((await api.branches.get(projectId, guarded.id)).id).toBe(guarded.id);
+    // A delete the service accepts needs no listing first.
+    const plain = await create("plain", { name: "plain-1" });
+    const before = lists();
+    await impl.delete(plain.id, plain.outs);
+    expect(lists()).toBe(before);
   });
 
   it("adoptDefault manages the default branch, and destroy leaves it in place", async () => {
