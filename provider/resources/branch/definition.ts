@@ -38,7 +38,7 @@ export const BRANCH_DEFINITION = {
     "lost answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held " +
     "by a branch this stack did not create fails with the exact `importId`. The project's default branch " +
     "can be managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected " +
-    "or parent branch is refused before anything is sent.",
+    "or parent branch is not deleted, and the error says which.",
   importId: { format: "<projectId>/<branchId>", example: "shiny-wind-123456/br-cool-sky-12345678" },
   aliases: ["pulumi-nodejs:dynamic/neon:Branch"],
   properties: [

@@ -1,12 +1,12 @@
 /**
- * The lifecycle of `Branch`: check, diff and delete (refusing a default, protected or parent branch
- * before anything is sent) here; create (with its compute in the same request, reconciling a killed
+ * The lifecycle of `Branch`: check, diff and delete (a default, protected or parent branch is not
+ * deleted: the error says which) here; create (with its compute in the same request, reconciling a killed
  * run or a lost answer by the branch's name) in `create.ts`; read and update (rename, protection,
  * expiry, the compute's size, a reset to the parent) in `update.ts`. Every change waits for its
  * operations.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError } from "../../api";
+import { ApiError, type ApiErrorKind } from "../../api";
 import { sizeChangeWarning } from "../compute/diff";
 import { planFailures } from "../compute/preflight";
 import {
@@ -191,15 +191,21 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   const api = rt.client();
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {
+    // A branch its state knows to be protected or the default: refused before anything is sent.
+    if (props.protected === true || props.default === true)
+      await refuseUndeletable(api, projectId, id, "delete");
     const send = async () => {
       try {
         return await api.branches.delete(projectId, id);
       } catch (err) {
         // The service refuses to delete the project's default branch, a protected branch and one with
-        // children (400, 409), and deletes nothing then: one listing says which, in plain words. Sent
-        // first, a delete needs no listing when it goes through.
-        if (err instanceof ApiError && (err.kind === "invalid" || err.kind === "conflict")) {
-          await refuseUndeletable(api, projectId, id, "delete");
+        // children, and deletes nothing then: one listing says which, in plain words (when it cannot be
+        // read, the service's own answer stands). Sent first, a delete needs no listing when it goes
+        // through.
+        if (err instanceof ApiError && REFUSALS.includes(err.kind)) {
+          await refuseUndeletable(api, projectId, id, "delete").catch((e: unknown) => {
+            if (!(e instanceof ApiError)) throw e;
+          });
         }
         throw err;
       }
@@ -207,6 +213,9 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
     await deleteAndWait(rt, projectId, `branch ${id}`, send, rt.logger(props));
   });
 }
+
+/** The answers with which the service may refuse a branch's delete (it names no status for it). */
+const REFUSALS: readonly ApiErrorKind[] = ["invalid", "conflict", "forbidden"];
 
 /** `Branch`'s own steps (see `../kit.ts`). */
 export const branchSteps: ResourceSteps<BranchInputs> = { check, diff, create, read, update, delete: remove };

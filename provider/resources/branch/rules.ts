@@ -1,6 +1,7 @@
 /**
  * `Branch`'s rules the service enforces, judged before anything is sent (a reset of a protected branch,
- * an expiry or a delete where children stand in the way, the default branch), and small reads of the
+ * an expiry where children stand in the way, a replacement of the default branch) or said plainly once
+ * the service refused (a delete), and small reads of the
  * branch's surroundings (its children, its read_write compute, its unfinished operations).
  */
 import { ApiError, type Branch, type Endpoint, type NeonClient } from "../../api";
@@ -72,7 +73,8 @@ export async function readWriteCompute(
 /**
  * Fails saying why when the service refuses (or would refuse) to delete the branch: the project's
  * default branch, a protected one, one with children. A replacement asks before anything is sent; a
- * delete asks only after the service refused it.
+ * delete asks first only when the branch's state says it is protected or the default, else once the
+ * service refused it.
  */
 export async function refuseUndeletable(
   api: NeonClient,

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Neon branch, optionally with its read_write compute created in the same request. A killed run or a lost answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held by a branch this stack did not create fails with the exact `importId`. The project's default branch can be managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected or parent branch is refused before anything is sent.
+// A Neon branch, optionally with its read_write compute created in the same request. A killed run or a lost answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held by a branch this stack did not create fails with the exact `importId`. The project's default branch can be managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected or parent branch is not deleted, and the error says which.
 //
 // ## Import
 //

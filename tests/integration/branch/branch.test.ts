@@ -3,7 +3,7 @@
  * and its compute in one request, usable when create returns; a lost answer and a killed run
  * reconciled by name (never a second branch); a stranger's name refused with its importId; renames,
  * resizes and resets in place; the default branch adopted and left in place; a default, protected or
- * parent branch refused before anything is sent.
+ * parent branch not deleted, the error saying which.
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
@@ -429,19 +429,32 @@ describe("delete", () => {
     await impl.delete(c.id, c.outs);
   });
 
-  it("a parent branch and a protected one: the service's refusal is said plainly, and both stay", async () => {
+  it("a parent branch and a protected one are not deleted, the error saying why; a plain delete lists nothing", async () => {
     const parent = await create("parent", { name: "parent-1" });
     await create("child", { name: "child-1", parentId: parent.id });
+    const deletes = () => emulator.requestsByRoute()["DELETE /projects/:project_id/branches/:branch_id"] ?? 0;
     const lists = () => emulator.requestsByRoute()["GET /projects/:project_id/branches"] ?? 0;
+    // A parent: the service refuses the delete (its state cannot know of children made elsewhere), and
+    // one listing says why.
     await expect(impl.delete(parent.id, parent.outs)).rejects.toThrow(
       /it has child branches .*delete them first.*Nothing was deleted/,
     );
+    expect((await api.branches.get(projectId, parent.id)).id).toBe(parent.id);
+    // Protected by the stack: its state says so, and nothing is sent.
     const guarded = await create("guarded", { name: "guarded-1", protected: true });
+    const sent = deletes();
     await expect(impl.delete(guarded.id, guarded.outs)).rejects.toThrow(
       /it is protected.*Nothing was deleted/,
     );
-    expect((await api.branches.get(projectId, parent.id)).id).toBe(parent.id);
-    expect((await api.branches.get(projectId, guarded.id)).id).toBe(guarded.id);
+    expect(deletes()).toBe(sent);
+    // Protected outside the stack: the service refuses, and the error still says why.
+    const outside = await create("outside", { name: "outside-1" });
+    const u = await api.branches.update(projectId, outside.id, { protected: true });
+    await api.waitForOperations(projectId, u.operations);
+    await expect(impl.delete(outside.id, outside.outs)).rejects.toThrow(
+      /it is protected.*Nothing was deleted/,
+    );
+    expect((await api.branches.get(projectId, outside.id)).protected).toBe(true);
     // A delete the service accepts needs no listing first.
     const plain = await create("plain", { name: "plain-1" });
     const before = lists();
