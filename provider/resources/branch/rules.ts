@@ -1,8 +1,9 @@
 /**
- * `Branch`'s rules the service enforces, judged before anything is sent (a reset of a protected branch,
- * an expiry where children stand in the way, a replacement of the default branch) or said plainly once
- * the service refused (a delete), and small reads of the
- * branch's surroundings (its children, its read_write compute, its unfinished operations).
+ * `Branch`'s rules the service enforces — judged before anything is sent (a replacement of a default,
+ * protected or parent branch, a reset of a protected branch, an expiry where children stand in the way,
+ * a delete of a branch its state says is protected or the default) or said plainly once the service
+ * refused (any other delete) — and small reads of the branch's surroundings (its children, its
+ * read_write compute, its unfinished operations).
  */
 import { ApiError, type Branch, type Endpoint, type NeonClient } from "../../api";
 import { pendingOperations, UNKNOWN } from "../kit";

@@ -436,9 +436,11 @@ describe("delete", () => {
     const lists = () => emulator.requestsByRoute()["GET /projects/:project_id/branches"] ?? 0;
     // A parent: the service refuses the delete (its state cannot know of children made elsewhere), and
     // one listing says why.
+    const [sentBefore, listedBefore] = [deletes(), lists()];
     await expect(impl.delete(parent.id, parent.outs)).rejects.toThrow(
       /it has child branches .*delete them first.*Nothing was deleted/,
     );
+    expect([deletes() - sentBefore, lists() - listedBefore]).toEqual([1, 1]);
     expect((await api.branches.get(projectId, parent.id)).id).toBe(parent.id);
     // Protected by the stack: its state says so, and nothing is sent.
     const guarded = await create("guarded", { name: "guarded-1", protected: true });
@@ -451,9 +453,11 @@ describe("delete", () => {
     const outside = await create("outside", { name: "outside-1" });
     const u = await api.branches.update(projectId, outside.id, { protected: true });
     await api.waitForOperations(projectId, u.operations);
+    const sentOutside = deletes();
     await expect(impl.delete(outside.id, outside.outs)).rejects.toThrow(
       /it is protected.*Nothing was deleted/,
     );
+    expect(deletes()).toBe(sentOutside + 1);
     expect((await api.branches.get(projectId, outside.id)).protected).toBe(true);
     // A delete the service accepts needs no listing first.
     const plain = await create("plain", { name: "plain-1" });
