@@ -1,9 +1,9 @@
 /**
- * The program-side classes of a resource, made from its registry entry: the dynamic resource class
- * (served by Pulumi's dynamic provider through the resource's shim) and the plugin class (served by
- * `pulumi-resource-neoncompute`). Both seed every output of the definition so that it appears on the
- * class, mark the definition's secret outputs, and apply the entry's class options (admission,
- * delete-before-replace). A resource folder writes only its TypeScript types and one line per face.
+ * What the program-side classes of both faces share: the dynamic resource class (`dynamic/class.ts`,
+ * served by Pulumi's dynamic provider through the resource's shim) and the plugin class
+ * (`plugin/class.ts`, served by `pulumi-resource-neoncompute`) both seed every output of the definition
+ * so that it appears on the class, mark the definition's secret outputs, and apply the entry's class
+ * options (admission, delete-before-replace). A resource folder writes only one line per face.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DYNAMIC_MODULE, PACKAGE, secretNames, type ResourceDef } from "./definition";
@@ -50,32 +50,4 @@ export function options(
       : {}),
     ...(dbr ? { deleteBeforeReplace: opts?.deleteBeforeReplace ?? true } : {}),
   };
-}
-
-/** The plugin class of a registry entry (type `neoncompute:index:<Name>`). */
-export function pluginClass<Args extends object, Outs>(
-  kind: ResourceKind,
-): ResourceClass<Args, Outs, pulumi.CustomResource> {
-  const def = kind.definition;
-  class PluginResource extends pulumi.CustomResource {
-    static readonly __pulumiType = `${PACKAGE}:index:${def.name}`;
-
-    // As generated SDKs do: by type token, so that it holds across copies of the package.
-    static override isInstance(obj: unknown): obj is PluginResource {
-      return (
-        typeof obj === "object" &&
-        obj !== null &&
-        (obj as { __pulumiType?: unknown }).__pulumiType === PluginResource.__pulumiType
-      );
-    }
-
-    constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
-      const a = admitted(kind, args, opts);
-      // Aliases from the dynamic type token: a stack moves to the plugin without replacing anything.
-      super(PluginResource.__pulumiType, name, seeded(def, a.args), options(kind, opts, true));
-      a.track(this);
-    }
-  }
-  Object.defineProperty(PluginResource, "name", { value: def.name });
-  return PluginResource as unknown as ResourceClass<Args, Outs, pulumi.CustomResource>;
 }

@@ -1,5 +1,5 @@
 /** `ApiKey` as the provider plugin serves it (`neoncompute:index:ApiKey`); see `docs/api/ApiKey.md`. */
-import { pluginClass } from "../classes";
+import { pluginClass } from "../../plugin/class";
 import { apiKey } from "./kind";
 import type { ApiKeyArgs, ApiKeyOutputs } from "./resource";
 

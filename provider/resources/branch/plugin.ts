@@ -1,5 +1,5 @@
 /** `Branch` as the provider plugin serves it (`neoncompute:index:Branch`); see `docs/api/Branch.md`. */
-import { pluginClass } from "../classes";
+import { pluginClass } from "../../plugin/class";
 import { branch } from "./kind";
 import type { BranchArgs, BranchOutputs } from "./resource";
 

@@ -1,5 +1,5 @@
 /** `Compute` as the provider plugin serves it (`neoncompute:index:Compute`); see `docs/api/Compute.md`. */
-import { pluginClass } from "../classes";
+import { pluginClass } from "../../plugin/class";
 import { compute } from "./kind";
 import type { ComputeArgs, ComputeOutputs } from "./resource";
 

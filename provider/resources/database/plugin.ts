@@ -1,5 +1,5 @@
 /** `Database` as the provider plugin serves it (`neoncompute:index:Database`); see `docs/api/Database.md`. */
-import { pluginClass } from "../classes";
+import { pluginClass } from "../../plugin/class";
 import { database } from "./kind";
 import type { DatabaseArgs, DatabaseOutputs } from "./resource";
 

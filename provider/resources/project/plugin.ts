@@ -1,5 +1,5 @@
 /** `Project` as the provider plugin serves it (`neoncompute:index:Project`); see `docs/api/Project.md`. */
-import { pluginClass } from "../classes";
+import { pluginClass } from "../../plugin/class";
 import { project } from "./kind";
 import type { ProjectArgs, ProjectOutputs } from "./resource";
 

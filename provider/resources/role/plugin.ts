@@ -1,5 +1,5 @@
 /** `Role` as the provider plugin serves it (`neoncompute:index:Role`); see `docs/api/Role.md`. */
-import { pluginClass } from "../classes";
+import { pluginClass } from "../../plugin/class";
 import { role } from "./kind";
 import type { RoleArgs, RoleOutputs } from "./resource";
 
