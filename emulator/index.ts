@@ -14,6 +14,7 @@ import { keyRoutes } from "./routes/keys";
 import { operationRoutes } from "./routes/operations";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
+import { permissionRoutes } from "./routes/permissions";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 import { RealPostgres, type RealPostgresOptions } from "./postgres";
 
@@ -179,6 +180,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       operationRoutes(r);
       keyRoutes(r);
       roleRoutes(r);
+      permissionRoutes(r);
     },
   );
   if (options.postgres) {

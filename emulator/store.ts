@@ -15,6 +15,7 @@ import {
   type Database,
   type Endpoint,
   type OperationRecord,
+  type Permission,
   type Project,
   type ProjectSim,
   type RoleRecord,
@@ -162,8 +163,33 @@ export class Store {
     for (const r of this.opsOf(p.id)) this.opsById.delete(r.op.id);
     delete this.state.operations[p.id];
     delete this.state.sim[p.id];
+    delete this.state.permissions[p.id];
     delete this.state.projects[p.id];
     this.dirty = true;
+  }
+
+  // ---- permissions -------------------------------------------------------
+
+  /** The grants of access to a project, in grant order. */
+  permissionsOf(projectId: string): Permission[] {
+    return Object.prototype.hasOwnProperty.call(this.state.permissions, projectId)
+      ? this.state.permissions[projectId]
+      : [];
+  }
+
+  /** Grants access to the project to the account of `email`. */
+  grant(projectId: string, email: string): Permission {
+    const p: Permission = { id: this.rngIds.uuid(), granted_to_email: email, granted_at: iso(this.now()) };
+    this.state.permissions[projectId] = [...this.permissionsOf(projectId), p];
+    this.dirty = true;
+    return p;
+  }
+
+  /** Removes a grant; the revoked grant is returned with its revocation time, as the service answers it. */
+  revokePermission(projectId: string, p: Permission): Permission & { revoked_at: string } {
+    this.state.permissions[projectId] = this.permissionsOf(projectId).filter((q) => q.id !== p.id);
+    this.dirty = true;
+    return { ...p, revoked_at: iso(this.now()) };
   }
 
   // ---- roles, databases --------------------------------------------------

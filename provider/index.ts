@@ -10,6 +10,7 @@ export * from "./resources/project/resource";
 export * from "./resources/branch/resource";
 export * from "./resources/role/resource";
 export * from "./resources/database/resource";
+export * from "./resources/projectpermission/resource";
 export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";
 export {
   getProjects,

@@ -12,12 +12,21 @@ import { branch } from "./resources/branch/kind";
 import { compute } from "./resources/compute/kind";
 import { database } from "./resources/database/kind";
 import { project } from "./resources/project/kind";
+import { projectPermission } from "./resources/projectpermission/kind";
 import { role } from "./resources/role/kind";
 import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind } from "./resources/kit";
 
 /** The resources, in schema and docs order. */
-export const RESOURCES: readonly ResourceKind[] = [compute, apiKey, project, branch, role, database];
+export const RESOURCES: readonly ResourceKind[] = [
+  compute,
+  apiKey,
+  project,
+  branch,
+  role,
+  database,
+  projectPermission,
+];
 
 export { LOOKUPS };
 

@@ -49,6 +49,7 @@ import {
 } from "./projects";
 import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./roles";
 import { paginate } from "./pager";
+import { permissionCalls, type PermissionCalls } from "./permissions";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
 
@@ -157,6 +158,7 @@ export interface NeonClient {
   };
   roles: RoleCalls;
   databases: DatabaseCalls;
+  permissions: PermissionCalls;
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
@@ -374,6 +376,7 @@ export function buildClient(http: HttpClient): NeonClient {
     branches,
     roles: roleCalls(call, http),
     databases: databaseCalls(call, http),
+    permissions: permissionCalls(call),
     users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),

@@ -15,6 +15,7 @@ export {
 export * from "./schemas";
 export * from "./projects";
 export * from "./roles";
+export { type ProjectPermission, type PermissionCalls } from "./permissions";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

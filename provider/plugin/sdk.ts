@@ -31,6 +31,7 @@ export * from "../resources/project/plugin";
 export * from "../resources/branch/plugin";
 export * from "../resources/role/plugin";
 export * from "../resources/database/plugin";
+export * from "../resources/projectpermission/plugin";
 
 /** Arguments of an explicit {@link Provider}: one Neon account. */
 export interface ProviderArgs {

@@ -259,6 +259,20 @@ export async function deleteAndWait(
   if (r) await rt.waitFor(projectId, r.operations, log);
 }
 
+/**
+ * The update step of a resource every input change of which replaces it (ApiKey, ProjectPermission):
+ * the engine calls update only for an input that changes nothing (an `importId` added later), so the
+ * outputs stay, with the new inputs.
+ */
+export async function keepOutputs(
+  _rt: Runtime,
+  _id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
+  return { outs: { ...olds, ...news } };
+}
+
 /** The engine's diff result for a definition-derived diff. */
 export function diffResult(d: DefinedDiff, deleteBeforeReplace: boolean): pulumi.dynamic.DiffResult {
   // A step may add a replacement of its own (an unfinished creation): then nothing is stable.

@@ -3,9 +3,9 @@
  * TypeScript program of dynamic resources, a YAML program through the plugin), each mistake of the
  * issue's table fails `pulumi preview` with its message — a wrong projectId, an invalid API key, a
  * size above a Free project's limit, a branch name given as parentId, a database owner that is no role
- * of the branch, a Role removed while its role owns a database that stays (after an `up`) — and the
- * emulator serves no request that changes anything during it. The same program with the mistake
- * undone previews green. Then that role is renamed in one `up`, the database kept.
+ * of the branch, an address given access to the project by someone else, a Role removed while its role
+ * owns a database that stays (after an `up`) — and the emulator serves no request that changes anything
+ * during it. The same program with the mistake undone previews green. Then that role is renamed in one `up`, the database kept.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -22,6 +22,9 @@ let emulator: EmulatorHandle;
 
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 30, seed: 25 });
+  // Access someone gave outside the stacks: a ProjectPermission of this address fails the preview.
+  const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+  await api.permissions.grant(emulator.seed.projectId, "held@example.com");
 });
 
 afterAll(async () => {
@@ -73,6 +76,7 @@ async function table(temp: TempStack, ns: string, keyName: string, withRole: Rol
     // A branch with a read_write compute: Neon makes databases through it.
     [`${ns}dbBranchId`]: defaultBranchId,
     [`${ns}ownerName`]: await ownerOf(projectId, defaultBranchId),
+    [`${ns}shareWith`]: "reviewer@example.com",
     [keyName]: emulator.apiKey,
   };
   expect(await preview(temp, good, keyName)).toMatchObject({ ok: true });
@@ -100,6 +104,11 @@ async function table(temp: TempStack, ns: string, keyName: string, withRole: Rol
       "an ownerName that is no role of the branch",
       { [`${ns}ownerName`]: "nobody" },
       /ownerName "nobody" is not a role of branch/,
+    ],
+    [
+      "an address someone else gave access to the project",
+      { [`${ns}shareWith`]: "Held@example.com" },
+      /held@example.com already has access to project .*which this stack did not create\. To manage it here, set importId: "/,
     ],
   ];
   for (const [what, change, message] of mistakes) {

@@ -61,6 +61,9 @@ const ROUTES = [
   "GET /organizations/{org_id}/api_keys",
   "POST /organizations/{org_id}/api_keys",
   "DELETE /organizations/{org_id}/api_keys/{key_id}",
+  "GET /projects/{project_id}/permissions",
+  "POST /projects/{project_id}/permissions",
+  "DELETE /projects/{project_id}/permissions/{permission_id}",
 ];
 
 describe("every route conforms to the OpenAPI schema", () => {
@@ -275,6 +278,27 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.del("/organizations/{org_id}/api_keys/{key_id}", {
       params: { org_id: s.orgId, key_id: ok.body.id },
     });
+    const sp = { project_id: s.projectId };
+    const grant = await c.post("/projects/{project_id}/permissions", {
+      params: sp,
+      body: { email: "dev@example.com" },
+    });
+    expect(grant.status).toBe(200);
+    const again = await c.post("/projects/{project_id}/permissions", {
+      params: sp,
+      body: { email: "DEV@example.com" },
+    });
+    expect(again.status).toBe(409); // the address has access already
+    const bad = await c.post("/projects/{project_id}/permissions", { params: sp, body: { email: "dev" } });
+    expect(bad.status).toBe(400);
+    const grants = await c.get("/projects/{project_id}/permissions", { params: sp });
+    expect(grants.body.project_permissions.map((g: { id: string }) => g.id)).toEqual([grant.body.id]);
+    const gp = { ...sp, permission_id: grant.body.id };
+    const revoked = await c.del("/projects/{project_id}/permissions/{permission_id}", { params: gp });
+    expect(revoked.body).toEqual({ ...grant.body, revoked_at: expect.any(String) });
+    expect((await c.del("/projects/{project_id}/permissions/{permission_id}", { params: gp })).status).toBe(
+      404,
+    );
     // Error bodies (GeneralError) on a few routes.
     await c.get("/projects", { key: "bad" });
     await c.get(OP1, { params: { ...p, operation_id: "00000000-0000-4000-8000-000000000000" } });

@@ -1,12 +1,13 @@
 /**
- * The lifecycle of `ApiKey`: check, diff, create (`create.ts`), read, update and delete.
+ * The lifecycle of `ApiKey`: check, diff, create (`create.ts`), read and delete (update is the kit's
+ * `keepOutputs`: every input change replaces the key).
  *
  * The token is returned by the API once, at creation; it goes into the outputs (which the class
  * marks secret) and nowhere else: never into a log line or an error message.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError } from "../../api";
-import { refreshInputs, type ResourceSteps } from "../kit";
+import { keepOutputs, refreshInputs, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
 import { APIKEY_DEFINITION } from "./definition";
 import { diffApiKey } from "./diff";
@@ -51,21 +52,6 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
   return { id, props: outs, inputs: refreshInputs(APIKEY_DEFINITION, old, outs) };
 }
 
-// --- update --------------------------------------------------------------------------------
-
-/**
- * Every input change replaces the key (see diff), so the engine calls update only for inputs that
- * change nothing (an `importId` added after creation): the outputs stay, with the new inputs.
- */
-async function update(
-  _rt: Runtime,
-  _id: string,
-  olds: Props,
-  news: Props,
-): Promise<pulumi.dynamic.UpdateResult> {
-  return { outs: { ...olds, ...news } };
-}
-
 // --- delete --------------------------------------------------------------------------------
 
 /** Revokes the key. A key already revoked, or one the service no longer knows, is success. */
@@ -102,6 +88,6 @@ export const apiKeySteps: ResourceSteps<ApiKeyInputs> = {
   changedKeys: (olds, news) => diffApiKey(olds, news).replaces,
   create,
   read,
-  update,
+  update: keepOutputs, // every input change replaces (see diff)
   delete: remove,
 };

@@ -31,6 +31,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Database{}
 	case "neoncompute:index:Project":
 		r = &Project{}
+	case "neoncompute:index:ProjectPermission":
+		r = &ProjectPermission{}
 	case "neoncompute:index:Role":
 		r = &Role{}
 	default:

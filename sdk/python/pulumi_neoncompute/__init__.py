@@ -18,6 +18,7 @@ from .get_operations import *
 from .get_projects import *
 from .get_schema_diff import *
 from .project import *
+from .project_permission import *
 from .provider import *
 from .role import *
 from ._inputs import *
@@ -43,6 +44,7 @@ _utilities.register(
    "neoncompute:index:Compute": "Compute",
    "neoncompute:index:Database": "Database",
    "neoncompute:index:Project": "Project",
+   "neoncompute:index:ProjectPermission": "ProjectPermission",
    "neoncompute:index:Role": "Role"
   }
  }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Branch, Database, Role } from "@neon-labs-unofficial/pulumi-neon-compute";
+import { Branch, Database, ProjectPermission, Role } from "@neon-labs-unofficial/pulumi-neon-compute";
 
 const config = new pulumi.Config();
 const projectId = config.require("projectId");
@@ -27,5 +27,8 @@ new Database("owned", {
   name: "owned",
   ownerName: owner ? owner.name : "gate_owner",
 });
+
+// A reviewer's access to the project: an address someone else already gave access fails the preview.
+new ProjectPermission("reviewer", { projectId, email: config.require("shareWith") });
 
 export const branchId = env.id;

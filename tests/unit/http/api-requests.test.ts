@@ -475,6 +475,37 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       failed: "Failed to revoke API key 7 of organization org/1",
     },
   ],
+  [
+    "permissions.list",
+    (api) => api.permissions.list(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/permissions",
+      route: "GET /projects/{project_id}/permissions",
+      failed: "Failed to list the access grants of project p/1",
+    },
+  ],
+  [
+    "permissions.grant",
+    (api) => api.permissions.grant(P, "dev@example.com"),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/permissions",
+      route: "POST /projects/{project_id}/permissions",
+      failed: "Failed to grant access to project p/1",
+      body: { email: "dev@example.com" },
+    },
+  ],
+  [
+    "permissions.revoke",
+    (api) => api.permissions.revoke(P, "g/1"),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/permissions/g%2F1",
+      route: "DELETE /projects/{project_id}/permissions/{permission_id}",
+      failed: "Failed to revoke access grant g/1 of project p/1",
+    },
+  ],
 ];
 
 /** A client on a scripted transport; `fail` is the error code of every attempt, else HTTP 503. */

@@ -302,6 +302,7 @@ describe("the plugin schema", () => {
       "neoncompute:index:Branch",
       "neoncompute:index:Role",
       "neoncompute:index:Database",
+      "neoncompute:index:ProjectPermission",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });

@@ -1,0 +1,182 @@
+/**
+ * The lifecycle of `ProjectPermission`: check (an address that has access through a grant the stack did
+ * not create fails at preview, with its `importId`), diff, create (once: a lost answer is reconciled by
+ * the address, which had no access before the grant was sent), read, update and delete (revoke; a grant
+ * already revoked is deleted). A grant starts no operation: no step waits for the project's lock.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, type NeonClient, type ProjectPermission } from "../../api";
+import { definedDiff } from "../compare";
+import {
+  UNKNOWN,
+  confirmGone,
+  createOnce,
+  deleteAndWait,
+  diffResult,
+  isNewResource,
+  keepOutputs,
+  readImported,
+  refreshInputs,
+  type Checked,
+  type ResourceSteps,
+} from "../kit";
+import type { Runtime } from "../runtime";
+import { isNotFound } from "../branch-objects";
+import { PROJECT_PERMISSION_DEFINITION as DEF } from "./definition";
+import { checkInputs } from "./inputs";
+import type { ProjectPermissionInputs } from "./types";
+import { describeGrant, isFor, parseGrantRef, resourceId, toOutputs } from "./mapping";
+
+type Props = Record<string, unknown>;
+
+// --- check / diff ----------------------------------------------------------------------------
+
+/** The message for an address that already has access through a grant this stack did not create. */
+function heldMessage(projectId: string, g: ProjectPermission): string {
+  return (
+    `${g.granted_to_email} already has access to project ${projectId} (grant ${g.id}, given ${g.granted_at}), ` +
+    `which this stack did not create. To manage it here, set importId: "${resourceId({ projectId, permissionId: g.id })}"; ` +
+    "or revoke it in the console first."
+  );
+}
+
+/** The grant of `email` on the project, if any (a project that cannot be found has none: `check`'s target rule says so). */
+async function grantOf(
+  api: NeonClient,
+  projectId: string,
+  email: string,
+): Promise<ProjectPermission | undefined> {
+  return (await api.permissions.list(projectId)).find((g) => isFor(g, email));
+}
+
+async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  if (failures.length > 0) return { inputs: news, failures };
+  const { projectId, email, importId } = inputs;
+  const known =
+    typeof projectId === "string" && typeof email === "string" && projectId !== UNKNOWN && email !== UNKNOWN;
+  const moved = isNewResource(olds) || olds.projectId !== projectId || olds.email !== email;
+  if (!known || !moved || importId !== undefined) return { inputs };
+  // A grant the stack did not create is refused here, so that the preview fails where `up` would.
+  const held = await grantOf(rt.client(), projectId, email).catch((err: unknown) => {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
+  if (held) return { inputs: news, failures: [{ property: "email", reason: heldMessage(projectId, held) }] };
+  return { inputs };
+}
+
+async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  // A changed address or project is granted before the old grant is revoked: no delete first.
+  return diffResult(definedDiff(DEF, olds, news), false);
+}
+
+// --- create ----------------------------------------------------------------------------------
+
+async function create(
+  rt: Runtime,
+  inputs: Checked<ProjectPermissionInputs>,
+): Promise<pulumi.dynamic.CreateResult> {
+  const api = rt.client();
+  const { projectId, email } = inputs;
+  const log = rt.logger(inputs);
+  if (inputs.importId !== undefined) return importGrant(rt, inputs, inputs.importId);
+  const held = await grantOf(api, projectId, email);
+  if (held)
+    throw new Error(`Failed to grant access to project ${projectId}: ${heldMessage(projectId, held)}`);
+  const find = () => grantOf(api, projectId, email);
+  const g = await createOnce({
+    log,
+    send: () => api.permissions.grant(projectId, email),
+    find,
+    finish: async (found) => found,
+    describe: (found) => describeGrant(projectId, email, found.id),
+    refused: async (err) => {
+      // 409: the address was given access since it was found without (by someone else).
+      const now = err instanceof ApiError && err.kind === "conflict" ? await find() : undefined;
+      if (now)
+        throw new Error(`Failed to grant access to project ${projectId}: ${heldMessage(projectId, now)}`);
+      throw err;
+    },
+  });
+  log.info(`granted ${describeGrant(projectId, email, g.id)}`);
+  return { id: resourceId({ projectId, permissionId: g.id }), outs: toOutputs(inputs, projectId, g) };
+}
+
+/** Takes over the grant `importId` names, which must be the declared address's. */
+async function importGrant(rt: Runtime, inputs: Checked<ProjectPermissionInputs>, importId: string) {
+  const ref = parseGrantRef(importId);
+  const grants = await readImported("project", ref.projectId, () =>
+    rt.client().permissions.list(ref.projectId),
+  );
+  const g = grants.find((x) => x.id === ref.permissionId);
+  if (!g) {
+    throw new Error(
+      `Failed to import project access ${importId}: project ${ref.projectId} has no grant ${ref.permissionId}. ` +
+        "Check importId (the API's project access list names the grants), or remove it to grant access anew.",
+    );
+  }
+  if (!isFor(g, inputs.email)) {
+    throw new Error(
+      `Failed to import project access ${importId}: the grant gives access to ${g.granted_to_email}, not ` +
+        `${inputs.email}; set email to "${g.granted_to_email}" or import the grant of ${inputs.email}.`,
+    );
+  }
+  rt.logger(inputs).info(`took over ${describeGrant(ref.projectId, g.granted_to_email, g.id)}`);
+  return { id: importId, outs: toOutputs(inputs, ref.projectId, g) };
+}
+
+// --- read -----------------------------------------------------------------------------------
+
+/**
+ * Reads the grant by its id from the project's access list. A grant missing from a list the provider
+ * could read was revoked: no id drops it from the stack. A project the key cannot see fails instead.
+ */
+async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+  const old = props ?? {};
+  const ref = parseGrantRef(id);
+  const api = rt.client();
+  const what = describeGrant(ref.projectId, String(old.email ?? "an account"), ref.permissionId);
+  const grants = await api.permissions.list(ref.projectId).catch(async (err: unknown) => {
+    if (!isNotFound(err)) throw err;
+    await confirmGone(api, ref.projectId, what, "refresh", err);
+    return [];
+  });
+  const g = grants.find((x) => x.id === ref.permissionId);
+  if (!g) {
+    rt.logger(old).info(`${what} was revoked outside the stack; dropping it from the stack`);
+    return {};
+  }
+  const outs = toOutputs(old, ref.projectId, g);
+  return { id, props: outs, inputs: refreshInputs(DEF, old, outs) };
+}
+
+// --- delete ------------------------------------------------------------------------------------
+
+/** Revokes the access; a grant the service no longer has (404, the project visible) is deleted. */
+async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+  const ref = parseGrantRef(id);
+  const log = rt.logger(props);
+  const what = describeGrant(ref.projectId, String(props.email), ref.permissionId);
+  await deleteAndWait(
+    rt,
+    ref.projectId,
+    what,
+    async () => {
+      await rt.client().permissions.revoke(ref.projectId, ref.permissionId);
+      return { operations: [] };
+    },
+    log,
+  );
+  log.info(`revoked ${what}`);
+}
+
+/** `ProjectPermission`'s own steps (see `../kit.ts`). */
+export const projectPermissionSteps: ResourceSteps<ProjectPermissionInputs> = {
+  check,
+  diff,
+  create,
+  read,
+  update: keepOutputs, // every input change replaces (see diff)
+  delete: remove,
+};

@@ -1,0 +1,154 @@
+/**
+ * The ProjectPermission provider's methods against the emulator over real HTTP (no Pulumi engine): a
+ * grant made once (a lost answer reconciled), an address someone else gave access refused at preview
+ * with its importId and nothing sent, import, refresh and revoke.
+ */
+import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { createNeonClient, type NeonClient } from "../../../provider/api";
+import { boundResource, urnOf } from "../../support/provider";
+import { mutationCount } from "../../support/requests";
+
+jest.setTimeout(60_000);
+
+type Props = Record<string, unknown>;
+
+let emulator: EmulatorHandle;
+let api: NeonClient;
+let impl: ReturnType<typeof boundResource>;
+let logs: string[] = [];
+let projectId: string;
+
+const mutations = () => mutationCount(emulator);
+
+/** `check` as the engine runs it for a new resource (or one whose old outputs are `olds`). */
+async function check(name: string, inputs: Props, olds: Props = {}) {
+  return impl.check(olds, {
+    projectId,
+    __provider: "shim",
+    __urn: urnOf("ProjectPermission", name),
+    ...inputs,
+  });
+}
+
+/** check then create, as the engine does. */
+async function grant(name: string, inputs: Props) {
+  const checked = await check(name, inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  const made = await impl.create(checked.inputs as Props);
+  return { id: made.id, outs: made.outs as Props };
+}
+
+const grants = () => api.permissions.list(projectId);
+
+beforeAll(async () => {
+  emulator = await startEmulator({ opMs: 40, seed: 23 });
+  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+});
+
+beforeEach(() => {
+  emulator.reset();
+  emulator.setFaults({});
+  logs = [];
+  projectId = emulator.seed.projectId;
+  impl = boundResource("ProjectPermission", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) =>
+    logs.push(l),
+  );
+});
+
+afterAll(() => emulator.stop());
+
+it("grants access once, reads it back by id, and revokes it on delete", async () => {
+  const { id, outs } = await grant("dev", { email: "Dev@Example.com" });
+  const [g] = await grants();
+  expect(id).toBe(`${projectId}/${g.id}`);
+  expect(outs).toMatchObject({
+    projectId,
+    email: "dev@example.com", // kept in lower case: the next diff compares it as check wrote it
+    permissionId: g.id,
+    grantedAt: g.granted_at,
+  });
+  const read = await impl.read(id, outs);
+  expect(read).toMatchObject({
+    id,
+    props: { permissionId: g.id },
+    inputs: { projectId, email: "dev@example.com" },
+  });
+  await impl.delete(id, outs);
+  expect(await grants()).toEqual([]);
+  // Revoked already: a second delete is success, a refresh drops it.
+  await impl.delete(id, outs);
+  expect(await impl.read(id, outs)).toEqual({});
+  expect(logs.join("\n")).toMatch(/was revoked outside the stack; dropping it from the stack/);
+});
+
+it("refuses at preview an address that has access through a grant the stack did not create, sending nothing", async () => {
+  const other = await api.permissions.grant(projectId, "ops@example.com");
+  const before = mutations();
+  const checked = await check("ops", { email: "OPS@example.com" });
+  expect(checked.failures).toEqual([
+    {
+      property: "email",
+      reason: expect.stringContaining(`set importId: "${projectId}/${other.id}"`),
+    },
+  ]);
+  // The create refuses it too (a grant made between the preview and the up).
+  await expect(
+    impl.create({ projectId, email: "ops@example.com", __urn: urnOf("ProjectPermission", "ops") }),
+  ).rejects.toThrow(/ops@example.com already has access .*which this stack did not create/);
+  expect(mutations()).toBe(before);
+  expect((await grants()).map((g) => g.id)).toEqual([other.id]);
+});
+
+it("a lost answer to the grant is reconciled by the address: one grant", async () => {
+  const checked = await check("lost", { email: "lost@example.com" });
+  emulator.setFaults({ dropAfterCommitRate: 1 });
+  const made = await impl.create(checked.inputs as Props);
+  emulator.setFaults({});
+  const all = await grants();
+  expect(all).toHaveLength(1);
+  expect(made.id).toBe(`${projectId}/${all[0].id}`);
+  expect(logs.join("\n")).toMatch(
+    /the answer to the create request was lost; found access of lost@example.com/,
+  );
+});
+
+it("imports a grant by importId, refusing one of another address", async () => {
+  const g = await api.permissions.grant(projectId, "team@example.com");
+  const importId = `${projectId}/${g.id}`;
+  const wrong = await check("wrong", { email: "else@example.com", importId });
+  await expect(impl.create(wrong.inputs as Props)).rejects.toThrow(
+    /gives access to team@example.com, not else@example.com; set email to "team@example.com"/,
+  );
+  const { id, outs } = await grant("team", { email: "team@example.com", importId });
+  expect(id).toBe(importId);
+  expect(outs.permissionId).toBe(g.id);
+  // `pulumi import`: read by the id alone gives the inputs that describe it.
+  expect((await impl.read(importId)).inputs).toMatchObject({ projectId, email: "team@example.com" });
+  await impl.delete(id, outs);
+  expect(await grants()).toEqual([]);
+});
+
+it("names the property and the remedy for bad inputs, and a project that is not there", async () => {
+  const bad = await check("bad", { email: "not-an-address" });
+  expect(bad.failures).toEqual([
+    { property: "email", reason: expect.stringContaining("must be an email address") },
+  ]);
+  const elsewhere = await check("elsewhere", { email: "a@example.com", importId: "other-project/abc" });
+  expect(elsewhere.failures).toEqual([
+    { property: "importId", reason: expect.stringContaining("but projectId is") },
+  ]);
+  const missing = await check("gone", { projectId: "no-such-project-1", email: "a@example.com" });
+  expect(missing.failures).toEqual([
+    { property: "projectId", reason: expect.stringContaining("no-such-project-1") },
+  ]);
+});
+
+it("a changed address is a replacement that grants first", async () => {
+  const { outs } = await grant("r", { email: "a@example.com" });
+  const checked = await check("r", { email: "b@example.com" }, outs);
+  expect(checked.failures ?? []).toEqual([]);
+  const d = await impl.diff(String(outs.permissionId), outs, checked.inputs as Props);
+  expect(d).toMatchObject({ changes: true, replaces: ["email"], deleteBeforeReplace: false });
+  const same = await check("r", { email: "A@example.com" }, outs);
+  expect((await impl.diff(String(outs.permissionId), outs, same.inputs as Props)).changes).toBe(false);
+});
