@@ -1,41 +1,11 @@
 /**
- * What end-to-end test files share: an emulator per file with a client of its API, and a transcript
- * of the CLI's output (printed when a test fails, so that its failure shows what the CLI said).
+ * What end-to-end test files share: an emulator per file with a client of its API (`./emulator.ts`),
+ * and a transcript of the CLI's output (printed when a test fails, so that its failure shows what the
+ * CLI said).
  */
 import { spawn } from "child_process";
-import { startEmulator, type EmulatorHandle, type EmulatorOptions } from "../../emulator";
-import { createNeonClient, type NeonClient } from "../../provider/api";
 
-/** A running emulator and a client of its API, for the tests of one file. */
-export interface EmulatorForTests {
-  readonly emulator: EmulatorHandle;
-  readonly api: NeonClient;
-}
-
-/** Starts an emulator before the file's tests and stops it after them. */
-export function useEmulator(options: EmulatorOptions): EmulatorForTests {
-  let emulator: EmulatorHandle | undefined;
-  let api: NeonClient | undefined;
-  beforeAll(async () => {
-    emulator = await startEmulator(options);
-    api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error("the emulator is started in beforeAll: use it inside a test");
-    return value;
-  };
-  return {
-    get emulator() {
-      return started(emulator);
-    },
-    get api() {
-      return started(api);
-    },
-  };
-}
+export { useEmulator, type EmulatorForTests } from "./emulator";
 
 /** The CLI output of a file's tests: `capture` is what `onOutput`/`onError` take. */
 export interface Transcript {

@@ -3,10 +3,11 @@
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { ApiError, createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import { ApiError, type NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
 import { raw } from "../client/helpers";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -38,13 +39,16 @@ function useKey(apiKey: string, apiUrl = emulator.url) {
 
 let impl: ReturnType<typeof boundResource>;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 11 });
-  admin = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 11 },
+  (e, client) => {
+    emulator = e;
+    admin = client;
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   logs = [];
   useKey(emulator.apiKey);
 });
@@ -52,10 +56,6 @@ beforeEach(() => {
 afterEach(() => {
   // Whatever a test did, no token may reach a log line.
   for (const t of tokens) expect(logs.join("\n")).not.toContain(t);
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("key types", () => {

@@ -3,8 +3,8 @@
  * HTTP, as a program would call them (key and URL from the environment).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import {
   getBranches,
   getBranchesOutput,
@@ -14,6 +14,7 @@ import {
   getOperations,
   getProjects,
 } from "../../../provider/lookups";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -29,10 +30,10 @@ async function makeCompute(branchId: string) {
   return made.endpoint;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 12 });
+withEmulator({ opMs: 40, seed: 12 }, (e, client) => {
+  emulator = e;
+  api = client;
   ({ projectId, branchIds: branches } = emulator.seed);
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   process.env.NEON_API_KEY = emulator.apiKey;
   process.env.NEON_API_URL = emulator.url;
 });
@@ -40,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.NEON_API_KEY;
   delete process.env.NEON_API_URL;
-  await emulator.stop();
 });
 
 describe("getOperations", () => {

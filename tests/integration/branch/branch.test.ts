@@ -11,6 +11,7 @@ import { autoName } from "../../../provider/resources/branch/mapping";
 import { ownerAnnotations } from "../../../provider/resources/kit";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -40,21 +41,20 @@ const mutations = () => mutationCount(emulator);
 const branchesNamed = async (name: string) =>
   (await api.branches.list(projectId)).filter((b) => b.name === name);
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 23 });
-  projectId = emulator.seed.projectId;
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 23 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+    projectId = emulator.seed.projectId;
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   emulator.setFaults({});
   logs = [];
   impl = boundResource("Branch", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("create", () => {

@@ -6,9 +6,10 @@
  * branch with its compute; `parentLsn` is sent and read back; all three replace on a change and
  * change nothing when removed.
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -31,10 +32,10 @@ const inputs = (name: string, extra: Props): Props => ({
   ...extra,
 });
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 10, seed: 41 });
+withEmulator({ opMs: 10, seed: 41 }, (e, client) => {
+  emulator = e;
+  api = client;
   projectId = emulator.seed.projectId;
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   // The seeded branches were made when the emulator started: give them three hours of history.
   emulator.clock.advance(3 * HOUR);
 });
@@ -42,10 +43,6 @@ beforeAll(async () => {
 beforeEach(() => {
   logs = [];
   impl = boundResource("Branch", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("parentTimestamp", () => {

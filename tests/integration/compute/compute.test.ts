@@ -1,14 +1,15 @@
 /**
  * The Compute provider's methods against the emulator over real HTTP (no Pulumi engine).
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
 import { InitError as ComputeInitError, type Checked } from "../../../provider/resources/kit";
 import type { ComputeInputs } from "../../../provider/resources/compute/types";
 import { autoName } from "../../../provider/resources/compute/recovery";
 import { updateBody } from "../../../provider/resources/compute/mapping";
 import * as dynamicCompute from "../../../provider/resources/compute/impl";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -29,23 +30,22 @@ async function createCompute(name: string, inputs: Record<string, unknown>) {
 
 let impl: ReturnType<typeof boundResource>;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 3 });
-  projectId = emulator.seed.projectId;
-  // dev-01 …: the default branch already has the seeded primary compute.
-  branches = emulator.seed.branchIds.slice(1);
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 3 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+    projectId = emulator.seed.projectId;
+    // dev-01 …: the default branch already has the seeded primary compute.
+    branches = emulator.seed.branchIds.slice(1);
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   emulator.setFaults({});
   logs = [];
   impl = boundResource("Compute", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("Compute provider against the emulator", () => {

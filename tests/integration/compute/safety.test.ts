@@ -4,10 +4,11 @@
  * branch, and a branch's existing primary compute is adopted only on request. Against the emulator
  * over real HTTP, calling the provider's methods as the engine does.
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
 import { InitError as ComputeInitError } from "../../../provider/resources/kit";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -60,23 +61,22 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 
 let impl: ReturnType<typeof boundResource>;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 11 });
-  projectId = emulator.seed.projectId;
-  // The default branch (index 0) holds the project's primary compute on the real service.
-  branches = emulator.seed.branchIds.slice(1);
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 11 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+    projectId = emulator.seed.projectId;
+    // The default branch (index 0) holds the project's primary compute on the real service.
+    branches = emulator.seed.branchIds.slice(1);
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   emulator.setFaults({});
   logs = [];
   impl = boundResource("Compute", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("a replacement never deletes the compute it cannot replace", () => {

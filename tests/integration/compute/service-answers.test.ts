@@ -4,9 +4,10 @@
  * compute in transition. The operations that cause them take 30 s of emulator time, and the test
  * moves the emulator's clock only after it has seen the provider retry: no race with real time.
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -18,23 +19,22 @@ const urn = (name: string) => urnOf("Compute", name);
 
 let impl: ReturnType<typeof boundResource>;
 
-beforeAll(async () => {
-  emulator = await startEmulator({
+withEmulator(
+  {
     seed: 13,
     opMs: 50,
     opDurations: { create_branch: 30_000, start_compute: 30_000 },
-  });
-  projectId = emulator.seed.projectId;
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+  },
+  (e, client) => {
+    emulator = e;
+    api = client;
+    projectId = emulator.seed.projectId;
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   impl = boundResource("Compute", { apiKey: emulator.apiKey, apiUrl: emulator.url });
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 /** Waits (in real time) until the emulator has served `n` more requests than `from`. */

@@ -5,8 +5,8 @@
  * unchanged branch gives an empty difference; wrong arguments fail naming what is wrong.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import {
   getConnectionUri,
   getSchemaDiff,
@@ -14,6 +14,7 @@ import {
   withLookupClient,
 } from "../../../provider/lookups";
 import { psql } from "../../../scripts/lib/psql";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(180_000);
 
@@ -22,14 +23,12 @@ let api: NeonClient;
 let projectId: string;
 let main: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 100, seed: 95, postgres: true });
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+withEmulator({ opMs: 100, seed: 95, postgres: true }, (e, client) => {
+  emulator = e;
+  api = client;
   projectId = emulator.seed.projectId;
   main = emulator.seed.defaultBranchId;
 });
-afterAll(() => emulator?.stop());
-
 /** A branch of the default branch with its read_write compute, its operations finished. */
 async function previewBranch(name: string): Promise<string> {
   const made = await api.branches.create(projectId, {

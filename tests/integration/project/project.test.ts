@@ -11,6 +11,7 @@ import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { autoName } from "../../../provider/resources/project/mapping";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -42,20 +43,19 @@ async function projectsNamed(name: string): Promise<string[]> {
   return ids;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 29 });
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 29 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   emulator.setFaults({});
   logs = [];
   impl = boundResource("Project", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) => logs.push(l));
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("create", () => {

@@ -3,10 +3,11 @@
  * grant made once (a lost answer reconciled), an address someone else gave access refused at preview
  * with its importId and nothing sent, import, refresh and revoke.
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -40,13 +41,16 @@ async function grant(name: string, inputs: Props) {
 
 const grants = () => api.permissions.list(projectId);
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 23 });
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 23 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   emulator.setFaults({});
   logs = [];
   projectId = emulator.seed.projectId;
@@ -54,8 +58,6 @@ beforeEach(() => {
     logs.push(l),
   );
 });
-
-afterAll(() => emulator.stop());
 
 it("grants access once, reads it back by id, and revokes it on delete", async () => {
   const { id, outs } = await grant("dev", { email: "Dev@Example.com" });

@@ -6,10 +6,11 @@
  * where the create would be refused; a preview warns. Against the emulator over real HTTP, the steps
  * called as the engine calls them (one runtime for the program, as one provider process serves it).
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundProgram, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(120_000);
 
@@ -46,18 +47,19 @@ async function computeOn(branchId: string) {
   return r.endpoint.id;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 30, seed: 29 });
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 30, seed: 29 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+  },
+  { resetEach: true },
+);
 beforeEach(() => {
-  emulator.reset();
   projectId = emulator.seed.projectId;
   logs = [];
   program = boundProgram(["Role", "Database", "Compute", "Branch"], settings(), (l) => logs.push(l));
 });
-afterAll(() => emulator.stop());
-
 it("a Role on a branch without a read_write compute: the preview warns, the create fails saying what to declare, nothing is made", async () => {
   const inputs = await checked("Role", "app", { projectId, branchId: bare(), name: "app" });
   expect(logs.join("\n")).toMatch(

@@ -11,6 +11,7 @@ import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { getConnectionUri, withLookupClient } from "../../../provider/lookups";
 import { boundProgram, boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -71,14 +72,17 @@ async function login(
   return ((await res.json()) as { ok: boolean }).ok;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 40, seed: 29 });
-  projectId = emulator.seed.projectId;
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 40, seed: 29 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+    projectId = emulator.seed.projectId;
+  },
+  { resetEach: true },
+);
 
 beforeEach(async () => {
-  emulator.reset();
   emulator.setFaults({});
   logs = [];
   roles = boundResource("Role", settings(), (l) => logs.push(l));
@@ -90,10 +94,6 @@ beforeEach(async () => {
   });
   branchId = b.branch.id;
   await api.waitForOperations(projectId, b.operations);
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("Role", () => {

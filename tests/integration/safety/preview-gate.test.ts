@@ -4,12 +4,13 @@
  * where an id is wanted, a size above a Free project's limit, a database owner that is no role of the
  * branch. Against the emulator over real HTTP, the steps called as the engine calls them.
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import type { EmulatorHandle } from "../../../emulator";
 import { resourceKind } from "../../../provider/registry";
 import { bind } from "../../../provider/resources/kit";
 import { Runtime } from "../../../provider/resources/runtime";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -20,15 +21,13 @@ let emulator: EmulatorHandle;
 const settings = () => ({ apiKey: emulator.apiKey, apiUrl: emulator.url });
 const mutations = () => mutationCount(emulator);
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 30, seed: 25 });
-});
-
-beforeEach(() => emulator.reset());
-
-afterAll(async () => {
-  await emulator.stop();
-});
+withEmulator(
+  { opMs: 30, seed: 25 },
+  (e) => {
+    emulator = e;
+  },
+  { resetEach: true },
+);
 
 async function failuresOf(type: string, name: string, news: Props, apiKey?: string): Promise<Props[]> {
   const impl = boundResource(type, apiKey ? { ...settings(), apiKey } : settings());

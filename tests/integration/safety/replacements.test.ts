@@ -7,10 +7,11 @@
  * left on a branch this stack created is taken over (the branch's annotation names the stack), and
  * two resources declaring one object are refused.
  */
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { createNeonClient, type NeonClient } from "../../../provider/api";
+import type { EmulatorHandle } from "../../../emulator";
+import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
+import { withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -41,20 +42,19 @@ async function made(impl: Bound, type: string, name: string, inputs: Props) {
   return { id: c.id, outs: c.outs as Props, inputs: r.inputs };
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 30, seed: 31 });
-  api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
-});
+withEmulator(
+  { opMs: 30, seed: 31 },
+  (e, client) => {
+    emulator = e;
+    api = client;
+  },
+  { resetEach: true },
+);
 
 beforeEach(() => {
-  emulator.reset();
   emulator.setFaults({});
   projectId = emulator.seed.projectId;
   logs = [];
-});
-
-afterAll(async () => {
-  await emulator.stop();
 });
 
 describe("a replacement into a target that is not there fails its check, and nothing is lost", () => {
