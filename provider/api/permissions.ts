@@ -19,9 +19,9 @@ const ProjectPermissionsSchema = z.object({ project_permissions: z.array(Project
 
 /** The project access calls of the client. */
 export interface PermissionCalls {
-  /** Everyone the project is shared with. */
+  /** Everyone the project is shared with (grants not revoked). */
   list(projectId: string): Promise<ProjectPermission[]>;
-  /** Shares the project with the account of `email` (the service invites an address it does not know). */
+  /** Shares the project with the account of `email`. */
   grant(projectId: string, email: string): Promise<ProjectPermission>;
   /** Takes the access back; 404 when the project has no such grant. */
   revoke(projectId: string, permissionId: string): Promise<ProjectPermission>;
@@ -35,7 +35,9 @@ export function permissionCalls(call: Call): PermissionCalls {
         "list",
         `the access grants of project ${projectId}`,
         ProjectPermissionsSchema,
-        { map: (v) => v.project_permissions },
+        // The list's items may carry `revoked_at` (one schema for grants and revoked ones): a revoked
+        // grant gives no access, so it is not listed here.
+        { map: (v) => v.project_permissions.filter((g) => g.revoked_at === undefined) },
       ),
     grant: (projectId, email) =>
       call(

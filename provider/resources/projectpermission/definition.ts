@@ -12,8 +12,9 @@ export const PROJECT_PERMISSION_DEFINITION = {
   description:
     "Access to a project for another Neon account, by its email address (the console's project sharing). " +
     "A grant starts no operation: nothing waits for the project's lock. An address that already has access " +
-    "through a grant this stack did not create fails at preview with the exact `importId`. Any input change " +
-    "grants the new access before the old one is revoked. Deleting the resource revokes the access.",
+    "through a grant this stack did not create fails at preview with the exact `importId`. A change of " +
+    "`projectId` or `email` grants the new access before the old one is revoked. Deleting the resource revokes " +
+    "the access.",
   importId: {
     format: "<projectId>/<permissionId>",
     example: "shiny-wind-123456/9c8c2cbc-5b1b-4f29-9e6b-1b0d4b5c2d11",
@@ -26,14 +27,15 @@ export const PROJECT_PERMISSION_DEFINITION = {
     ),
     fixedInput(
       "email",
-      "The email address of the account given access (at most 256 characters), kept in lower case: " +
-        "addresses are compared without regard to case. The service invites an address that has no Neon " +
-        "account. Changing it grants the new address first, then revokes the old one.",
+      "The email address of the account given access (at most 256 characters), kept in lower case: the " +
+        "provider compares addresses without regard to case. Changing it grants the new address first, then " +
+        "revokes the old one.",
     ),
     importIdInput(
       'Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids ' +
         "are listed by the API's project access list). `projectId` and `email` must describe the grant as " +
-        "it is. Deleting the resource revokes the access.",
+        "it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource " +
+        "revokes the access.",
     ),
     {
       name: "permissionId",

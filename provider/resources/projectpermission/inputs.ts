@@ -39,7 +39,9 @@ export function checkInputs(news: Record<string, unknown>): InputsCheck {
   if (imported && v.projectId !== undefined && imported[1] !== v.projectId) {
     failures.push({
       property: "importId",
-      reason: `importId names a grant of project ${imported[1]} but projectId is ${v.projectId}; make them the same`,
+      reason:
+        `importId names a grant of project ${imported[1]} but projectId is ${v.projectId}; make them the same, ` +
+        "or remove importId to grant access anew",
     });
   }
   return { inputs, failures };

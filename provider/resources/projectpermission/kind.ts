@@ -2,12 +2,12 @@
 import type { ResourceKind } from "../kit";
 import type { ProjectPermissionInputs } from "./types";
 import { PROJECT_PERMISSION_DEFINITION } from "./definition";
-import { projectPermissionSteps } from "./lifecycle";
+import { projectPermissionNoun, projectPermissionSteps } from "./lifecycle";
 
 export const projectPermission: ResourceKind<ProjectPermissionInputs> = {
   definition: PROJECT_PERMISSION_DEFINITION,
   steps: projectPermissionSteps,
-  noun: "project access",
+  noun: projectPermissionNoun,
   adoptInput: "importId",
   // A changed address or project is granted before the old grant is revoked: no deleteBeforeReplace.
   targets: [{ property: "projectId", kind: "project" }],

@@ -29,6 +29,9 @@ import { describeGrant, isFor, parseGrantRef, resourceId, toOutputs } from "./ma
 
 type Props = Record<string, unknown>;
 
+/** What messages and the kit call the resource (its registry entry's `noun`). */
+export const projectPermissionNoun = "project access";
+
 // --- check / diff ----------------------------------------------------------------------------
 
 /** The message for an address that already has access through a grant this stack did not create. */
@@ -40,7 +43,7 @@ function heldMessage(projectId: string, g: ProjectPermission): string {
   );
 }
 
-/** The grant of `email` on the project, if any (a project that cannot be found has none: `check`'s target rule says so). */
+/** The grant of `email` on the project, if any. */
 async function grantOf(
   api: NeonClient,
   projectId: string,
@@ -49,21 +52,83 @@ async function grantOf(
   return (await api.permissions.list(projectId)).find((g) => isFor(g, email));
 }
 
+/**
+ * Why the grant `importId` names cannot be this resource's (`g`: that grant, if the project has it):
+ * it is not there, or it is another address's.
+ */
+function importProblem(
+  importId: string,
+  email: string,
+  g: ProjectPermission | undefined,
+): string | undefined {
+  const ref = parseGrantRef(importId);
+  if (!g) {
+    return (
+      `importId ${importId}: project ${ref.projectId} has no grant ${ref.permissionId}. Check importId (the ` +
+      "API's project access list names the grants), or remove it to grant access anew"
+    );
+  }
+  if (isFor(g, email)) return undefined;
+  return (
+    `importId ${importId}: the grant gives access to ${g.granted_to_email}, not ${email}; set email to ` +
+    `"${g.granted_to_email}", or import the grant of ${email}`
+  );
+}
+
+const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+
+/**
+ * Every rule a create would refuse by, so that the preview fails where `up` would: one resource per
+ * address and project in the program; an `importId` that names this address's grant (and is not the
+ * one this resource already took over, on a replacement); without one, an address that has no access
+ * through a grant the stack did not create. The project's grants are read once, only for a resource
+ * that is new or moves (a project that cannot be found has none: the kit's target rule names it).
+ */
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   const { projectId, email, importId } = inputs;
-  const known =
-    typeof projectId === "string" && typeof email === "string" && projectId !== UNKNOWN && email !== UNKNOWN;
-  const moved = isNewResource(olds) || olds.projectId !== projectId || olds.email !== email;
-  if (!known || !moved || importId !== undefined) return { inputs };
-  // A grant the stack did not create is refused here, so that the preview fails where `up` would.
-  const held = await grantOf(rt.client(), projectId, email).catch((err: unknown) => {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  });
-  if (held) return { inputs: news, failures: [{ property: "email", reason: heldMessage(projectId, held) }] };
-  return { inputs };
+  if (!known(projectId) || !known(email)) return { inputs };
+  const fail = (property: string, reason: string) => ({ inputs: news, failures: [{ property, reason }] });
+  const other =
+    typeof news.__urn === "string"
+      ? rt.declare(`project access:${projectId}/${email}`, news.__urn)
+      : undefined;
+  if (other) {
+    return fail(
+      "email",
+      `access of ${email} to project ${projectId} is already declared by another resource of this program ` +
+        `(${other.slice(other.lastIndexOf("::") + 2)}); two resources cannot manage one grant: remove one of them`,
+    );
+  }
+  const isNew = isNewResource(olds);
+  if (!isNew && olds.projectId === projectId && olds.email === email) return { inputs };
+  if (importId !== undefined && !isNew && olds.importId === importId) {
+    return fail(
+      "importId",
+      `importId ${String(importId)} names the grant this resource took over, which is read at creation only; ` +
+        `remove importId so that the changed ${olds.projectId !== projectId ? "project" : "address"} is granted anew`,
+    );
+  }
+  if (importId !== undefined && !known(importId)) return { inputs };
+  const grants = await rt
+    .client()
+    .permissions.list(projectId)
+    .catch((err: unknown) => {
+      if (isNotFound(err)) return [];
+      throw err;
+    });
+  if (known(importId)) {
+    const id = parseGrantRef(importId).permissionId;
+    const problem = importProblem(
+      importId,
+      email,
+      grants.find((g) => g.id === id),
+    );
+    return problem ? fail("importId", problem) : { inputs };
+  }
+  const held = grants.find((g) => isFor(g, email));
+  return held ? fail("email", heldMessage(projectId, held)) : { inputs };
 }
 
 async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -103,25 +168,19 @@ async function create(
   return { id: resourceId({ projectId, permissionId: g.id }), outs: toOutputs(inputs, projectId, g) };
 }
 
-/** Takes over the grant `importId` names, which must be the declared address's. */
+/**
+ * Takes over the grant `importId` names, which must be the declared address's. A delete of this run
+ * (the resource it was declared under before, renamed without an alias) leaves it.
+ */
 async function importGrant(rt: Runtime, inputs: Checked<ProjectPermissionInputs>, importId: string) {
   const ref = parseGrantRef(importId);
   const grants = await readImported("project", ref.projectId, () =>
     rt.client().permissions.list(ref.projectId),
   );
   const g = grants.find((x) => x.id === ref.permissionId);
-  if (!g) {
-    throw new Error(
-      `Failed to import project access ${importId}: project ${ref.projectId} has no grant ${ref.permissionId}. ` +
-        "Check importId (the API's project access list names the grants), or remove it to grant access anew.",
-    );
-  }
-  if (!isFor(g, inputs.email)) {
-    throw new Error(
-      `Failed to import project access ${importId}: the grant gives access to ${g.granted_to_email}, not ` +
-        `${inputs.email}; set email to "${g.granted_to_email}" or import the grant of ${inputs.email}.`,
-    );
-  }
+  const problem = importProblem(importId, inputs.email, g);
+  if (problem || !g) throw new Error(`Failed to import project access: ${problem}.`);
+  rt.noteTakenOver(projectPermissionNoun, importId);
   rt.logger(inputs).info(`took over ${describeGrant(ref.projectId, g.granted_to_email, g.id)}`);
   return { id: importId, outs: toOutputs(inputs, ref.projectId, g) };
 }

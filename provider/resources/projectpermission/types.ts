@@ -9,15 +9,16 @@ export interface ProjectPermissionArgs {
   /** The project to share. Changing it grants access to the new project, then revokes it on this one. */
   projectId: pulumi.Input<string>;
   /**
-   * The email address of the account given access (at most 256 characters), kept in lower case: addresses are
-   * compared without regard to case. The service invites an address that has no Neon account. Changing it
-   * grants the new address first, then revokes the old one.
+   * The email address of the account given access (at most 256 characters), kept in lower case: the provider
+   * compares addresses without regard to case. Changing it grants the new address first, then revokes the old
+   * one.
    */
   email: pulumi.Input<string>;
   /**
    * Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are
-   * listed by the API's project access list). `projectId` and `email` must describe the grant as it is.
-   * Deleting the resource revokes the access.
+   * listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read
+   * at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the
+   * access.
    */
   importId?: pulumi.Input<string>;
 }
@@ -27,15 +28,16 @@ export interface ProjectPermissionOutputs {
   /** The project to share. Changing it grants access to the new project, then revokes it on this one. */
   projectId: string;
   /**
-   * The email address of the account given access (at most 256 characters), kept in lower case: addresses are
-   * compared without regard to case. The service invites an address that has no Neon account. Changing it
-   * grants the new address first, then revokes the old one.
+   * The email address of the account given access (at most 256 characters), kept in lower case: the provider
+   * compares addresses without regard to case. Changing it grants the new address first, then revokes the old
+   * one.
    */
   email: string;
   /**
    * Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are
-   * listed by the API's project access list). `projectId` and `email` must describe the grant as it is.
-   * Deleting the resource revokes the access.
+   * listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read
+   * at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the
+   * access.
    */
   importId?: string;
   /** The grant's id, as the API's project access list names it. */
@@ -49,15 +51,16 @@ export interface ProjectPermissionInputs {
   /** The project to share. Changing it grants access to the new project, then revokes it on this one. */
   projectId: string;
   /**
-   * The email address of the account given access (at most 256 characters), kept in lower case: addresses are
-   * compared without regard to case. The service invites an address that has no Neon account. Changing it
-   * grants the new address first, then revokes the old one.
+   * The email address of the account given access (at most 256 characters), kept in lower case: the provider
+   * compares addresses without regard to case. Changing it grants the new address first, then revokes the old
+   * one.
    */
   email: string;
   /**
    * Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are
-   * listed by the API's project access list). `projectId` and `email` must describe the grant as it is.
-   * Deleting the resource revokes the access.
+   * listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read
+   * at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the
+   * access.
    */
   importId?: string;
 }

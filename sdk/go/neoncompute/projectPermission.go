@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Access to a project for another Neon account, by its email address (the console's project sharing). A grant starts no operation: nothing waits for the project's lock. An address that already has access through a grant this stack did not create fails at preview with the exact `importId`. Any input change grants the new access before the old one is revoked. Deleting the resource revokes the access.
+// Access to a project for another Neon account, by its email address (the console's project sharing). A grant starts no operation: nothing waits for the project's lock. An address that already has access through a grant this stack did not create fails at preview with the exact `importId`. A change of `projectId` or `email` grants the new access before the old one is revoked. Deleting the resource revokes the access.
 //
 // ## Import
 //
@@ -22,11 +22,11 @@ import (
 type ProjectPermission struct {
 	pulumi.CustomResourceState
 
-	// The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+	// The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
 	Email pulumi.StringOutput `pulumi:"email"`
 	// When the access was granted (ISO 8601 UTC).
 	GrantedAt pulumi.StringOutput `pulumi:"grantedAt"`
-	// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+	// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
 	// The grant's id, as the API's project access list names it.
 	PermissionId pulumi.StringOutput `pulumi:"permissionId"`
@@ -86,9 +86,9 @@ func (ProjectPermissionState) ElementType() reflect.Type {
 }
 
 type projectPermissionArgs struct {
-	// The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+	// The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
 	Email string `pulumi:"email"`
-	// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+	// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
 	ImportId *string `pulumi:"importId"`
 	// The project to share. Changing it grants access to the new project, then revokes it on this one.
 	ProjectId string `pulumi:"projectId"`
@@ -96,9 +96,9 @@ type projectPermissionArgs struct {
 
 // The set of arguments for constructing a ProjectPermission resource.
 type ProjectPermissionArgs struct {
-	// The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+	// The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
 	Email pulumi.StringInput
-	// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+	// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
 	ImportId pulumi.StringPtrInput
 	// The project to share. Changing it grants access to the new project, then revokes it on this one.
 	ProjectId pulumi.StringInput
@@ -141,7 +141,7 @@ func (o ProjectPermissionOutput) ToProjectPermissionOutputWithContext(ctx contex
 	return o
 }
 
-// The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+// The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
 func (o ProjectPermissionOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v *ProjectPermission) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
 }
@@ -151,7 +151,7 @@ func (o ProjectPermissionOutput) GrantedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ProjectPermission) pulumi.StringOutput { return v.GrantedAt }).(pulumi.StringOutput)
 }
 
-// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+// Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
 func (o ProjectPermissionOutput) ImportId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProjectPermission) pulumi.StringPtrOutput { return v.ImportId }).(pulumi.StringPtrOutput)
 }

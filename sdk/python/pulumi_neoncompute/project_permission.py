@@ -25,9 +25,9 @@ class ProjectPermissionArgs:
         """
         The set of arguments for constructing a ProjectPermission resource.
 
-        :param pulumi.Input[_builtins.str] email: The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+        :param pulumi.Input[_builtins.str] email: The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
         :param pulumi.Input[_builtins.str] project_id: The project to share. Changing it grants access to the new project, then revokes it on this one.
-        :param pulumi.Input[_builtins.str] import_id: Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+        :param pulumi.Input[_builtins.str] import_id: Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
         """
         pulumi.set(__self__, "email", email)
         pulumi.set(__self__, "project_id", project_id)
@@ -38,7 +38,7 @@ class ProjectPermissionArgs:
     @pulumi.getter
     def email(self) -> pulumi.Input[_builtins.str]:
         """
-        The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+        The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
         """
         return pulumi.get(self, "email")
 
@@ -62,7 +62,7 @@ class ProjectPermissionArgs:
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+        Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
         """
         return pulumi.get(self, "import_id")
 
@@ -82,7 +82,7 @@ class ProjectPermission(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Access to a project for another Neon account, by its email address (the console's project sharing). A grant starts no operation: nothing waits for the project's lock. An address that already has access through a grant this stack did not create fails at preview with the exact `importId`. Any input change grants the new access before the old one is revoked. Deleting the resource revokes the access.
+        Access to a project for another Neon account, by its email address (the console's project sharing). A grant starts no operation: nothing waits for the project's lock. An address that already has access through a grant this stack did not create fails at preview with the exact `importId`. A change of `projectId` or `email` grants the new access before the old one is revoked. Deleting the resource revokes the access.
 
         ## Import
 
@@ -93,8 +93,8 @@ class ProjectPermission(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] email: The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
-        :param pulumi.Input[_builtins.str] import_id: Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+        :param pulumi.Input[_builtins.str] email: The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
+        :param pulumi.Input[_builtins.str] import_id: Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
         :param pulumi.Input[_builtins.str] project_id: The project to share. Changing it grants access to the new project, then revokes it on this one.
         """
         ...
@@ -104,7 +104,7 @@ class ProjectPermission(pulumi.CustomResource):
                  args: ProjectPermissionArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Access to a project for another Neon account, by its email address (the console's project sharing). A grant starts no operation: nothing waits for the project's lock. An address that already has access through a grant this stack did not create fails at preview with the exact `importId`. Any input change grants the new access before the old one is revoked. Deleting the resource revokes the access.
+        Access to a project for another Neon account, by its email address (the console's project sharing). A grant starts no operation: nothing waits for the project's lock. An address that already has access through a grant this stack did not create fails at preview with the exact `importId`. A change of `projectId` or `email` grants the new access before the old one is revoked. Deleting the resource revokes the access.
 
         ## Import
 
@@ -184,7 +184,7 @@ class ProjectPermission(pulumi.CustomResource):
     @pulumi.getter
     def email(self) -> pulumi.Output[_builtins.str]:
         """
-        The email address of the account given access (at most 256 characters), kept in lower case: addresses are compared without regard to case. The service invites an address that has no Neon account. Changing it grants the new address first, then revokes the old one.
+        The email address of the account given access (at most 256 characters), kept in lower case: the provider compares addresses without regard to case. Changing it grants the new address first, then revokes the old one.
         """
         return pulumi.get(self, "email")
 
@@ -200,7 +200,7 @@ class ProjectPermission(pulumi.CustomResource):
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Deleting the resource revokes the access.
+        Adopt an existing grant instead of creating one: `"<projectId>/<permissionId>"` (the permission ids are listed by the API's project access list). `projectId` and `email` must describe the grant as it is. Read at creation only: remove it before changing `projectId` or `email`. Deleting the resource revokes the access.
         """
         return pulumi.get(self, "import_id")
 

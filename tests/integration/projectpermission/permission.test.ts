@@ -114,20 +114,66 @@ it("a lost answer to the grant is reconciled by the address: one grant", async (
   );
 });
 
-it("imports a grant by importId, refusing one of another address", async () => {
+it("imports a grant by importId; a wrong importId fails at preview, and at create", async () => {
   const g = await api.permissions.grant(projectId, "team@example.com");
   const importId = `${projectId}/${g.id}`;
+  const wrongAddress =
+    /gives access to team@example.com, not else@example.com; set email to "team@example.com"/;
   const wrong = await check("wrong", { email: "else@example.com", importId });
-  await expect(impl.create(wrong.inputs as Props)).rejects.toThrow(
-    /gives access to team@example.com, not else@example.com; set email to "team@example.com"/,
-  );
+  expect(wrong.failures).toEqual([{ property: "importId", reason: expect.stringMatching(wrongAddress) }]);
+  await expect(
+    impl.create({ projectId, email: "else@example.com", importId, __urn: urnOf("ProjectPermission", "w") }),
+  ).rejects.toThrow(wrongAddress);
+  const absent = await check("team", { email: "team@example.com", importId: `${projectId}/no-such-grant` });
+  expect(absent.failures).toEqual([
+    {
+      property: "importId",
+      reason: expect.stringContaining(`project ${projectId} has no grant no-such-grant`),
+    },
+  ]);
+
   const { id, outs } = await grant("team", { email: "team@example.com", importId });
   expect(id).toBe(importId);
   expect(outs.permissionId).toBe(g.id);
   // `pulumi import`: read by the id alone gives the inputs that describe it.
   expect((await impl.read(importId)).inputs).toMatchObject({ projectId, email: "team@example.com" });
+  // importId is read at creation only: changing the address with it still set fails at preview.
+  const moved = await check("team", { email: "new@example.com", importId }, outs);
+  expect(moved.failures).toEqual([
+    { property: "importId", reason: expect.stringContaining("remove importId so that the changed address") },
+  ]);
+  // A later destroy (a new run) revokes it.
+  impl = boundResource("ProjectPermission", { apiKey: emulator.apiKey, apiUrl: emulator.url });
   await impl.delete(id, outs);
   expect(await grants()).toEqual([]);
+});
+
+it("a grant imported under a new name is left by the old resource's delete in the same run", async () => {
+  // The resource renamed without an alias: the new one takes the grant over, then the old one is deleted.
+  const old = await grant("before", { email: "keep@example.com" });
+  // The next `up`: a new run, which no longer declares "before".
+  impl = boundResource("ProjectPermission", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) =>
+    logs.push(l),
+  );
+  const taken = await check("after", { email: "keep@example.com" });
+  expect(taken.failures).toEqual([
+    { property: "email", reason: expect.stringContaining(`set importId: "${old.id}"`) },
+  ]);
+  const renamed = await grant("after", { email: "keep@example.com", importId: old.id });
+  await impl.delete(old.id, old.outs);
+  expect((await grants()).map((x) => x.id)).toEqual([renamed.outs.permissionId]);
+  expect(logs.join("\n")).toMatch(/a create of this update took it over/);
+});
+
+it("two resources of one program cannot declare one address of a project", async () => {
+  await check("first", { email: "pair@example.com" });
+  const second = await check("second", { email: "Pair@example.com" });
+  expect(second.failures).toEqual([
+    {
+      property: "email",
+      reason: expect.stringContaining("already declared by another resource of this program (first)"),
+    },
+  ]);
 });
 
 it("names the property and the remedy for bad inputs, and a project that is not there", async () => {

@@ -608,3 +608,26 @@ test("the endpoint body types take what the API takes, and refuse the rest", () 
   const numbers: EndpointUpdateBody = { settings: { pg_settings: { max_connections: 100 } } };
   expect([create, update, noBranch, retype, move, text, numbers]).toHaveLength(7);
 });
+
+test("the project access list leaves out revoked grants (one schema for both: `revoked_at`)", async () => {
+  const clock = new FakeClock();
+  const granted = { id: "g-1", granted_to_email: "dev@example.com", granted_at: "2026-11-01T00:00:00Z" };
+  const revoked = { ...granted, id: "g-0", revoked_at: "2026-11-02T00:00:00Z" };
+  const adapter: AxiosAdapter = async (config) => ({
+    data: { project_permissions: [revoked, granted] },
+    status: 200,
+    statusText: "OK",
+    headers: {},
+    config,
+    request: {},
+  });
+  const http = createHttpClient({
+    apiKey: "napi_unit_test_secret_0123456789abcdef",
+    baseUrl: "http://api.test/api/v2",
+    adapter,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: clock.random,
+  });
+  expect(await clock.run(buildClient(http).permissions.list("p-1"))).toEqual([granted]);
+});
