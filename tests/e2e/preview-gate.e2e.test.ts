@@ -108,7 +108,7 @@ async function table(temp: TempStack, ns: string, keyName: string, withRole: Rol
     [
       "an address someone else gave access to the project",
       { [`${ns}shareWith`]: "Held@example.com" },
-      /held@example.com already has access to project .*which this stack did not create\. To manage it here, set importId: "/,
+      /held@example.com already has access to project .*which no resource of this stack manages .*To manage it here, set importId: "/,
     ],
   ];
   for (const [what, change, message] of mistakes) {

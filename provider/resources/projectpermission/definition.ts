@@ -12,7 +12,9 @@ export const PROJECT_PERMISSION_DEFINITION = {
   description:
     "Access to a project for another Neon account, by its email address (the console's project sharing). " +
     "A grant starts no operation: nothing waits for the project's lock. An address that already has access " +
-    "through a grant this stack did not create fails at preview with the exact `importId`. A change of " +
+    "through a grant no resource of the stack manages fails at preview with the exact `importId` (the service " +
+    "does not record who made a grant: also one a killed run made, or one a resource renamed without an alias " +
+    "holds). A change of " +
     "`projectId` or `email` grants the new access before the old one is revoked. Deleting the resource revokes " +
     "the access.",
   importId: {

@@ -1,6 +1,6 @@
 /**
- * The lifecycle of `ProjectPermission`: check (an address that has access through a grant the stack did
- * not create fails at preview, with its `importId`), diff, create (once: a lost answer is reconciled by
+ * The lifecycle of `ProjectPermission`: check (an address that has access through a grant no resource of
+ * the stack manages fails at preview, with its `importId`), diff, create (once: a lost answer is reconciled by
  * the address, which had no access before the grant was sent), read, update and delete (revoke; a grant
  * already revoked is deleted). A grant starts no operation: no step waits for the project's lock.
  */
@@ -15,7 +15,6 @@ import {
   diffResult,
   isNewResource,
   keepOutputs,
-  readImported,
   refreshInputs,
   type Checked,
   type ResourceSteps,
@@ -34,12 +33,17 @@ export const projectPermissionNoun = "project access";
 
 // --- check / diff ----------------------------------------------------------------------------
 
-/** The message for an address that already has access through a grant this stack did not create. */
+/**
+ * The message for an address that already has access through a grant no resource of this stack
+ * manages (the service does not record who made a grant: a killed run's, or one a renamed resource
+ * holds, reads the same).
+ */
 function heldMessage(projectId: string, g: ProjectPermission): string {
   return (
     `${g.granted_to_email} already has access to project ${projectId} (grant ${g.id}, given ${g.granted_at}), ` +
-    `which this stack did not create. To manage it here, set importId: "${resourceId({ projectId, permissionId: g.id })}"; ` +
-    "or revoke it in the console first."
+    "which no resource of this stack manages (the service does not record who made a grant). To manage it " +
+    `here, set importId: "${resourceId({ projectId, permissionId: g.id })}" (also for a ProjectPermission ` +
+    "renamed without an alias); or revoke it in the console first."
   );
 }
 
@@ -81,8 +85,8 @@ const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOW
  * Every rule a create would refuse by, so that the preview fails where `up` would: one resource per
  * address and project in the program; an `importId` that names this address's grant (and is not the
  * one this resource already took over, on a replacement); without one, an address that has no access
- * through a grant the stack did not create. The project's grants are read once, only for a resource
- * that is new or moves (a project that cannot be found has none: the kit's target rule names it).
+ * through a grant no resource of the stack manages. The project's grants are read once, only for a
+ * resource that is new or moves (a project that cannot be found: the kit's target rule names it).
  */
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
@@ -107,7 +111,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     return fail(
       "importId",
       `importId ${String(importId)} names the grant this resource took over, which is read at creation only; ` +
-        `remove importId so that the changed ${olds.projectId !== projectId ? "project" : "address"} is granted anew`,
+        "remove importId so that the changed address is granted anew",
     );
   }
   if (importId !== undefined && !known(importId)) return { inputs };
@@ -115,9 +119,11 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     .client()
     .permissions.list(projectId)
     .catch((err: unknown) => {
-      if (isNotFound(err)) return [];
+      // A project that cannot be found: the kit's target rule names it.
+      if (isNotFound(err)) return undefined;
       throw err;
     });
+  if (!grants) return { inputs };
   if (known(importId)) {
     const id = parseGrantRef(importId).permissionId;
     const problem = importProblem(
@@ -174,9 +180,16 @@ async function create(
  */
 async function importGrant(rt: Runtime, inputs: Checked<ProjectPermissionInputs>, importId: string) {
   const ref = parseGrantRef(importId);
-  const grants = await readImported("project", ref.projectId, () =>
-    rt.client().permissions.list(ref.projectId),
-  );
+  const grants = await rt
+    .client()
+    .permissions.list(ref.projectId)
+    .catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+      throw err.withRemedy(
+        `Project ${ref.projectId} of importId ${importId} does not exist (or the API key cannot see it). Check ` +
+          "projectId and importId, or remove importId to grant access anew.",
+      );
+    });
   const g = grants.find((x) => x.id === ref.permissionId);
   const problem = importProblem(importId, inputs.email, g);
   if (problem || !g) throw new Error(`Failed to import project access: ${problem}.`);

@@ -83,7 +83,7 @@ it("grants access once, reads it back by id, and revokes it on delete", async ()
   expect(logs.join("\n")).toMatch(/was revoked outside the stack; dropping it from the stack/);
 });
 
-it("refuses at preview an address that has access through a grant the stack did not create, sending nothing", async () => {
+it("refuses at preview an address that has access through a grant no resource of the stack manages, sending nothing", async () => {
   const other = await api.permissions.grant(projectId, "ops@example.com");
   const before = mutations();
   const checked = await check("ops", { email: "OPS@example.com" });
@@ -96,7 +96,7 @@ it("refuses at preview an address that has access through a grant the stack did 
   // The create refuses it too (a grant made between the preview and the up).
   await expect(
     impl.create({ projectId, email: "ops@example.com", __urn: urnOf("ProjectPermission", "ops") }),
-  ).rejects.toThrow(/ops@example.com already has access .*which this stack did not create/);
+  ).rejects.toThrow(/ops@example.com already has access .*which no resource of this stack manages/);
   expect(mutations()).toBe(before);
   expect((await grants()).map((g) => g.id)).toEqual([other.id]);
 });
@@ -184,6 +184,15 @@ it("names the property and the remedy for bad inputs, and a project that is not 
   const elsewhere = await check("elsewhere", { email: "a@example.com", importId: "other-project/abc" });
   expect(elsewhere.failures).toEqual([
     { property: "importId", reason: expect.stringContaining("but projectId is") },
+  ]);
+  // With an importId too: the project is named, not the grant.
+  const importing = await check("gone", {
+    projectId: "no-such-project-1",
+    email: "a@example.com",
+    importId: "no-such-project-1/g-1",
+  });
+  expect(importing.failures).toEqual([
+    { property: "projectId", reason: expect.stringContaining("no-such-project-1") },
   ]);
   const missing = await check("gone", { projectId: "no-such-project-1", email: "a@example.com" });
   expect(missing.failures).toEqual([
