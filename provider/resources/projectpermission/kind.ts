@@ -2,7 +2,8 @@
 import type { ResourceKind } from "../kit";
 import type { ProjectPermissionInputs } from "./types";
 import { PROJECT_PERMISSION_DEFINITION } from "./definition";
-import { projectPermissionNoun, projectPermissionSteps } from "./lifecycle";
+import { projectPermissionSteps } from "./lifecycle";
+import { projectPermissionNoun } from "./rules";
 
 export const projectPermission: ResourceKind<ProjectPermissionInputs> = {
   definition: PROJECT_PERMISSION_DEFINITION,

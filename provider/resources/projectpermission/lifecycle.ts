@@ -1,22 +1,18 @@
 /**
  * The lifecycle of `ProjectPermission`: check (an address that has access through a grant no resource of
- * the stack manages fails at preview, with its `importId`), diff, create (once: a lost answer is reconciled by
- * the address, which had no access before the grant was sent), read, update and delete (revoke; a grant
- * already revoked is deleted). A grant starts no operation: no step waits for the project's lock.
+ * the stack manages fails at preview, with its `importId`), diff, read and delete (revoke; a grant already
+ * revoked is deleted) here; create in `create.ts`, the rules check and create share in `rules.ts`. A grant starts no operation: no step waits for the project's lock.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type NeonClient, type ProjectPermission } from "../../api";
 import { definedDiff } from "../compare";
 import {
   UNKNOWN,
   confirmGone,
-  createOnce,
   deleteAndWait,
   diffResult,
   isNewResource,
   keepOutputs,
   refreshInputs,
-  type Checked,
   type ResourceSteps,
 } from "../kit";
 import type { Runtime } from "../runtime";
@@ -24,60 +20,13 @@ import { isNotFound } from "../branch-objects";
 import { PROJECT_PERMISSION_DEFINITION as DEF } from "./definition";
 import { checkInputs } from "./inputs";
 import type { ProjectPermissionInputs } from "./types";
-import { describeGrant, isFor, parseGrantRef, resourceId, toOutputs } from "./mapping";
+import { describeGrant, isFor, parseGrantRef, toOutputs } from "./mapping";
+import { create } from "./create";
+import { heldMessage, importProblem } from "./rules";
 
 type Props = Record<string, unknown>;
 
-/** What messages and the kit call the resource (its registry entry's `noun`). */
-export const projectPermissionNoun = "project access";
-
 // --- check / diff ----------------------------------------------------------------------------
-
-/**
- * The message for an address that already has access through a grant no resource of this stack
- * manages (the service does not record who made a grant: a killed run's, or one a renamed resource
- * holds, reads the same).
- */
-function heldMessage(projectId: string, g: ProjectPermission): string {
-  return (
-    `${g.granted_to_email} already has access to project ${projectId} (grant ${g.id}, given ${g.granted_at}), ` +
-    "which no resource of this stack manages (the service does not record who made a grant). To manage it " +
-    `here, set importId: "${resourceId({ projectId, permissionId: g.id })}" (also for a ProjectPermission ` +
-    "renamed without an alias); or revoke it in the console first."
-  );
-}
-
-/** The grant of `email` on the project, if any. */
-async function grantOf(
-  api: NeonClient,
-  projectId: string,
-  email: string,
-): Promise<ProjectPermission | undefined> {
-  return (await api.permissions.list(projectId)).find((g) => isFor(g, email));
-}
-
-/**
- * Why the grant `importId` names cannot be this resource's (`g`: that grant, if the project has it):
- * it is not there, or it is another address's.
- */
-function importProblem(
-  importId: string,
-  email: string,
-  g: ProjectPermission | undefined,
-): string | undefined {
-  const ref = parseGrantRef(importId);
-  if (!g) {
-    return (
-      `importId ${importId}: project ${ref.projectId} has no grant ${ref.permissionId}. Check importId (the ` +
-      "API's project access list names the grants), or remove it to grant access anew"
-    );
-  }
-  if (isFor(g, email)) return undefined;
-  return (
-    `importId ${importId}: the grant gives access to ${g.granted_to_email}, not ${email}; set email to ` +
-    `"${g.granted_to_email}", or import the grant of ${email}`
-  );
-}
 
 const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
 
@@ -140,62 +89,6 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
 async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   // A changed address or project is granted before the old grant is revoked: no delete first.
   return diffResult(definedDiff(DEF, olds, news), false);
-}
-
-// --- create ----------------------------------------------------------------------------------
-
-async function create(
-  rt: Runtime,
-  inputs: Checked<ProjectPermissionInputs>,
-): Promise<pulumi.dynamic.CreateResult> {
-  const api = rt.client();
-  const { projectId, email } = inputs;
-  const log = rt.logger(inputs);
-  if (inputs.importId !== undefined) return importGrant(rt, inputs, inputs.importId);
-  const held = await grantOf(api, projectId, email);
-  if (held)
-    throw new Error(`Failed to grant access to project ${projectId}: ${heldMessage(projectId, held)}`);
-  const find = () => grantOf(api, projectId, email);
-  const g = await createOnce({
-    log,
-    send: () => api.permissions.grant(projectId, email),
-    find,
-    finish: async (found) => found,
-    describe: (found) => describeGrant(projectId, email, found.id),
-    refused: async (err) => {
-      // 409: the address was given access since it was found without (by someone else).
-      const now = err instanceof ApiError && err.kind === "conflict" ? await find() : undefined;
-      if (now)
-        throw new Error(`Failed to grant access to project ${projectId}: ${heldMessage(projectId, now)}`);
-      throw err;
-    },
-  });
-  log.info(`granted ${describeGrant(projectId, email, g.id)}`);
-  return { id: resourceId({ projectId, permissionId: g.id }), outs: toOutputs(inputs, projectId, g) };
-}
-
-/**
- * Takes over the grant `importId` names, which must be the declared address's. A delete of this run
- * (the resource it was declared under before, renamed without an alias) leaves it.
- */
-async function importGrant(rt: Runtime, inputs: Checked<ProjectPermissionInputs>, importId: string) {
-  const ref = parseGrantRef(importId);
-  const grants = await rt
-    .client()
-    .permissions.list(ref.projectId)
-    .catch((err: unknown) => {
-      if (!isNotFound(err)) throw err;
-      throw err.withRemedy(
-        `Project ${ref.projectId} of importId ${importId} does not exist (or the API key cannot see it). Check ` +
-          "projectId and importId, or remove importId to grant access anew.",
-      );
-    });
-  const g = grants.find((x) => x.id === ref.permissionId);
-  const problem = importProblem(importId, inputs.email, g);
-  if (problem || !g) throw new Error(`Failed to import project access: ${problem}.`);
-  rt.noteTakenOver(projectPermissionNoun, importId);
-  rt.logger(inputs).info(`took over ${describeGrant(ref.projectId, g.granted_to_email, g.id)}`);
-  return { id: importId, outs: toOutputs(inputs, ref.projectId, g) };
 }
 
 // --- read -----------------------------------------------------------------------------------
