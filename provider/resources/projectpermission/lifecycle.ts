@@ -1,7 +1,8 @@
 /**
- * The lifecycle of `ProjectPermission`: check (an address that has access through a grant no resource of
- * the stack manages fails at preview, with its `importId`), diff, read and delete (revoke; a grant already
- * revoked is deleted) here; create in `create.ts`, the rules check and create share in `rules.ts`. A grant starts no operation: no step waits for the project's lock.
+ * The lifecycle of `ProjectPermission`: check (an address that has access through a grant no resource
+ * of the stack manages fails at preview, with its `importId`), diff, read and delete (revoke; a grant
+ * already revoked is deleted) here; create in `create.ts`, the rules check and create share in
+ * `rules.ts`. A grant starts no operation: no step waits for the project's lock.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { definedDiff } from "../compare";
