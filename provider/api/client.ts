@@ -15,7 +15,7 @@ import {
   type LockWait,
   type Route,
 } from "../http";
-import { estimateLock, lockWaitMs, type LockEstimate } from "../operations/lock";
+import { estimateLock, holderGraceMs, lockWaitMs } from "../operations/lock";
 import {
   describeIssues,
   OperationResponseSchema,
@@ -240,7 +240,10 @@ export function projectLockWait(
   client: Pick<NeonClient, "operations" | "serviceNow">,
   clock: Pick<Clock, "now" | "random">,
 ) {
-  const readings = new Map<string, { at: number; estimate: Promise<LockEstimate | undefined> }>();
+  const readings = new Map<
+    string,
+    { at: number; page: Promise<{ ops: Operation[]; nowMs: number } | undefined> }
+  >();
   return async (route: Route, since?: number): Promise<LockWait | undefined> => {
     const encoded = /^\/projects\/([^/]+)(?:\/|$)/.exec(route.path)?.[1];
     if (!encoded) return undefined;
@@ -248,15 +251,29 @@ export function projectLockWait(
     let reading = readings.get(projectId);
     if (!reading || reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
       for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
-      const estimate = client.operations
+      const page = client.operations
         .listPage(projectId, { limit: LOCK_PAGE })
-        .then((page) => estimateLock(page.operations, client.serviceNow()))
+        .then((answer) => ({ ops: answer.operations, nowMs: client.serviceNow() }))
         .catch(() => undefined);
-      reading = { at: clock.now(), estimate };
+      reading = { at: clock.now(), page };
       readings.set(projectId, reading);
     }
-    const e = await reading.estimate;
-    if (!e) return undefined;
+    const read = await reading.page;
+    // The change's own branch, if the route names one: the holder's run is not expected to go on
+    // before it when the holder is that branch.
+    const branch = /\/branches\/([^/]+)/.exec(route.path)?.[1];
+    const own = branch && decodeURIComponent(branch);
+    if (!read) return undefined;
+    const e = estimateLock(read.ops, read.nowMs, own);
+    if (!e) {
+      const grace = holderGraceMs(read.ops, read.nowMs, own);
+      return grace > 0
+        ? {
+            delayMs: grace,
+            holder: `project ${projectId} is free; the branch that held it is expected to go on`,
+          }
+        : undefined;
+    }
     // The estimate is on the service's clock; the wait is a duration, the same on both.
     const now = client.serviceNow();
     return {
@@ -264,7 +281,8 @@ export function projectLockWait(
       holder:
         `project ${projectId} is running ${e.running.action} (operation ${e.running.id}, ` +
         `${e.running.status} for ${Math.max(0, Math.round((now - e.startedMs) / 1000))} s` +
-        `${e.pending > 1 ? `; ${e.pending} operations pending` : ""})`,
+        `${e.pending > 1 ? `; ${e.pending} operations pending` : ""}` +
+        `${e.followingChanges > 0 ? `; its branch is expected to send ${e.followingChanges} more` : ""})`,
     };
   };
 }

@@ -21,6 +21,11 @@ export interface LockEstimate {
   freeAtMs: number;
   /** How long the running operation's action takes on this project (learned, or the default). */
   typicalMs: number;
+  /**
+   * The changes the holder's branch is expected to send next, as its run so far is shorter than the
+   * project's typical run (included in `freeAtMs`; 0 when none are expected).
+   */
+  followingChanges: number;
 }
 
 /** An action's duration when the page has no finished operation to learn it from. */
@@ -31,6 +36,12 @@ export const MAX_LOCK_WAIT_MS = 30_000;
 export const MIN_LOCK_WAIT_MS = 100;
 /** The shortest wait once the operations are overdue (they run longer than learned). */
 export const MIN_OVERDUE_WAIT_MS = 500;
+/** The most changes a holder's branch is expected to send after its current one. */
+export const MAX_FOLLOWING_CHANGES = 3;
+/** How long after a change's end its branch's next change is expected (its process's poll and step). */
+export const HOLDER_GRACE_MS = 750;
+/** How many finished runs of other branches a page must show before runs are expected to repeat. */
+export const MIN_RUNS_SEEN = 2;
 
 // A `failed` operation is not terminal: the control plane retries it, and it holds the lock meanwhile.
 const pending = (o: Operation) => !isTerminal(o.status);
@@ -73,8 +84,80 @@ export function learnedDurations(ops: readonly Operation[]): Map<string, number>
   return new Map([...byAction].map(([a, xs]) => [a, median(xs) as number]));
 }
 
-/** What holds the project's lock on one page of its operations (newest or oldest first), if anything. */
-export function estimateLock(ops: readonly Operation[], nowMs: number): LockEstimate | undefined {
+/**
+ * The page's runs, oldest first: changes in a row on one branch, a change being one request's
+ * operations (one branch, one creation time: a branch's create and its compute's start).
+ */
+export function runsOf(ops: readonly Operation[]): { branch: string | undefined; changes: number }[] {
+  const runs: { branch: string | undefined; changes: number }[] = [];
+  let previous: Operation | undefined;
+  for (const o of oldestFirst(ops)) {
+    const last = runs[runs.length - 1];
+    if (last && last.branch === o.branch_id) {
+      if (o.created_at !== previous?.created_at) last.changes++;
+    } else runs.push({ branch: o.branch_id, changes: 1 });
+    previous = o;
+  }
+  return runs;
+}
+
+/**
+ * How many more changes the holder's branch is expected to send right after its current one. A
+ * program's resources on one branch are created one after another (a branch, then its role, then
+ * the role's database), and the process that holds the lock sends its next change as soon as its
+ * operation ends, before any waiter's look: the lock passes between branches only when a run ends.
+ * So when the page shows at least {@link MIN_RUNS_SEEN} finished runs of whole changes, their
+ * (lower) median length is the expected one, and a waiter sleeps through the rest of the holder's run
+ * — one look per run instead of one per change. Not for a waiter on the holder's own branch (it is
+ * that run), nor for an operation without a branch. The first and the last run of the page are not
+ * counted as finished: the page may cut the first, and the last is the holder's.
+ */
+export function followingChanges(ops: readonly Operation[], ownBranch?: string): number {
+  const runs = runsOf(ops);
+  const holder = runs[runs.length - 1];
+  if (!holder?.branch || holder.branch === ownBranch) return 0;
+  const typical = typicalRun(runs);
+  if (typical === undefined) return 0;
+  return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - holder.changes));
+}
+
+/** The (lower) median length of the page's finished runs, once {@link MIN_RUNS_SEEN} are seen. */
+function typicalRun(runs: readonly { branch: string | undefined; changes: number }[]): number | undefined {
+  const finished = runs
+    .slice(1, -1)
+    .filter((r) => r.branch !== undefined)
+    .map((r) => r.changes)
+    .sort((a, b) => a - b);
+  return finished.length < MIN_RUNS_SEEN ? undefined : finished[Math.floor((finished.length - 1) / 2)];
+}
+
+/**
+ * How long a waiter that finds the lock free still leaves it to the branch whose change just ended
+ * (ms; 0 to go now): up to {@link HOLDER_GRACE_MS} after that end, while the branch's run is shorter
+ * than the project's typical run (or no run is known yet). Its process sends its next change as soon
+ * as it has seen the end; a waiter that took the lock in that moment would cut the run short, and
+ * every other waiter, expecting the run to go on, would sleep through a project left idle. Not for a
+ * waiter on that branch, nor once the run is as long as the typical one.
+ */
+export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranch?: string): number {
+  const ordered = oldestFirst(ops);
+  const last = ordered[ordered.length - 1];
+  if (!last?.branch_id || last.branch_id === ownBranch || ordered.some(pending)) return 0;
+  const runs = runsOf(ops);
+  const typical = typicalRun(runs);
+  if (typical !== undefined && runs[runs.length - 1].changes >= typical) return 0;
+  return Math.max(0, Date.parse(last.updated_at) + HOLDER_GRACE_MS - nowMs);
+}
+
+/**
+ * What holds the project's lock on one page of its operations (newest or oldest first), if anything;
+ * `ownBranch` is the branch of the change that waits (none for a branch's create).
+ */
+export function estimateLock(
+  ops: readonly Operation[],
+  nowMs: number,
+  ownBranch?: string,
+): LockEstimate | undefined {
   const waiting = oldestFirst(ops).filter(pending);
   if (waiting.length === 0) return undefined;
   const learned = learnedDurations(ops);
@@ -92,7 +175,10 @@ export function estimateLock(ops: readonly Operation[], nowMs: number): LockEsti
   const typicalMs = typical(running.action);
   let freeAtMs = Math.max(startedMs + typicalMs, nowMs);
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
-  return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs };
+  // The holder's next changes: each as long as an operation typically is on this project.
+  const following = followingChanges(ops, ownBranch);
+  freeAtMs += following * (all ?? DEFAULT_ACTION_MS);
+  return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs, followingChanges: following };
 }
 
 /**

@@ -718,6 +718,51 @@ describe("projectLockWait", () => {
     expect(reads).toBe(2);
   });
 
+  test("a change waits through the rest of another branch's run, not of its own branch's", async () => {
+    const clock = new FakeClock();
+    clock.t = T;
+    const at = (s: number) => new Date(T + s * 1_000).toISOString();
+    const op = (id: string, branch: string, status: string, from: number, to: number) => ({
+      id,
+      project_id: "p-1",
+      branch_id: branch,
+      action: "apply_config",
+      status,
+      failures_count: 0,
+      created_at: at(from),
+      updated_at: at(to),
+    });
+    // Newest first: br-h's first change runs; br-a, br-b and br-c each sent two in a row (3 s each).
+    const runs = {
+      operations: [
+        op("h1", "br-h", "running", 18, 18),
+        op("c2", "br-c", "finished", 15, 18),
+        op("c1", "br-c", "finished", 12, 15),
+        op("b2", "br-b", "finished", 9, 12),
+        op("b1", "br-b", "finished", 6, 9),
+        op("a2", "br-a", "finished", 3, 6),
+        op("a1", "br-a", "finished", 0, 3),
+      ],
+    };
+    clock.t = T + 18_000;
+    const wait = projectLockWait(
+      { operations: { listPage: async () => runs } as never, serviceNow: () => clock.now() },
+      { now: clock.now, random: () => 0 },
+    );
+    const on = (branch: string) =>
+      route("POST /projects/{project_id}/branches/{branch_id}/roles", {
+        project_id: "p-1",
+        branch_id: branch,
+      });
+    const other = await wait(on("br-x"));
+    const own = await wait(on("br-h"));
+    // br-h is expected to send one more change after this one: 3 s + 3 s; on br-h itself, 3 s.
+    expect(other?.delayMs).toBe(6_000);
+    expect(other?.holder).toMatch(/its branch is expected to send 1 more\)$/);
+    expect(own?.delayMs).toBe(3_000);
+    expect(own?.holder).not.toMatch(/expected to send/);
+  });
+
   test("a failed reading gives no wait (the backoff applies) and is not repeated within the second", async () => {
     const clock = new FakeClock();
     let reads = 0;

@@ -6,6 +6,11 @@ import type { Operation } from "../../../provider/api/schemas";
 import {
   DEFAULT_ACTION_MS,
   estimateLock,
+  followingChanges,
+  HOLDER_GRACE_MS,
+  holderGraceMs,
+  MAX_FOLLOWING_CHANGES,
+  runsOf,
   learnedDurations,
   lockWaitMs,
   MAX_LOCK_WAIT_MS,
@@ -105,6 +110,93 @@ describe("estimateLock", () => {
   });
 });
 
+describe("runs: the lock passes between branches when a branch's changes in a row end", () => {
+  // One program per branch, as a preview environment: a branch create (two operations, one request),
+  // then a role, then a database, each 3 s; `on` gives the operation its branch.
+  const on = (branch: string, o: Operation): Operation => ({ ...o, branch_id: branch });
+  const env = (branch: string, startMs: number, status = "finished"): Operation[] => [
+    on(branch, op(`${branch}-b`, "create_branch", "finished", startMs, startMs + 3_000)),
+    on(branch, op(`${branch}-s`, "start_compute", "finished", startMs, startMs + 6_000)),
+    on(branch, op(`${branch}-r`, "apply_config", "finished", startMs + 6_000, startMs + 9_000)),
+    on(branch, op(`${branch}-d`, "apply_config", status, startMs + 9_000, startMs + 12_000)),
+  ];
+  // The seed's history (on the default branch), then two whole environments, then `c`'s branch create;
+  // `page` lists them as the API does, newest first.
+  const page = (...ops: Operation[][]) => ops.flat().reverse();
+  const history = [
+    on("main", op("m1", "apply_config", "finished", -9_000, -6_000)),
+    ...env("a", 0),
+    ...env("b", 12_000),
+  ];
+  const holderC = [
+    on("c", op("c-b", "create_branch", "running", 24_000, 24_000)),
+    on("c", op("c-s", "start_compute", "scheduling", 24_000, 24_000)),
+  ];
+
+  it("counts one request's operations as one change", () => {
+    expect(runsOf(page(history, holderC))).toEqual([
+      { branch: "main", changes: 1 },
+      { branch: "a", changes: 3 },
+      { branch: "b", changes: 3 },
+      { branch: "c", changes: 1 },
+    ]);
+  });
+
+  it("a waiter sleeps through the rest of the holder's run: the typical run less what it sent", () => {
+    // The page's first run may be cut, so only a and b count: 3 changes; c sent 1.
+    expect(followingChanges(page(history, holderC))).toBe(2);
+    const e = estimateLock(page(history, holderC), T0 + 25_000);
+    expect(e?.followingChanges).toBe(2);
+    // c's create_branch and start_compute (3 s each, from 24 s), then two changes of 3 s.
+    expect(e?.freeAtMs).toBe(T0 + 24_000 + 6_000 + 2 * 3_000);
+  });
+
+  it("not for a waiter on the holder's own branch, nor before two finished runs are seen", () => {
+    expect(followingChanges(page(history, holderC), "c")).toBe(0);
+    expect(
+      followingChanges(
+        page([on("main", op("m1", "apply_config", "finished", -9_000, -6_000))], env("a", 0), holderC),
+      ),
+    ).toBe(0);
+    expect(estimateLock(page(history, holderC), T0 + 25_000, "c")?.freeAtMs).toBe(T0 + 30_000);
+  });
+
+  it("a run as long as the typical one, or an operation without a branch, expects nothing after it", () => {
+    const cDone = env("c", 24_000, "running");
+    expect(followingChanges(page(history, cDone))).toBe(0);
+    expect(followingChanges(page(history, [op("x", "suspend_compute", "running", 25_000, 25_000)]))).toBe(0);
+  });
+
+  it("a free lock is left to the branch whose change just ended while its run is short of the typical one", () => {
+    // c's branch create ended at 30 s (its start_compute last): c is expected to send its role next.
+    const cBranch = [
+      on("c", op("c-b", "create_branch", "finished", 24_000, 27_000)),
+      on("c", op("c-s", "start_compute", "finished", 24_000, 30_000)),
+    ];
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_200)).toBe(HOLDER_GRACE_MS - 200);
+    // Past the grace, or for a waiter on c, or once c's run is as long as a and b's: go now.
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_000 + HOLDER_GRACE_MS)).toBe(0);
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_200, "c")).toBe(0);
+    expect(holderGraceMs(page(history, env("c", 24_000)), T0 + 36_100)).toBe(0);
+    // Something pending: the estimate applies, not the grace.
+    expect(holderGraceMs(page(history, holderC), T0 + 25_000)).toBe(0);
+    // No run known yet: the branch that just changed something is still given its moment.
+    expect(holderGraceMs(page(env("a", 0)), T0 + 12_100)).toBe(HOLDER_GRACE_MS - 100);
+  });
+
+  it("expects at most a few changes after the current one", () => {
+    const long = (branch: string, startMs: number) =>
+      Array.from({ length: 8 }, (_, i) =>
+        on(
+          branch,
+          op(`${branch}${i}`, "apply_config", "finished", startMs + i * 1_000, startMs + (i + 1) * 1_000),
+        ),
+      );
+    const ops = page(long("a", 0), long("b", 8_000), long("d", 16_000), holderC);
+    expect(followingChanges(ops)).toBe(MAX_FOLLOWING_CHANGES);
+  });
+});
+
 describe("lockWaitMs", () => {
   const e = (freeAtMs: number, typicalMs = 3_000) => ({
     running: op("a", "x", "running", 0, 0),
@@ -112,6 +204,7 @@ describe("lockWaitMs", () => {
     startedMs: T0,
     freeAtMs,
     typicalMs,
+    followingChanges: 0,
   });
 
   it("waits until the expected end plus jitter of up to a quarter (at most 1 s)", () => {
