@@ -132,6 +132,27 @@ function typicalRun(runs: readonly { branch: string | undefined; changes: number
 }
 
 /**
+ * How long a branch takes between one change's end and its next change in a run (ms, median of the
+ * page's; 0 when none is seen, at most {@link HOLDER_GRACE_MS}): its process's poll and step.
+ */
+export function runGapMs(ops: readonly Operation[]): number {
+  const gaps: number[] = [];
+  let previous: Operation | undefined;
+  for (const o of oldestFirst(ops)) {
+    if (
+      previous?.branch_id !== undefined &&
+      previous.branch_id === o.branch_id &&
+      previous.created_at !== o.created_at &&
+      isTerminal(previous.status)
+    ) {
+      gaps.push(Math.max(0, Date.parse(o.created_at) - Date.parse(previous.updated_at)));
+    }
+    previous = o;
+  }
+  return Math.min(HOLDER_GRACE_MS, median(gaps) ?? 0);
+}
+
+/**
  * How long a waiter that finds the lock free still leaves it to the branch whose change just ended
  * (ms; 0 to go now): up to {@link HOLDER_GRACE_MS} after that end, while the branch's run is shorter
  * than the project's typical run (or no run is known yet). Its process sends its next change as soon
@@ -175,9 +196,10 @@ export function estimateLock(
   const typicalMs = typical(running.action);
   let freeAtMs = Math.max(startedMs + typicalMs, nowMs);
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
-  // The holder's next changes: each as long as an operation typically is on this project.
+  // The holder's next changes: each as long as an operation typically is on this project, after the
+  // branch's usual pause between two changes.
   const following = followingChanges(ops, ownBranch);
-  freeAtMs += following * (all ?? DEFAULT_ACTION_MS);
+  if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
   return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs, followingChanges: following };
 }
 

@@ -10,6 +10,7 @@ import {
   HOLDER_GRACE_MS,
   holderGraceMs,
   MAX_FOLLOWING_CHANGES,
+  runGapMs,
   runsOf,
   learnedDurations,
   lockWaitMs,
@@ -182,6 +183,24 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
     expect(holderGraceMs(page(history, holderC), T0 + 25_000)).toBe(0);
     // No run known yet: the branch that just changed something is still given its moment.
     expect(holderGraceMs(page(env("a", 0)), T0 + 12_100)).toBe(HOLDER_GRACE_MS - 100);
+  });
+
+  it("each following change comes after the branch's usual pause between two changes", () => {
+    // a and b pause 200 ms between changes (c's wait is 6 s of its own, then 2 × (3 s + 200 ms)).
+    const paused = (branch: string, startMs: number) =>
+      env(branch, startMs).map((o, i) =>
+        i < 2
+          ? o
+          : {
+              ...o,
+              created_at: at(Date.parse(o.created_at) - T0 + 200 * (i - 1)),
+              updated_at: at(Date.parse(o.updated_at) - T0 + 200 * (i - 1)),
+            },
+      );
+    const ops = page([history[0]], paused("a", 0), paused("b", 12_400), holderC);
+    expect(runGapMs(ops)).toBe(200);
+    expect(estimateLock(ops, T0 + 25_000)?.freeAtMs).toBe(T0 + 30_000 + 2 * 3_200);
+    expect(runGapMs(page(history, holderC))).toBe(0);
   });
 
   it("expects at most a few changes after the current one", () => {
