@@ -259,17 +259,23 @@ export function projectLockWait(
       readings.set(projectId, reading);
     }
     const read = await reading.page;
-    // The change's own branch, if the route names one: the holder's run is not expected to go on
-    // before it when the holder is that branch.
-    const branch = /\/branches\/([^/]+)/.exec(route.path)?.[1];
-    const own = branch && decodeURIComponent(branch);
     if (!read) return undefined;
+    // The change's own branch: the one its route names, none for a branch's create (runs of other
+    // branches apply), unknown (`null`: no run rule) for a change on a branch its route does not name.
+    const branch = /\/branches\/([^/]+)/.exec(route.path)?.[1];
+    const own =
+      branch !== undefined
+        ? decodeURIComponent(branch)
+        : route.template === "POST /projects/{project_id}/branches"
+          ? undefined
+          : null;
     const e = estimateLock(read.ops, read.nowMs, own);
     if (!e) {
-      const grace = holderGraceMs(read.ops, read.nowMs, own);
+      const grace = holderGraceMs(read.ops, client.serviceNow(), own);
       return grace > 0
         ? {
-            delayMs: grace,
+            // Spread out, so that the waiters in the grace do not all look at once.
+            delayMs: grace * (1 + clock.random() / 4),
             holder: `project ${projectId} is free; the branch that held it is expected to go on`,
           }
         : undefined;

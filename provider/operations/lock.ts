@@ -40,6 +40,8 @@ export const MIN_OVERDUE_WAIT_MS = 500;
 export const MAX_FOLLOWING_CHANGES = 3;
 /** How long after a change's end its branch's next change is expected (its process's poll and step). */
 export const HOLDER_GRACE_MS = 750;
+/** The longest grace, however slow the branches have been between their changes. */
+export const MAX_HOLDER_GRACE_MS = 3_000;
 /** How many finished runs of other branches a page must show before runs are expected to repeat. */
 export const MIN_RUNS_SEEN = 2;
 
@@ -109,13 +111,22 @@ export function runsOf(ops: readonly Operation[]): { branch: string | undefined;
  * So when the page shows at least {@link MIN_RUNS_SEEN} finished runs of whole changes, their
  * (lower) median length is the expected one, and a waiter sleeps through the rest of the holder's run
  * — one look per run instead of one per change. Not for a waiter on the holder's own branch (it is
- * that run), nor for an operation without a branch. The first and the last run of the page are not
- * counted as finished: the page may cut the first, and the last is the holder's.
+ * that run) or one whose branch is not known (`null`: a compute's change names no branch), nor for
+ * an operation without a branch or when the page's last run is not the running operation's branch.
+ * The first and the last run of the page are not counted as finished: the page may cut the first,
+ * and the last is the holder's.
  */
-export function followingChanges(ops: readonly Operation[], ownBranch?: string): number {
+export function followingChanges(
+  ops: readonly Operation[],
+  ownBranch?: string | null,
+  holderBranch?: string,
+): number {
+  if (ownBranch === null) return 0;
   const runs = runsOf(ops);
   const holder = runs[runs.length - 1];
   if (!holder?.branch || holder.branch === ownBranch) return 0;
+  // An operation of another branch queued behind the running one (a compute's suspend): no run to follow.
+  if (holderBranch !== undefined && holder.branch !== holderBranch) return 0;
   const typical = typicalRun(runs);
   if (typical === undefined) return 0;
   return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - holder.changes));
@@ -133,7 +144,7 @@ function typicalRun(runs: readonly { branch: string | undefined; changes: number
 
 /**
  * How long a branch takes between one change's end and its next change in a run (ms, median of the
- * page's; 0 when none is seen, at most {@link HOLDER_GRACE_MS}): its process's poll and step.
+ * page's; 0 when none is seen, at most {@link MAX_HOLDER_GRACE_MS}): its process's poll and step.
  */
 export function runGapMs(ops: readonly Operation[]): number {
   const gaps: number[] = [];
@@ -149,35 +160,41 @@ export function runGapMs(ops: readonly Operation[]): number {
     }
     previous = o;
   }
-  return Math.min(HOLDER_GRACE_MS, median(gaps) ?? 0);
+  return Math.min(MAX_HOLDER_GRACE_MS, median(gaps) ?? 0);
 }
 
 /**
  * How long a waiter that finds the lock free still leaves it to the branch whose change just ended
- * (ms; 0 to go now): up to {@link HOLDER_GRACE_MS} after that end, while the branch's run is shorter
+ * (ms; 0 to go now): up to {@link HOLDER_GRACE_MS} after that end (or twice the branch's usual pause
+ * between changes, when longer: a busy machine; at most {@link MAX_HOLDER_GRACE_MS}), while the branch's run is shorter
  * than the project's typical run (or no run is known yet). Its process sends its next change as soon
  * as it has seen the end; a waiter that took the lock in that moment would cut the run short, and
  * every other waiter, expecting the run to go on, would sleep through a project left idle. Not for a
  * waiter on that branch, nor once the run is as long as the typical one.
  */
-export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranch?: string): number {
+export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranch?: string | null): number {
+  if (ownBranch === null) return 0;
   const ordered = oldestFirst(ops);
   const last = ordered[ordered.length - 1];
   if (!last?.branch_id || last.branch_id === ownBranch || ordered.some(pending)) return 0;
   const runs = runsOf(ops);
   const typical = typicalRun(runs);
   if (typical !== undefined && runs[runs.length - 1].changes >= typical) return 0;
-  return Math.max(0, Date.parse(last.updated_at) + HOLDER_GRACE_MS - nowMs);
+  // A page of whole seconds (the service may round its times down) ended up to a second later.
+  const rounding = ordered.every((o) => Date.parse(o.updated_at) % 1_000 === 0) ? 1_000 : 0;
+  const grace = Math.min(MAX_HOLDER_GRACE_MS, Math.max(HOLDER_GRACE_MS, 2 * runGapMs(ops)));
+  return Math.max(0, Date.parse(last.updated_at) + rounding + grace - nowMs);
 }
 
 /**
  * What holds the project's lock on one page of its operations (newest or oldest first), if anything;
- * `ownBranch` is the branch of the change that waits (none for a branch's create).
+ * `ownBranch` is the branch of the change that waits (none for a branch's create; `null` when the
+ * change has one the route does not name, as a compute's: then no run is expected to go on).
  */
 export function estimateLock(
   ops: readonly Operation[],
   nowMs: number,
-  ownBranch?: string,
+  ownBranch?: string | null,
 ): LockEstimate | undefined {
   const waiting = oldestFirst(ops).filter(pending);
   if (waiting.length === 0) return undefined;
@@ -198,7 +215,7 @@ export function estimateLock(
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
   // The holder's next changes: each as long as an operation typically is on this project, after the
   // branch's usual pause between two changes.
-  const following = followingChanges(ops, ownBranch);
+  const following = followingChanges(ops, ownBranch, running.branch_id);
   if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
   return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs, followingChanges: following };
 }

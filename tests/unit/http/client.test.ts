@@ -761,6 +761,54 @@ describe("projectLockWait", () => {
     expect(other?.holder).toMatch(/its branch is expected to send 1 more\)$/);
     expect(own?.delayMs).toBe(3_000);
     expect(own?.holder).not.toMatch(/expected to send/);
+    // A compute's change names no branch: whose run it is is not known, so none is waited for.
+    const compute = await wait(route("POST /projects/{project_id}/endpoints", { project_id: "p-1" }));
+    expect(compute?.delayMs).toBe(3_000);
+    // A branch's create has no branch yet: br-h's run applies to it.
+    expect((await wait(route("POST /projects/{project_id}/branches", { project_id: "p-1" })))?.delayMs).toBe(
+      6_000,
+    );
+  });
+
+  test("a free lock just after a short run's change is left to that branch for a moment, spread out", async () => {
+    const clock = new FakeClock();
+    const at = (ms: number) => new Date(T + ms).toISOString();
+    // Newest first: br-h's first change ended 100 ms ago; no run of the project is known yet.
+    const free = {
+      operations: [
+        {
+          id: "h1",
+          project_id: "p-1",
+          branch_id: "br-h",
+          action: "apply_config",
+          status: "finished",
+          failures_count: 0,
+          created_at: at(1_001),
+          updated_at: at(4_001),
+        },
+      ],
+    };
+    clock.t = T + 4_101;
+    let random = 0;
+    const wait = projectLockWait(
+      { operations: { listPage: async () => free } as never, serviceNow: () => clock.now() },
+      { now: clock.now, random: () => random },
+    );
+    const on = (branch: string) =>
+      route("POST /projects/{project_id}/branches/{branch_id}/roles", {
+        project_id: "p-1",
+        branch_id: branch,
+      });
+    const first = await wait(on("br-x"));
+    expect(first?.delayMs).toBe(650);
+    expect(first?.holder).toMatch(/is free; the branch that held it is expected to go on/);
+    random = 1;
+    expect((await wait(on("br-x"), T))?.delayMs).toBe(650 * 1.25);
+    // br-h itself, or a compute's change, goes now (the backoff's short retry).
+    expect(await wait(on("br-h"), T)).toBeUndefined();
+    expect(
+      await wait(route("POST /projects/{project_id}/endpoints", { project_id: "p-1" }), T),
+    ).toBeUndefined();
   });
 
   test("a failed reading gives no wait (the backoff applies) and is not repeated within the second", async () => {

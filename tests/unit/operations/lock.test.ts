@@ -169,20 +169,64 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
   });
 
   it("a free lock is left to the branch whose change just ended while its run is short of the typical one", () => {
-    // c's branch create ended at 30 s (its start_compute last): c is expected to send its role next.
+    // c's branch create ended at 30.05 s (its start_compute last): c is expected to send its role next.
+    const cBranch = [
+      on("c", op("c-b", "create_branch", "finished", 24_000, 27_000)),
+      on("c", op("c-s", "start_compute", "finished", 24_000, 30_050)),
+    ];
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_250)).toBe(HOLDER_GRACE_MS - 200);
+    // Past the grace, or for a waiter on c or on a branch not known, or once c's run is as long as
+    // a and b's: go now.
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_050 + HOLDER_GRACE_MS)).toBe(0);
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_250, "c")).toBe(0);
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_250, null)).toBe(0);
+    expect(holderGraceMs(page(history, env("c", 24_000)), T0 + 36_100)).toBe(0);
+    // Something pending (inside the window): the estimate applies, not the grace.
+    const cRole = [...cBranch, on("c", op("c-r", "apply_config", "running", 30_100, 30_100))];
+    expect(holderGraceMs(page(history, cRole), T0 + 30_250)).toBe(0);
+    // No run known yet: the branch that just changed something is still given its moment.
+    expect(holderGraceMs(page(env("a", 0)), T0 + 12_100)).toBe(HOLDER_GRACE_MS + 1_000 - 100);
+  });
+
+  it("the grace allows for a page of whole seconds and for a slow machine", () => {
+    // Every time on the page is a whole second: c's change may have ended up to 1 s after 30 s.
     const cBranch = [
       on("c", op("c-b", "create_branch", "finished", 24_000, 27_000)),
       on("c", op("c-s", "start_compute", "finished", 24_000, 30_000)),
     ];
-    expect(holderGraceMs(page(history, cBranch), T0 + 30_200)).toBe(HOLDER_GRACE_MS - 200);
-    // Past the grace, or for a waiter on c, or once c's run is as long as a and b's: go now.
-    expect(holderGraceMs(page(history, cBranch), T0 + 30_000 + HOLDER_GRACE_MS)).toBe(0);
-    expect(holderGraceMs(page(history, cBranch), T0 + 30_200, "c")).toBe(0);
-    expect(holderGraceMs(page(history, env("c", 24_000)), T0 + 36_100)).toBe(0);
-    // Something pending: the estimate applies, not the grace.
-    expect(holderGraceMs(page(history, holderC), T0 + 25_000)).toBe(0);
-    // No run known yet: the branch that just changed something is still given its moment.
-    expect(holderGraceMs(page(env("a", 0)), T0 + 12_100)).toBe(HOLDER_GRACE_MS - 100);
+    expect(holderGraceMs(page(history, cBranch), T0 + 30_200)).toBe(1_000 + HOLDER_GRACE_MS - 200);
+    // Branches that pause 1 s between changes get twice that (ms times on the page).
+    const shift = (o: Operation, ms: number) => ({
+      ...o,
+      created_at: at(Date.parse(o.created_at) - T0 + ms),
+      updated_at: at(Date.parse(o.updated_at) - T0 + ms),
+    });
+    const slow = (branch: string, startMs: number) =>
+      env(branch, startMs).map((o, i) => shift(o, 1 + 1_000 * Math.max(0, i - 1)));
+    const ops = page([history[0]], slow("a", 0), slow("b", 14_001), [
+      on("c", op("c-b", "create_branch", "finished", 28_000, 31_000)),
+      on("c", op("c-s", "start_compute", "finished", 28_000, 34_001)),
+    ]);
+    expect(runGapMs(ops)).toBe(1_000);
+    expect(holderGraceMs(ops, T0 + 34_001)).toBe(2_000);
+  });
+
+  it("the first run of the page is not counted (the page may have cut it), nor a run without a branch", () => {
+    // The page begins inside x's run (one change seen) and has a branchless run: a and b say 3.
+    const ops = page(
+      [on("x", op("x1", "apply_config", "finished", -4_000, -3_000))],
+      env("a", 0),
+      [op("s", "suspend_compute", "finished", 12_000, 12_000)],
+      env("b", 12_000),
+      holderC,
+    );
+    expect(followingChanges(ops)).toBe(2);
+  });
+
+  it("no run to follow when the page's last run is not the running operation's branch", () => {
+    // c runs its branch create; a suspend of another branch's compute is queued behind it.
+    const queued = [...holderC, on("z", op("z-s", "suspend_compute", "scheduling", 24_500, 24_500))];
+    expect(estimateLock(page(history, queued), T0 + 25_000)?.followingChanges).toBe(0);
   });
 
   it("each following change comes after the branch's usual pause between two changes", () => {
