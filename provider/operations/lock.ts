@@ -108,8 +108,9 @@ export function runsOf(ops: readonly Operation[]): { branch: string | undefined;
  * program's resources on one branch are created one after another (a branch, then its role, then
  * the role's database), and the process that holds the lock sends its next change as soon as its
  * operation ends, before any waiter's look: the lock passes between branches only when a run ends.
- * So when the page shows at least {@link MIN_RUNS_SEEN} finished runs of whole changes, their
- * (lower) median length is the expected one, and a waiter sleeps through the rest of the holder's run
+ * So when the page shows at least {@link MIN_RUNS_SEEN} branches' finished runs, the (lower) median
+ * of their changes is the expected run, and a waiter sleeps through the rest of the holder's run
+ * (what its branch sent on the page, in this run and any earlier one another waiter cut short)
  * — one look per run instead of one per change. Not for a waiter on the holder's own branch (it is
  * that run) or one whose branch is not known (`null`: a compute's change names no branch), nor for
  * an operation without a branch or when the page's last run is not the running operation's branch.
@@ -129,17 +130,31 @@ export function followingChanges(
   if (holderBranch !== undefined && holder.branch !== holderBranch) return 0;
   const typical = typicalRun(runs);
   if (typical === undefined) return 0;
-  return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - holder.changes));
+  const sent = changesOf(runs).get(holder.branch) ?? holder.changes;
+  return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - sent));
 }
 
-/** The (lower) median length of the page's finished runs, once {@link MIN_RUNS_SEEN} are seen. */
+/** Each branch's changes on the page, over all its runs: a run cut short by another goes on later. */
+function changesOf(runs: readonly { branch: string | undefined; changes: number }[]): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const r of runs)
+    if (r.branch !== undefined) totals.set(r.branch, (totals.get(r.branch) ?? 0) + r.changes);
+  return totals;
+}
+
+/**
+ * The (lower) median of the changes each branch sent on the page, once {@link MIN_RUNS_SEEN} branches
+ * with finished runs are seen: not the first run's branch (the page may cut it) nor the holder's.
+ */
 function typicalRun(runs: readonly { branch: string | undefined; changes: number }[]): number | undefined {
-  const finished = runs
-    .slice(1, -1)
-    .filter((r) => r.branch !== undefined)
-    .map((r) => r.changes)
+  const totals = changesOf(runs);
+  const first = runs[0]?.branch;
+  const holder = runs[runs.length - 1]?.branch;
+  const counted = [...new Set(runs.slice(1, -1).map((r) => r.branch))]
+    .filter((b): b is string => b !== undefined && b !== first && b !== holder)
+    .map((b) => totals.get(b) as number)
     .sort((a, b) => a - b);
-  return finished.length < MIN_RUNS_SEEN ? undefined : finished[Math.floor((finished.length - 1) / 2)];
+  return counted.length < MIN_RUNS_SEEN ? undefined : counted[Math.floor((counted.length - 1) / 2)];
 }
 
 /**
@@ -179,7 +194,7 @@ export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranc
   if (!last?.branch_id || last.branch_id === ownBranch || ordered.some(pending)) return 0;
   const runs = runsOf(ops);
   const typical = typicalRun(runs);
-  if (typical !== undefined && runs[runs.length - 1].changes >= typical) return 0;
+  if (typical !== undefined && (changesOf(runs).get(last.branch_id) ?? 0) >= typical) return 0;
   // A page of whole seconds (the service may round its times down) ended up to a second later.
   const rounding = ordered.every((o) => Date.parse(o.updated_at) % 1_000 === 0) ? 1_000 : 0;
   const grace = Math.min(MAX_HOLDER_GRACE_MS, Math.max(HOLDER_GRACE_MS, 2 * runGapMs(ops)));

@@ -223,6 +223,25 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
     expect(followingChanges(ops)).toBe(2);
   });
 
+  it("a branch whose run another cut short is expected to send only what it has left", () => {
+    // c sent its branch and role, d took the lock for its three changes, c's database now runs.
+    const cut = [
+      ...env("c", 24_000).slice(0, 3),
+      ...env("d", 33_000),
+      on("c", op("c-d", "apply_config", "running", 45_000, 45_000)),
+    ];
+    expect(followingChanges(page(history, cut))).toBe(0);
+    // While d's first change runs, c (two changes so far) does not make the typical run shorter than
+    // a's and b's three: d is expected to send two more.
+    const dFirst = [
+      ...cut.slice(0, 3),
+      ...env("d", 33_000)
+        .slice(0, 1)
+        .map((o) => ({ ...o, status: "running" })),
+    ];
+    expect(followingChanges(page(history, dFirst))).toBe(2);
+  });
+
   it("no run to follow when the page's last run is not the running operation's branch", () => {
     // c runs its branch create; a suspend of another branch's compute is queued behind it.
     const queued = [...holderC, on("z", op("z-s", "suspend_compute", "scheduling", 24_500, 24_500))];
