@@ -212,13 +212,15 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
   });
 
   it("the first run of the page is not counted (the page may have cut it), nor a run without a branch", () => {
-    // The page begins inside x's run (one change seen) and has a branchless run: a and b say 3.
+    // The page begins inside x's run (one change seen) and has a branchless run; a, b and d (one
+    // change) say 3 (lower median of 1, 3, 3) — with x's one change it would be 1 (of 1, 1, 3, 3).
     const ops = page(
       [on("x", op("x1", "apply_config", "finished", -4_000, -3_000))],
       env("a", 0),
       [op("s", "suspend_compute", "finished", 12_000, 12_000)],
       env("b", 12_000),
-      holderC,
+      [on("d", op("d1", "apply_config", "finished", 24_000, 27_000))],
+      holderC.map((o) => ({ ...o, created_at: at(27_000), updated_at: at(27_000) })),
     );
     expect(followingChanges(ops)).toBe(2);
   });
@@ -240,6 +242,16 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
         .map((o) => ({ ...o, status: "running" })),
     ];
     expect(followingChanges(page(history, dFirst))).toBe(2);
+  });
+
+  it("no grace for a branch whose run, cut short by another, has now sent all a run holds", () => {
+    // c sent its branch and role, d its three changes, then c its database, which ended just now.
+    const cDone = [
+      ...env("c", 24_000).slice(0, 3),
+      ...env("d", 33_000),
+      ...env("c", 45_000 - 9_000).slice(3),
+    ];
+    expect(holderGraceMs(page(history, cDone), T0 + 48_100)).toBe(0);
   });
 
   it("no run to follow when the page's last run is not the running operation's branch", () => {
