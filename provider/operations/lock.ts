@@ -86,6 +86,23 @@ export function learnedDurations(ops: readonly Operation[]): Map<string, number>
   return new Map([...byAction].map(([a, xs]) => [a, median(xs) as number]));
 }
 
+/** Actions the control plane also starts on its own: a compute's suspend after inactivity, its checks. */
+const CONTROL_PLANE_ACTIONS = new Set(["suspend_compute", "check_availability"]);
+
+/**
+ * The page's operations oldest first, without those the control plane started on its own: a
+ * suspend or check alone in its request (no other operation of its branch created with it). A
+ * suspend that came with a program's change (a role's `apply_config` on an idle compute) stays.
+ */
+function changesOnly(ops: readonly Operation[]): Operation[] {
+  const ordered = oldestFirst(ops);
+  return ordered.filter(
+    (o) =>
+      !CONTROL_PLANE_ACTIONS.has(o.action) ||
+      ordered.some((p) => p !== o && p.branch_id === o.branch_id && p.created_at === o.created_at),
+  );
+}
+
 /**
  * The page's runs, oldest first: changes in a row on one branch, a change being one request's
  * operations (one branch, one creation time: a branch's create and its compute's start).
@@ -93,7 +110,7 @@ export function learnedDurations(ops: readonly Operation[]): Map<string, number>
 export function runsOf(ops: readonly Operation[]): { branch: string | undefined; changes: number }[] {
   const runs: { branch: string | undefined; changes: number }[] = [];
   let previous: Operation | undefined;
-  for (const o of oldestFirst(ops)) {
+  for (const o of changesOnly(ops)) {
     const last = runs[runs.length - 1];
     if (last && last.branch === o.branch_id) {
       if (o.created_at !== previous?.created_at) last.changes++;
@@ -163,17 +180,23 @@ function typicalRun(runs: readonly { branch: string | undefined; changes: number
  */
 export function runGapMs(ops: readonly Operation[]): number {
   const gaps: number[] = [];
-  let previous: Operation | undefined;
-  for (const o of oldestFirst(ops)) {
-    if (
-      previous?.branch_id !== undefined &&
-      previous.branch_id === o.branch_id &&
-      previous.created_at !== o.created_at &&
-      isTerminal(previous.status)
-    ) {
-      gaps.push(Math.max(0, Date.parse(o.created_at) - Date.parse(previous.updated_at)));
+  // The change being read: its branch, creation time, latest end, and whether all of it has ended.
+  let change: { branch?: string; created: string; endMs: number; ended: boolean } | undefined;
+  for (const o of changesOnly(ops)) {
+    if (change && o.branch_id === change.branch && o.created_at === change.created) {
+      change.endMs = Math.max(change.endMs, Date.parse(o.updated_at));
+      change.ended &&= isTerminal(o.status);
+      continue;
     }
-    previous = o;
+    if (change?.branch !== undefined && change.branch === o.branch_id && change.ended) {
+      gaps.push(Math.max(0, Date.parse(o.created_at) - change.endMs));
+    }
+    change = {
+      branch: o.branch_id,
+      created: o.created_at,
+      endMs: Date.parse(o.updated_at),
+      ended: isTerminal(o.status),
+    };
   }
   return Math.min(MAX_HOLDER_GRACE_MS, median(gaps) ?? 0);
 }
@@ -190,7 +213,8 @@ export function runGapMs(ops: readonly Operation[]): number {
 export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranch?: string | null): number {
   if (ownBranch === null) return 0;
   const ordered = oldestFirst(ops);
-  const last = ordered[ordered.length - 1];
+  const changes = changesOnly(ops);
+  const last = changes[changes.length - 1];
   if (!last?.branch_id || last.branch_id === ownBranch || ordered.some(pending)) return 0;
   const runs = runsOf(ops);
   const typical = typicalRun(runs);
@@ -230,7 +254,10 @@ export function estimateLock(
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
   // The holder's next changes: each as long as an operation typically is on this project, after the
   // branch's usual pause between two changes.
-  const following = followingChanges(ops, ownBranch, running.branch_id);
+  // A suspend or check the control plane started on its own is in no run: the page's last run is
+  // then not the running operation's branch, and nothing is expected to follow; nor after an
+  // operation without a branch.
+  const following = running.branch_id ? followingChanges(ops, ownBranch, running.branch_id) : 0;
   if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
   return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs, followingChanges: following };
 }

@@ -255,9 +255,48 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
   });
 
   it("no run to follow when the page's last run is not the running operation's branch", () => {
-    // c runs its branch create; a suspend of another branch's compute is queued behind it.
-    const queued = [...holderC, on("z", op("z-s", "suspend_compute", "scheduling", 24_500, 24_500))];
+    // c runs its branch create; another branch's change is queued behind it.
+    const queued = [...holderC, on("z", op("z-r", "apply_config", "scheduling", 24_500, 24_500))];
     expect(estimateLock(page(history, queued), T0 + 25_000)?.followingChanges).toBe(0);
+  });
+
+  it("a suspend or check the control plane starts on its own is no program's change", () => {
+    // Queued behind c's branch create: c's run is still expected to go on (and the suspend to take its time).
+    const suspend = (id: string, status: string, ms: number, endMs = ms) =>
+      on("z", op(id, "suspend_compute", status, ms, endMs));
+    const queued = [...holderC, suspend("z-s", "scheduling", 24_500)];
+    const e = estimateLock(page(history, queued), T0 + 25_000);
+    expect(e?.followingChanges).toBe(2);
+    expect(e?.freeAtMs).toBe(T0 + 24_000 + 6_000 + 3_000 + 2 * 3_000);
+    // Running alone: it is no run, nothing follows it.
+    expect(
+      estimateLock(page(history, [suspend("z-s", "running", 24_000)]), T0 + 24_500)?.followingChanges,
+    ).toBe(0);
+    // Just ended after c's branch create, which ended 3 s earlier: no grace left for c, none for z.
+    const cBranch = env("c", 24_000).slice(0, 2);
+    expect(
+      holderGraceMs(page(history, cBranch, [suspend("z-s", "finished", 30_000, 33_000)]), T0 + 33_100),
+    ).toBe(0);
+    expect(
+      runsOf(page(history, cBranch, [suspend("z-s", "finished", 30_000, 33_000)])).map((r) => r.branch),
+    ).toEqual(["main", "a", "b", "c"]);
+    // A suspend that came with a change (a role on an idle compute) is part of that change.
+    const withRole = [
+      on("c", op("c-r", "apply_config", "finished", 30_000, 33_000)),
+      on("c", op("c-rs", "suspend_compute", "finished", 30_000, 34_000)),
+    ];
+    expect(runsOf(page(history, cBranch, withRole)).slice(-1)).toEqual([{ branch: "c", changes: 2 }]);
+  });
+
+  it("the pause between two changes is from the later end of the first change's operations", () => {
+    // c's branch create: create_branch ends at 27 s, start_compute at 30 s; its role comes at 30.2 s.
+    const ops = page(env("c", 24_000).slice(0, 2), [
+      on("c", op("c-r", "apply_config", "running", 30_200, 30_200)),
+    ]);
+    expect(runGapMs(ops)).toBe(200);
+    // Listed the other way round (ties in the opposite order), the same.
+    const listed = [...ops.slice(0, 1), ...ops.slice(1).reverse()];
+    expect(runGapMs(listed)).toBe(200);
   });
 
   it("each following change comes after the branch's usual pause between two changes", () => {
