@@ -143,7 +143,7 @@ export function followingChanges(
   const runs = runsOf(ops);
   const holder = runs[runs.length - 1];
   if (!holder?.branch || holder.branch === ownBranch) return 0;
-  // An operation of another branch queued behind the running one (a compute's suspend): no run to follow.
+  // Another branch's change queued behind the running one: whose run goes on is not known.
   if (holderBranch !== undefined && holder.branch !== holderBranch) return 0;
   const typical = typicalRun(runs);
   if (typical === undefined) return 0;
@@ -253,10 +253,9 @@ export function estimateLock(
   let freeAtMs = Math.max(startedMs + typicalMs, nowMs);
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
   // The holder's next changes: each as long as an operation typically is on this project, after the
-  // branch's usual pause between two changes.
-  // A suspend or check the control plane started on its own is in no run: the page's last run is
-  // then not the running operation's branch, and nothing is expected to follow; nor after an
-  // operation without a branch.
+  // branch's usual pause between two changes. None after an operation without a branch, nor after a
+  // suspend or check the control plane started on its own (it is in no run: the page's last run is
+  // then not the running operation's branch).
   const following = running.branch_id ? followingChanges(ops, ownBranch, running.branch_id) : 0;
   if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
   return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs, followingChanges: following };
