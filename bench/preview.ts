@@ -24,6 +24,7 @@
  *
  * Options (env): BENCH_OP_MS (default 3000), BENCH_ENVS (10), BENCH_IDEAL (1; 0 skips 2).
  */
+import * as fs from "fs";
 import * as http from "http";
 import * as os from "os";
 import * as path from "path";
@@ -78,6 +79,8 @@ interface KeyTally {
 const byKey = new Map<string, KeyTally>();
 /** When each API answer was sent (ms), for the busiest minute. */
 const answerTimes: number[] = [];
+/** With `BENCH_TRACE=<file>`: every answer as `ms status method route key`, written at the end. */
+const trace: string[] = [];
 
 /**
  * Tallies every answer of the emulator (it runs in this process) by status and route shape, and by
@@ -97,6 +100,7 @@ function countAnswers(): void {
       answers.set(key, (answers.get(key) ?? 0) + 1);
       answerTimes.push(now);
       const token = String(this.req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
+      if (process.env.BENCH_TRACE) trace.push([now, status, this.req.method, url.slice(7), token].join(" "));
       const t = byKey.get(token) ?? { first: now, n: 0, locked: 0, limited: 0 };
       t.n++;
       if (status === 423) t.locked++;
@@ -582,6 +586,14 @@ async function main(): Promise<void> {
     );
     console.log(`load average at the end: ${loadavg()}; bench ${s1(performance.now() - benchStart)} s`);
     console.log(keys.join(" "));
+    if (process.env.BENCH_TRACE) {
+      const envOf = new Map([...keyOf].map(([n, k]) => [k, `pr-${n}`]));
+      const rows = trace.map((row) => {
+        const cut = row.lastIndexOf(" ");
+        return `${row.slice(0, cut)} ${envOf.get(row.slice(cut + 1)) ?? "-"}`;
+      });
+      fs.writeFileSync(process.env.BENCH_TRACE, rows.join("\n") + "\n");
+    }
   } finally {
     for (const t of all) await t.dispose();
     await queue.close();

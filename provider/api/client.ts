@@ -274,6 +274,7 @@ export function projectLockWait(
       const grace = holderGraceMs(read.ops, client.serviceNow(), own);
       return grace > 0
         ? {
+            // No operation holds it: the lock is passing from one change to the next.
             // Spread out, so that the waiters in the grace do not all look at once.
             delayMs: grace * (1 + clock.random() / 4),
             holder: `project ${projectId} is free; the branch that held it is expected to go on`,
@@ -284,6 +285,7 @@ export function projectLockWait(
     const now = client.serviceNow();
     return {
       delayMs: lockWaitMs(e, now, clock.random),
+      operationId: e.running.id,
       holder:
         `project ${projectId} is running ${e.running.action} (operation ${e.running.id}, ` +
         `${e.running.status} for ${Math.max(0, Math.round((now - e.startedMs) / 1000))} s` +
@@ -345,6 +347,9 @@ export function buildClient(http: HttpClient): NeonClient {
 
   const endpoints = endpointCalls(call, http);
 
+  // Every page of a project's operations this client reads (a 423's reading, a lookup) also times
+  // the polls of its operation waiter (bound below): no page of history read again to learn it.
+  let learn: (ops: Operation[]) => void = () => undefined;
   const listPage: NeonClient["operations"]["listPage"] = (p, { limit, cursor }) =>
     call(
       route("GET /projects/{project_id}/operations", { project_id: p }),
@@ -353,7 +358,10 @@ export function buildClient(http: HttpClient): NeonClient {
       OperationsPageSchema,
       {
         query: { limit, cursor },
-        map: (r) => ({ operations: r.operations, cursor: r.pagination?.cursor || undefined }),
+        map: (r) => {
+          learn(r.operations);
+          return { operations: r.operations, cursor: r.pagination?.cursor || undefined };
+        },
       },
     );
 
@@ -392,6 +400,7 @@ export function buildClient(http: HttpClient): NeonClient {
     classifyError: classifyPollError,
     clock: http.clock,
   });
+  learn = (ops) => waiter.learn(ops);
 
   return {
     endpoints,

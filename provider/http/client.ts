@@ -73,6 +73,11 @@ export interface RetryInfo {
 export interface LockWait {
   delayMs: number;
   holder?: string;
+  /**
+   * The operation holding the lock, as the reading names it (none while the lock is free). Looks that
+   * see it change see the lock pass between others: the project is not stuck (`untilLockFree`).
+   */
+  operationId?: string;
 }
 
 /** Options of {@link createHttpClient}. */
@@ -145,10 +150,17 @@ export interface HttpClient {
 /** The longest a 429 holds the other requests of the client (its own call waits its full Retry-After). */
 const MAX_CLIENT_PAUSE_MS = 60_000;
 /**
- * While looks at a project's operations keep finding one pending, the change is still sent this
- * often: a reading can show an operation pending that holds no lock any more.
+ * While looks at a project's operations keep finding the same operation pending, the change is still
+ * sent this often: a reading can show an operation pending that holds no lock any more (a `failed` one
+ * nobody retries).
  */
 const LOOK_TRY_EVERY_MS = 60_000;
+/**
+ * While the looks see the lock pass from one operation to the next (other pipelines' changes), a try
+ * would only meet another 423: the change is sent when a look finds the project free, and at the
+ * latest this often all the same (a reading wrong in some way no look can tell).
+ */
+const LOOK_TRY_MOVING_MS = 180_000;
 
 /** Node error codes for a connection that was never established: the server never saw the request. */
 const NEVER_CONNECTED = new Set([
@@ -312,23 +324,39 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       await clock.sleep(delay);
       // Look before trying again: while the project still runs something, wait for its expected end
       // again. A look is one read; a try into the lock is one 423 for every waiter but the first.
-      if (lock) await untilLockFree(spec, started, sending.at, tries);
+      if (lock) await untilLockFree(spec, started, sending.at, tries, lock.operationId);
     }
   }
 
   /**
    * After a wait for a project's lock: waits again while a fresh reading of the project's operations
    * still shows one pending, until it shows none (or cannot tell), too little of the call's time is
-   * left for another wait, or {@link LOOK_TRY_EVERY_MS} have passed since the change was last sent (an
-   * operation the reading shows pending forever — a `failed` one nobody retries — must not hold the
-   * change until its deadline) — then the change is tried. Each wait is reported like the 423's.
+   * left for another wait, or the lock has not moved for {@link LOOK_TRY_EVERY_MS} since the change
+   * was last sent (an operation the reading shows pending forever — a `failed` one nobody retries —
+   * must not hold the change until its deadline; a lock passing between other pipelines' operations
+   * would only answer another 423, so that is tried at {@link LOOK_TRY_MOVING_MS}) — then the change
+   * is tried. Each wait is reported like the 423's.
    */
-  async function untilLockFree(spec: RequestSpec<unknown>, started: number, sentAt: number, tries: number) {
+  async function untilLockFree(
+    spec: RequestSpec<unknown>,
+    started: number,
+    sentAt: number,
+    tries: number,
+    holding: string | undefined,
+  ) {
     const left = () => started + deadlineMs - clock.now();
-    while (left() > MIN_BACKOFF_MS && clock.now() - sentAt < LOOK_TRY_EVERY_MS) {
+    // Since when the lock has been seen held by the same operation (at the latest the last try).
+    let stillSince = sentAt;
+    const stuck = () =>
+      clock.now() - stillSince >= LOOK_TRY_EVERY_MS || clock.now() - sentAt >= LOOK_TRY_MOVING_MS;
+    while (left() > MIN_BACKOFF_MS && !stuck()) {
       const lock = await opts.lockWait?.(spec.route, clock.now()).catch(() => undefined);
       // The look is a read of this client: a 429's pause or its own retries may have taken a while.
       if (!lock || left() <= MIN_BACKOFF_MS) return;
+      if (lock.operationId !== holding) {
+        holding = lock.operationId;
+        stillSince = clock.now();
+      }
       const delay = Math.max(MIN_BACKOFF_MS, Math.min(lock.delayMs, left() - 1));
       opts.onRetry?.({
         method: spec.route.method,

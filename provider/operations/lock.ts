@@ -44,6 +44,11 @@ export const HOLDER_GRACE_MS = 750;
 export const MAX_HOLDER_GRACE_MS = 3_000;
 /** How many finished runs of other branches a page must show before runs are expected to repeat. */
 export const MIN_RUNS_SEEN = 2;
+/**
+ * A project quiet this long (nothing pending, nothing new) between two changes ends a burst: the
+ * runs before it are not the pipelines under way now. Waiters take a free lock within a few seconds.
+ */
+export const BURST_GAP_MS = 15_000;
 
 // A `failed` operation is not terminal: the control plane retries it, and it holds the lock meanwhile.
 const pending = (o: Operation) => !isTerminal(o.status);
@@ -105,19 +110,40 @@ function changesOnly(ops: readonly Operation[]): Operation[] {
 
 /**
  * The page's runs, oldest first: changes in a row on one branch, a change being one request's
- * operations (one branch, one creation time: a branch's create and its compute's start).
+ * operations (one branch, one creation time: a branch's create and its compute's start). Only the
+ * current burst's (`burstRuns`).
  */
 export function runsOf(ops: readonly Operation[]): { branch: string | undefined; changes: number }[] {
-  const runs: { branch: string | undefined; changes: number }[] = [];
+  return burstRuns(ops).runs;
+}
+
+type Run = { branch: string | undefined; changes: number };
+
+/**
+ * The runs since the project was last quiet for {@link BURST_GAP_MS} (nothing pending, nothing
+ * created): the pipelines under way now. Older history — a seed's, earlier pushes', branches made
+ * in the console with one change each — says little of how long these runs are, and taught waiters
+ * a run of one change, so that they cut every run of a burst (bench run 25). `whole` when the burst
+ * starts after such a quiet time on the page: its first run is then not cut by the page's edge.
+ */
+function burstRuns(ops: readonly Operation[]): { runs: Run[]; whole: boolean } {
+  const changes = changesOnly(ops);
+  let start = 0;
+  let latestEnd = -Infinity;
+  changes.forEach((o, i) => {
+    if (i > 0 && Date.parse(o.created_at) - latestEnd > BURST_GAP_MS) start = i;
+    latestEnd = Math.max(latestEnd, pending(o) ? Infinity : Date.parse(o.updated_at));
+  });
+  const runs: Run[] = [];
   let previous: Operation | undefined;
-  for (const o of changesOnly(ops)) {
+  for (const o of changes.slice(start)) {
     const last = runs[runs.length - 1];
     if (last && last.branch === o.branch_id) {
       if (o.created_at !== previous?.created_at) last.changes++;
     } else runs.push({ branch: o.branch_id, changes: 1 });
     previous = o;
   }
-  return runs;
+  return { runs, whole: start > 0 };
 }
 
 /**
@@ -140,19 +166,19 @@ export function followingChanges(
   holderBranch?: string,
 ): number {
   if (ownBranch === null) return 0;
-  const runs = runsOf(ops);
+  const { runs, whole } = burstRuns(ops);
   const holder = runs[runs.length - 1];
   if (!holder?.branch || holder.branch === ownBranch) return 0;
   // Another branch's change queued behind the running one: whose run goes on is not known.
   if (holderBranch !== undefined && holder.branch !== holderBranch) return 0;
-  const typical = typicalRun(runs);
+  const typical = typicalRun(runs, whole);
   if (typical === undefined) return 0;
   const sent = changesOf(runs).get(holder.branch) ?? holder.changes;
   return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - sent));
 }
 
 /** Each branch's changes on the page, over all its runs: a run cut short by another goes on later. */
-function changesOf(runs: readonly { branch: string | undefined; changes: number }[]): Map<string, number> {
+function changesOf(runs: readonly Run[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const r of runs)
     if (r.branch !== undefined) totals.set(r.branch, (totals.get(r.branch) ?? 0) + r.changes);
@@ -160,18 +186,22 @@ function changesOf(runs: readonly { branch: string | undefined; changes: number 
 }
 
 /**
- * The (lower) median of the changes each branch sent on the page, once {@link MIN_RUNS_SEEN} branches
- * with finished runs are seen: not the first run's branch (the page may cut it) nor the holder's.
+ * The (lower) median of the changes each branch sent in the burst, once {@link MIN_RUNS_SEEN} branches
+ * with finished runs are seen — or one, when the burst is `whole` — not the holder's, nor the first
+ * run's branch unless the burst is `whole` (else the page may have cut it).
  */
-function typicalRun(runs: readonly { branch: string | undefined; changes: number }[]): number | undefined {
+function typicalRun(runs: readonly Run[], whole: boolean): number | undefined {
   const totals = changesOf(runs);
-  const first = runs[0]?.branch;
+  const first = whole ? undefined : runs[0]?.branch;
   const holder = runs[runs.length - 1]?.branch;
-  const counted = [...new Set(runs.slice(1, -1).map((r) => r.branch))]
+  const counted = [...new Set(runs.slice(whole ? 0 : 1, -1).map((r) => r.branch))]
     .filter((b): b is string => b !== undefined && b !== first && b !== holder)
     .map((b) => totals.get(b) as number)
     .sort((a, b) => a - b);
-  return counted.length < MIN_RUNS_SEEN ? undefined : counted[Math.floor((counted.length - 1) / 2)];
+  // A whole burst's first run is a pipeline's run from its start, with no waiter to cut it: enough.
+  return counted.length < (whole ? 1 : MIN_RUNS_SEEN)
+    ? undefined
+    : counted[Math.floor((counted.length - 1) / 2)];
 }
 
 /**
@@ -216,8 +246,8 @@ export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranc
   const changes = changesOnly(ops);
   const last = changes[changes.length - 1];
   if (!last?.branch_id || last.branch_id === ownBranch || ordered.some(pending)) return 0;
-  const runs = runsOf(ops);
-  const typical = typicalRun(runs);
+  const { runs, whole } = burstRuns(ops);
+  const typical = typicalRun(runs, whole);
   if (typical !== undefined && (changesOf(runs).get(last.branch_id) ?? 0) >= typical) return 0;
   // A page of whole seconds (the service may round its times down) ended up to a second later.
   const rounding = ordered.every((o) => Date.parse(o.updated_at) % 1_000 === 0) ? 1_000 : 0;

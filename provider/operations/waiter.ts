@@ -133,6 +133,15 @@ export class OperationWaiter<Op extends WaitedOperation = WaitedOperation> {
     return poller.add(operationIds, hints, opts);
   }
 
+  /**
+   * Learns from operations read elsewhere (a 423's reading of the project's operations): a wait that
+   * starts after it times its first poll from them instead of reading a page of history first.
+   */
+  learn(ops: Iterable<Op>): void {
+    if (this.cfg.estimateDurations === false) return;
+    for (const op of ops) this.durations.record(op);
+  }
+
   /** Expected finish windows per action learned so far (for diagnostics and benchmarks). */
   windows(): Record<string, DurationWindow> {
     return this.cfg.estimateDurations === false ? {} : this.durations.windows();

@@ -631,3 +631,43 @@ test("the project access list leaves out revoked grants (one schema for both: `r
   });
   expect(await clock.run(buildClient(http).permissions.list("p-1"))).toEqual([granted]);
 });
+
+test("a page of operations read for any reason times the client's next wait (no page of history read again)", async () => {
+  const clock = new FakeClock();
+  const T = Date.parse("2026-11-26T10:00:00Z");
+  clock.t = T;
+  const iso = (ms: number) => new Date(T + ms).toISOString();
+  const finished = (id: string, from: number) => ({
+    id,
+    project_id: "p-1",
+    action: "apply_config",
+    status: "finished",
+    failures_count: 0,
+    created_at: iso(from),
+    updated_at: iso(from + 3_000),
+    total_duration_ms: 3_000,
+  });
+  const history = [finished("h3", -9_000), finished("h2", -12_000), finished("h1", -15_000)];
+  const mine = (status: string) => ({ ...finished("op-1", 0), status, updated_at: iso(0) });
+  const seen: string[] = [];
+  const adapter: AxiosAdapter = async (config) => {
+    seen.push(`${clock.now() - T} ${config.url} limit=${(config.params as { limit?: number })?.limit}`);
+    const ops = [clock.now() - T >= 3_000 ? finished("op-1", 0) : mine("running"), ...history];
+    return { data: { operations: ops }, status: 200, statusText: "OK", headers: {}, config, request: {} };
+  };
+  const http = createHttpClient({
+    apiKey: "napi_unit_test_secret_0123456789abcdef",
+    baseUrl: "http://api.test/api/v2",
+    adapter,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0,
+  });
+  const api = buildClient(http);
+  // What a 423's reading does: one page of the project's operations.
+  await clock.run(api.operations.listPage("p-1", { limit: 20 }));
+  await clock.run(api.waitForOperations("p-1", [{ id: "op-1", action: "apply_config", status: "running" }]));
+  // The wait's one poll comes at the operation's expected end and asks for a short page.
+  expect(seen).toHaveLength(2);
+  expect(seen[1]).toMatch(/^3\d{3} .*limit=20/);
+});

@@ -279,6 +279,56 @@ describe("requests", () => {
     expect(sentAt[2] - sentAt[1]).toBe(60_000);
   });
 
+  test("while the looks find the same operation holding the lock, the change is still sent once a minute", async () => {
+    const sentAt: number[] = [];
+    const { http, clock } = client(
+      () => {
+        sentAt.push(clock.now());
+        return sentAt.length < 2 ? { status: 423 } : { status: 201, body: { ok: 1 } };
+      },
+      { lockWait: async () => ({ delayMs: 20_000, holder: "h", operationId: "op-stuck" }) },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(sentAt).toEqual([0, 60_000]);
+  });
+
+  test("while the looks see the lock pass between operations, the change waits for a look that finds it free", async () => {
+    const sentAt: number[] = [];
+    let look = 0;
+    const { http, clock, seen } = client(
+      () => {
+        sentAt.push(clock.now());
+        return sentAt.length < 2 ? { status: 423 } : { status: 201, body: { ok: 1 } };
+      },
+      {
+        // Other pipelines' changes, one after another for 140 s (a grace in between), then none.
+        lockWait: async () => {
+          look++;
+          if (look === 4) return { delayMs: 1_000, holder: "free; its branch goes on" };
+          return look <= 8 ? { delayMs: 20_000, holder: "h", operationId: `op-${look}` } : undefined;
+        },
+      },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    // No try into the lock at 60 s or 120 s: one 423, then the change once the look found it free.
+    expect(seen).toHaveLength(2);
+    expect(sentAt).toEqual([0, 141_000]);
+  });
+
+  test("while the lock keeps passing between operations, the change is still sent every three minutes", async () => {
+    const sentAt: number[] = [];
+    let look = 0;
+    const { http, clock } = client(
+      () => {
+        sentAt.push(clock.now());
+        return sentAt.length < 3 ? { status: 423 } : { status: 201, body: { ok: 1 } };
+      },
+      { lockWait: async () => ({ delayMs: 20_000, holder: "h", operationId: `op-${++look}` }) },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(sentAt).toEqual([0, 180_000, 360_000]);
+  });
+
   test("a look's wait is said as a look, not as a try", async () => {
     const { http, clock, retries } = client([{ status: 423 }, { status: 201, body: {} }], {
       lockWait: (() => {
@@ -687,6 +737,8 @@ describe("projectLockWait", () => {
     expect(got[0]?.holder).toMatch(
       /^project p-1 is running create_branch \(operation op-2, running for 0 s\)$/,
     );
+    // The looks after it tell the lock moving (another operation) from a project stuck (the same one).
+    expect(got.map((g) => g?.operationId)).toEqual(["op-2", "op-2", "op-2"]);
     expect(await wait(route("POST /api_keys"))).toBeUndefined();
     expect(reads).toEqual(["p-1"]);
   });

@@ -4,6 +4,7 @@
  */
 import type { Operation } from "../../../provider/api/schemas";
 import {
+  BURST_GAP_MS,
   DEFAULT_ACTION_MS,
   estimateLock,
   followingChanges,
@@ -223,6 +224,44 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
       holderC.map((o) => ({ ...o, created_at: at(27_000), updated_at: at(27_000) })),
     );
     expect(followingChanges(ops)).toBe(2);
+  });
+
+  it("runs before the project was last quiet are not counted: the burst under way is", () => {
+    // Older history: three branches made with one change each (a seed, the console), a minute before.
+    const old = ["x", "y", "z"].map((b, i) =>
+      on(b, op(`${b}-b`, "create_branch", "finished", -90_000 + i * 3_000, -87_000 + i * 3_000)),
+    );
+    // The burst: a's whole run, then c's branch create ended. Counted with the old runs, the typical
+    // run would be one change and c's run done; in the burst only one run is known: c gets its grace.
+    const cBranch = [
+      on("c", op("c-b", "create_branch", "finished", 12_000, 15_000)),
+      on("c", op("c-s", "start_compute", "finished", 12_000, 18_050)),
+    ];
+    expect(runsOf(page(old, env("a", 0), cBranch))).toEqual([
+      { branch: "a", changes: 3 },
+      { branch: "c", changes: 1 },
+    ]);
+    expect(holderGraceMs(page(old, env("a", 0), cBranch), T0 + 18_150)).toBe(HOLDER_GRACE_MS - 100);
+    // The burst starts after a quiet time on the page, so its first run is whole and counts: with a
+    // and b known, c (1 of 3) is expected to send 2 more.
+    const holderD = [
+      on("d", op("d-b", "create_branch", "running", 24_000, 24_000)),
+      on("d", op("d-s", "start_compute", "scheduling", 24_000, 24_000)),
+    ];
+    expect(followingChanges(page(old, env("a", 0), env("b", 12_000), holderD))).toBe(2);
+    // One whole run is enough: b's branch create running, a's three changes the only run before it.
+    const holderB = [
+      on("b", op("b-b", "create_branch", "running", 12_000, 12_000)),
+      on("b", op("b-s", "start_compute", "scheduling", 12_000, 12_000)),
+    ];
+    expect(followingChanges(page(old, env("a", 0), holderB))).toBe(2);
+    // The same run at the page's edge may have been cut: not enough.
+    expect(followingChanges(page(env("a", 0), holderB))).toBe(0);
+    // Quiet for less than BURST_GAP_MS: one burst, and the old runs' one change is the typical run.
+    const near = old.map((o) => ({ ...o, created_at: at(Date.parse(o.created_at) - T0 + 80_000) }));
+    const nearEnds = near.map((o) => ({ ...o, updated_at: at(Date.parse(o.updated_at) - T0 + 80_000) }));
+    expect(BURST_GAP_MS).toBeGreaterThan(3_000);
+    expect(holderGraceMs(page(nearEnds, env("a", 0), cBranch), T0 + 18_150)).toBe(0);
   });
 
   it("a branch whose run another cut short is expected to send only what it has left", () => {

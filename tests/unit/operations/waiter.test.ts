@@ -23,6 +23,8 @@ interface FakeOp {
 class FakeSource {
   ops: FakeOp[] = [];
   listCalls = 0;
+  /** The page size each list call asked for. */
+  limits: number[] = [];
   getCalls = 0;
   listFailures: Error[] = [];
   hidden = new Set<string>();
@@ -54,6 +56,7 @@ class FakeSource {
 
   listPage = async (projectId: string, limit: number) => {
     this.listCalls++;
+    this.limits.push(limit);
     const failure = this.listFailures.shift();
     if (failure) throw failure;
     const ops = this.ops
@@ -106,6 +109,38 @@ async function rejection(p: Promise<unknown>, clock: FakeClock): Promise<Error> 
 }
 
 describe("OperationWaiter", () => {
+  test("durations learned from pages read elsewhere (a 423's reading) time the first poll", async () => {
+    const run = async (learned: boolean) => {
+      const { clock, source, waiter } = setup();
+      if (learned) {
+        const done = (id: string) => ({
+          id,
+          project_id: "p-1",
+          action: "start_compute",
+          status: "finished",
+          failures_count: 0,
+          total_duration_ms: 3_000,
+        });
+        waiter.learn([done("h1"), done("h2"), done("h3")]);
+      }
+      source.add({
+        id: "op-1",
+        phases: [
+          [0, "running"],
+          [3_000, "finished"],
+        ],
+      });
+      await clock.run(waiter.wait("p-1", [{ id: "op-1", action: "start_compute", status: "running" }]));
+      return source.limits;
+    };
+    // Without: a page of 100 at once to learn how long a start takes, then polls until the end.
+    const cold = await run(false);
+    expect(cold[0]).toBe(100);
+    // With: one poll at the expected end, a short page.
+    expect(await run(true)).toEqual([20]);
+    expect(cold.length).toBeGreaterThan(1);
+  });
+
   test("no ids: resolves at once without a request", async () => {
     const { waiter, source } = setup();
     await expect(waiter.wait("p-1", [])).resolves.toEqual([]);
