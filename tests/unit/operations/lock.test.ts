@@ -16,6 +16,7 @@ import {
   learnedDurations,
   lockWaitMs,
   MAX_LOCK_WAIT_MS,
+  MAX_WAKE_SPREAD_MS,
   MIN_OVERDUE_WAIT_MS,
 } from "../../../provider/operations/lock";
 
@@ -379,25 +380,29 @@ describe("lockWaitMs", () => {
     followingChanges: 0,
   });
 
-  it("waits until the expected end plus jitter of up to a quarter (at most 1 s)", () => {
+  it("waits until the expected end plus jitter of up to a quarter (at most MAX_WAKE_SPREAD_MS)", () => {
     expect(lockWaitMs(e(T0 + 2_000), T0, () => 0)).toBe(2_000);
-    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * 500, 0);
-    expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_999, 0);
+    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * MAX_WAKE_SPREAD_MS, 0);
+    expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_000 + 0.999 * MAX_WAKE_SPREAD_MS, 0);
+    expect(MAX_WAKE_SPREAD_MS).toBeLessThan(500);
+    // An end expected in 300 ms, the running operation not overdue: that end, not an overdue's wait.
+    expect(lockWaitMs(e(T0 + 300), T0, () => 0.5)).toBe(350);
   });
 
   it("overdue (the operations run longer than learned): half the action's time with full jitter, not a poll", () => {
-    const waits = [0, 0.5, 0.999].map((r) => lockWaitMs(e(T0 - 5_000), T0, () => r));
+    // The running operation started at T0 and takes 3 s: at T0 + 5 s it is overdue (expected free now).
+    const waits = [0, 0.5, 0.999].map((r) => lockWaitMs(e(T0 + 5_000), T0 + 5_000, () => r));
     expect(waits[0]).toBe(750);
     expect(waits[1]).toBe(1_500);
     expect(waits[2]).toBeCloseTo(2_248.5, 0);
     // A short action still waits at least half a second.
-    expect(lockWaitMs(e(T0, 200), T0, () => 0.5)).toBe(MIN_OVERDUE_WAIT_MS);
+    expect(lockWaitMs(e(T0 + 300, 200), T0 + 300, () => 0.5)).toBe(MIN_OVERDUE_WAIT_MS);
   });
 
   it("many waiters of one lock wake spread out, not at once", () => {
     const wakes = [0, 0.2, 0.4, 0.6, 0.8].map((r) => lockWaitMs(e(T0 + 3_000), T0, () => r));
     expect(new Set(wakes).size).toBe(5);
-    expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(500);
+    expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(200);
   });
 
   it("never longer than the maximum (a long operation is looked at again)", () => {
