@@ -331,11 +331,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   /**
    * After a wait for a project's lock: waits again while a fresh reading of the project's operations
    * still shows one pending, until it shows none (or cannot tell), too little of the call's time is
-   * left for another wait, or the lock has not moved for {@link LOOK_TRY_EVERY_MS} since the change
-   * was last sent (an operation the reading shows pending forever — a `failed` one nobody retries —
-   * must not hold the change until its deadline; a lock passing between other pipelines' operations
-   * would only answer another 423, so that is tried at {@link LOOK_TRY_MOVING_MS}) — then the change
-   * is tried. Each wait is reported like the 423's.
+   * left for another wait, or a look names as the lock's holder an operation first named
+   * {@link LOOK_TRY_EVERY_MS} before, since the change was last sent (an operation the reading shows
+   * pending forever — a `failed` one nobody retries — must not hold the change until its deadline,
+   * even while others run between; a lock passing from one new operation to the next, other
+   * pipelines' changes, would only answer another 423, so that is tried at {@link LOOK_TRY_MOVING_MS})
+   * — then the change is tried. Each wait is reported like the 423's.
    */
   async function untilLockFree(
     spec: RequestSpec<unknown>,
@@ -345,18 +346,25 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     holding: string | undefined,
   ) {
     const left = () => started + deadlineMs - clock.now();
-    // Since when the lock has been seen held by the same operation (at the latest the last try).
-    let stillSince = sentAt;
-    const stuck = () =>
-      clock.now() - stillSince >= LOOK_TRY_EVERY_MS || clock.now() - sentAt >= LOOK_TRY_MOVING_MS;
+    // When each operation the looks named as holding the lock was first named since the last try:
+    // one named again a minute later holds it (or stays pending) whatever ran in between.
+    const named = new Map<string, number>();
+    if (holding !== undefined) named.set(holding, sentAt);
+    const stuck = () => {
+      const since = holding === undefined ? undefined : named.get(holding);
+      return (
+        (since !== undefined && clock.now() - since >= LOOK_TRY_EVERY_MS) ||
+        clock.now() - sentAt >= LOOK_TRY_MOVING_MS
+      );
+    };
     while (left() > MIN_BACKOFF_MS && !stuck()) {
       const lock = await opts.lockWait?.(spec.route, clock.now()).catch(() => undefined);
       // The look is a read of this client: a 429's pause or its own retries may have taken a while.
       if (!lock || left() <= MIN_BACKOFF_MS) return;
-      if (lock.operationId !== holding) {
-        holding = lock.operationId;
-        stillSince = clock.now();
-      }
+      // A look that names no operation (the lock is free, left to its last holder a moment) counts
+      // as neither stuck nor moving.
+      holding = lock.operationId;
+      if (holding !== undefined && !named.has(holding)) named.set(holding, clock.now());
       const delay = Math.max(MIN_BACKOFF_MS, Math.min(lock.delayMs, left() - 1));
       opts.onRetry?.({
         method: spec.route.method,

@@ -35,12 +35,13 @@ export const MAX_LOCK_WAIT_MS = 30_000;
 /** The shortest one wait: the lock may be free already, but not this very millisecond. */
 export const MIN_LOCK_WAIT_MS = 100;
 /**
- * The widest spread of the waiters' wakes after an expected end. Wide enough that the first to look
- * has sent its change before most others look (a look and a change take a few dozen ms to reach the
- * service); narrow, since the project is idle until the first wakes: the earliest of k waiters wakes
- * about spread ÷ (k + 1) after the end (1 s spread: 1.9 s idle in a queue of ten, bench run 27).
+ * The widest spread of the waiters' wakes after an expected end. The project is idle until the first
+ * wakes (the earliest of k waiters about spread ÷ (k + 1) after the end), but every waiter looks in
+ * that spread: k looks within it must stay under the account's 40 requests per second per route. At
+ * 300 ms, ten waiters idled the project 2.8 s in all instead of 4.4 s (bench runs 27, 28), but thirty
+ * met 41 answers of 429 (run 29): the waiters cannot count each other, so the spread stays 1 s.
  */
-export const MAX_WAKE_SPREAD_MS = 300;
+export const MAX_WAKE_SPREAD_MS = 1_000;
 /** The shortest wait once the operations are overdue (they run longer than learned). */
 export const MIN_OVERDUE_WAIT_MS = 500;
 /** The most changes a holder's branch is expected to send after its current one. */
@@ -49,11 +50,15 @@ export const MAX_FOLLOWING_CHANGES = 3;
 export const HOLDER_GRACE_MS = 750;
 /** The longest grace, however slow the branches have been between their changes. */
 export const MAX_HOLDER_GRACE_MS = 3_000;
-/** How many finished runs of other branches a page must show before runs are expected to repeat. */
+/**
+ * How many finished runs of other branches the burst must show before runs are expected to repeat
+ * (one is enough when the burst starts on the page and that run holds more than one change).
+ */
 export const MIN_RUNS_SEEN = 2;
 /**
- * A project quiet this long (nothing pending, nothing new) between two changes ends a burst: the
- * runs before it are not the pipelines under way now. Waiters take a free lock within a few seconds.
+ * A project quiet this long (nothing pending, no change created; the control plane's own suspends
+ * and checks do not count) between two changes ends a burst: the runs before it are not the
+ * pipelines under way now. Waiters take a free lock within a few seconds.
  */
 export const BURST_GAP_MS = 15_000;
 
@@ -158,14 +163,14 @@ function burstRuns(ops: readonly Operation[]): { runs: Run[]; whole: boolean } {
  * program's resources on one branch are created one after another (a branch, then its role, then
  * the role's database), and the process that holds the lock sends its next change as soon as its
  * operation ends, before any waiter's look: the lock passes between branches only when a run ends.
- * So when the page shows at least {@link MIN_RUNS_SEEN} branches' finished runs, the (lower) median
- * of their changes is the expected run, and a waiter sleeps through the rest of the holder's run
+ * So once the burst under way shows finished runs ({@link typicalRun}), the (lower) median of their
+ * changes is the expected run, and a waiter sleeps through the rest of the holder's run
  * (what its branch sent on the page, in this run and any earlier one another waiter cut short)
  * — one look per run instead of one per change. Not for a waiter on the holder's own branch (it is
  * that run) or one whose branch is not known (`null`: a compute's change names no branch), nor for
  * an operation without a branch or when the page's last run is not the running operation's branch.
- * The first and the last run of the page are not counted as finished: the page may cut the first,
- * and the last is the holder's.
+ * The last run is the holder's, not counted as finished; nor is the first, unless the burst starts
+ * on the page (else the page may cut it).
  */
 export function followingChanges(
   ops: readonly Operation[],
@@ -194,8 +199,8 @@ function changesOf(runs: readonly Run[]): Map<string, number> {
 
 /**
  * The (lower) median of the changes each branch sent in the burst, once {@link MIN_RUNS_SEEN} branches
- * with finished runs are seen — or one, when the burst is `whole` — not the holder's, nor the first
- * run's branch unless the burst is `whole` (else the page may have cut it).
+ * with finished runs are seen — or one of more than one change, when the burst is `whole` — not the
+ * holder's, nor the first run's branch unless the burst is `whole` (else the page may have cut it).
  */
 function typicalRun(runs: readonly Run[], whole: boolean): number | undefined {
   const totals = changesOf(runs);
@@ -205,10 +210,11 @@ function typicalRun(runs: readonly Run[], whole: boolean): number | undefined {
     .filter((b): b is string => b !== undefined && b !== first && b !== holder)
     .map((b) => totals.get(b) as number)
     .sort((a, b) => a - b);
-  // A whole burst's first run is a pipeline's run from its start, with no waiter to cut it: enough.
-  return counted.length < (whole ? 1 : MIN_RUNS_SEEN)
-    ? undefined
-    : counted[Math.floor((counted.length - 1) / 2)];
+  // A whole burst's first run is a pipeline's run from its start: enough alone, unless it is of one
+  // change — what a run cut by a waiter that took the lock after its first change looks like (a
+  // typical run of one would then let every waiter cut every run).
+  const enough = counted.length >= MIN_RUNS_SEEN || (whole && counted.length === 1 && counted[0] > 1);
+  return enough ? counted[Math.floor((counted.length - 1) / 2)] : undefined;
 }
 
 /**
@@ -301,15 +307,20 @@ export function estimateLock(
 /**
  * The wait before the next try, from an estimate: until the lock is expected free, plus up to a
  * quarter of that (at most {@link MAX_WAKE_SPREAD_MS}, at least {@link MIN_LOCK_WAIT_MS}) at random.
- * Once the running operation runs longer than learned (its expected end has passed, and little is
- * expected after it), a share of the running action's time instead — half of it, at least {@link MIN_OVERDUE_WAIT_MS}, with full jitter
- * — so that waiters neither poll nor wake together. Always within [MIN_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS].
+ * When that end is near (under {@link MIN_OVERDUE_WAIT_MS}) but not known — the operation has run
+ * longer than learned, or has not started, or failed and is to be retried — a share of the running
+ * action's time instead: half of it (at least {@link MIN_OVERDUE_WAIT_MS}) times 0.5 to 1.5 at random,
+ * so that waiters neither poll nor wake together. Always within [MIN_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS].
  */
 export function lockWaitMs(estimate: LockEstimate, nowMs: number, random: () => number): number {
   const until = estimate.freeAtMs - nowMs;
-  // Overdue: the running operation is past its expected end (`freeAtMs` is then not before now).
-  const overdue = estimate.startedMs + estimate.typicalMs <= nowMs && until < MIN_OVERDUE_WAIT_MS;
-  const wait = !overdue
+  // A near end is waited for as such only when it is known: an operation seen running, not past its
+  // expected end. One not started yet, or failed (to be retried), or overdue (`freeAtMs` is then not
+  // before now) is looked at again no sooner than the overdue wait.
+  const known =
+    until >= MIN_OVERDUE_WAIT_MS ||
+    (estimate.running.status === "running" && estimate.startedMs + estimate.typicalMs > nowMs);
+  const wait = known
     ? until + random() * Math.min(MAX_WAKE_SPREAD_MS, Math.max(MIN_LOCK_WAIT_MS, until / 4))
     : Math.max(MIN_OVERDUE_WAIT_MS, estimate.typicalMs / 2) * (0.5 + random());
   return Math.min(MAX_LOCK_WAIT_MS, Math.max(MIN_LOCK_WAIT_MS, wait));

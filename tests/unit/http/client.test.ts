@@ -271,7 +271,13 @@ describe("requests", () => {
         sentAt.push(clock.now());
         return sentAt.length < 3 ? { status: 423 } : { status: 201, body: { ok: 1 } };
       },
-      { lockWait: async () => ({ delayMs: 20_000, holder: "project p-1 is running apply_config" }) },
+      {
+        lockWait: async () => ({
+          delayMs: 20_000,
+          holder: "project p-1 is running apply_config",
+          operationId: "op-1",
+        }),
+      },
     );
     await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
     expect(sentAt).toHaveLength(3);
@@ -289,6 +295,27 @@ describe("requests", () => {
       { lockWait: async () => ({ delayMs: 20_000, holder: "h", operationId: "op-stuck" }) },
     );
     await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(sentAt).toEqual([0, 60_000]);
+  });
+
+  test("an operation named again a minute after it was first named gets the change sent, whatever ran between", async () => {
+    const sentAt: number[] = [];
+    let look = 0;
+    const { http, clock } = client(
+      () => {
+        sentAt.push(clock.now());
+        return sentAt.length < 2 ? { status: 423 } : { status: 201, body: { ok: 1 } };
+      },
+      {
+        // A failed operation nobody retries (op-f), named between other pipelines' operations.
+        lockWait: async () => {
+          look++;
+          return { delayMs: 20_000, holder: "h", operationId: look % 2 === 1 ? "op-f" : `op-${look}` };
+        },
+      },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    // op-f at 0 s (the 423's reading) and again at 40 s: at 60 s the change is tried.
     expect(sentAt).toEqual([0, 60_000]);
   });
 
