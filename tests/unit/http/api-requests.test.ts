@@ -5,7 +5,7 @@
  * No network: an axios adapter answers from a script.
  */
 import axios, { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
-import { ApiError, createHttpClient, type RetryInfo } from "../../../provider/http";
+import { ApiError, createHttpClient, type HttpClientOptions, type RetryInfo } from "../../../provider/http";
 import {
   buildClient,
   collectAll,
@@ -508,6 +508,19 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
   ],
 ];
 
+/** The HTTP client the tests of this file build their API client over: a scripted transport, a fake clock. */
+function httpOver(adapter: AxiosAdapter, clock: FakeClock, extra: Partial<HttpClientOptions> = {}) {
+  return createHttpClient({
+    apiKey: "napi_unit_test_secret_0123456789abcdef",
+    baseUrl: "http://api.test/api/v2",
+    adapter,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: clock.random,
+    ...extra,
+  });
+}
+
 /** A client on a scripted transport; `fail` is the error code of every attempt, else HTTP 503. */
 function setup(fail?: string) {
   const clock = new FakeClock();
@@ -518,13 +531,7 @@ function setup(fail?: string) {
     return { data: "", status: 503, statusText: "Service Unavailable", headers: {}, config, request: {} };
   };
   const retries: RetryInfo[] = [];
-  const http = createHttpClient({
-    apiKey: "napi_unit_test_secret_0123456789abcdef",
-    baseUrl: "http://api.test/api/v2",
-    adapter,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: clock.random,
+  const http = httpOver(adapter, clock, {
     onRetry: (i) => retries.push(i),
     retryLimits: { unavailable: 2, network: 2 },
   });
@@ -621,15 +628,7 @@ test("the project access list leaves out revoked grants (one schema for both: `r
     config,
     request: {},
   });
-  const http = createHttpClient({
-    apiKey: "napi_unit_test_secret_0123456789abcdef",
-    baseUrl: "http://api.test/api/v2",
-    adapter,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: clock.random,
-  });
-  expect(await clock.run(buildClient(http).permissions.list("p-1"))).toEqual([granted]);
+  expect(await clock.run(buildClient(httpOver(adapter, clock)).permissions.list("p-1"))).toEqual([granted]);
 });
 
 test("a page of operations read for any reason times the client's next wait (no page of history read again)", async () => {
@@ -655,15 +654,7 @@ test("a page of operations read for any reason times the client's next wait (no 
     const ops = [clock.now() - T >= 3_000 ? finished("op-1", 0) : mine("running"), ...history];
     return { data: { operations: ops }, status: 200, statusText: "OK", headers: {}, config, request: {} };
   };
-  const http = createHttpClient({
-    apiKey: "napi_unit_test_secret_0123456789abcdef",
-    baseUrl: "http://api.test/api/v2",
-    adapter,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: () => 0,
-  });
-  const api = buildClient(http);
+  const api = buildClient(httpOver(adapter, clock, { random: () => 0 }));
   // What a 423's reading does: one page of the project's operations.
   await clock.run(api.operations.listPage("p-1", { limit: 20 }));
   await clock.run(api.waitForOperations("p-1", [{ id: "op-1", action: "apply_config", status: "running" }]));
