@@ -21,8 +21,8 @@
  *    then `duplicates` and `orphans` (branches, roles and databases on the emulator vs the stacks'
  *    states). Then the N destroys together: `parallel_destroy_ok`, `parallel_destroy_ratio`, and
  *    what they left (`duplicates_after_destroy`, `orphans_after_destroy`: expect 0).
- *
- * Options (env): BENCH_OP_MS (default 3000), BENCH_ENVS (10), BENCH_IDEAL (1; 0 skips 2).
+ * * Options (env): BENCH_OP_MS (default 3000), BENCH_ENVS (10), BENCH_IDEAL (1; 0 skips 2), BENCH_TRACE
+ * (a file: every answer of the emulator, as `ms status method path environment`, written at the end).
  */
 import * as fs from "fs";
 import * as http from "http";

@@ -35,11 +35,12 @@ export const MAX_LOCK_WAIT_MS = 30_000;
 /** The shortest one wait: the lock may be free already, but not this very millisecond. */
 export const MIN_LOCK_WAIT_MS = 100;
 /**
- * The widest spread of the waiters' wakes after an expected end. The project is idle until the first
- * wakes (the earliest of k waiters about spread ÷ (k + 1) after the end), but every waiter looks in
- * that spread: k looks within it must stay under the account's 40 requests per second per route. At
- * 300 ms, ten waiters idled the project 2.8 s in all instead of 4.4 s (bench runs 27, 28), but thirty
- * met 41 answers of 429 (run 29): the waiters cannot count each other, so the spread stays 1 s.
+ * The widest spread of the waiters' wakes after an expected end (and after a grace). The project is
+ * idle until the first wakes (the earliest of k waiters about spread ÷ (k + 1) after the end), but
+ * every waiter looks within it, on the route that also carries every process's polls, and the
+ * account allows 40 requests per second per route. At 300 ms, ten waiters idled the project 2.8 s in
+ * all instead of 4.4 s (bench runs 27, 28), but thirty met 41 answers of 429 (run 29); the waiters
+ * cannot count each other, so the spread stays 1 s.
  */
 export const MAX_WAKE_SPREAD_MS = 1_000;
 /** The shortest wait once the operations are overdue (they run longer than learned). */
@@ -165,7 +166,7 @@ function burstRuns(ops: readonly Operation[]): { runs: Run[]; whole: boolean } {
  * operation ends, before any waiter's look: the lock passes between branches only when a run ends.
  * So once the burst under way shows finished runs ({@link typicalRun}), the (lower) median of their
  * changes is the expected run, and a waiter sleeps through the rest of the holder's run
- * (what its branch sent on the page, in this run and any earlier one another waiter cut short)
+ * (what its branch sent in the burst, in this run and any earlier one another waiter cut short)
  * — one look per run instead of one per change. Not for a waiter on the holder's own branch (it is
  * that run) or one whose branch is not known (`null`: a compute's change names no branch), nor for
  * an operation without a branch or when the page's last run is not the running operation's branch.
@@ -189,7 +190,7 @@ export function followingChanges(
   return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - sent));
 }
 
-/** Each branch's changes on the page, over all its runs: a run cut short by another goes on later. */
+/** Each branch's changes in the burst, over all its runs: a run cut short by another goes on later. */
 function changesOf(runs: readonly Run[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const r of runs)
