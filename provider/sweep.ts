@@ -6,7 +6,8 @@
  * stack that still exists, or a branch without this package's annotation. `examples/sweep` runs it
  * against a backend; dry run unless asked to delete.
  */
-import { ApiError, type NeonClient } from "./api";
+import type { NeonClient } from "./api";
+import { ApiError } from "./http/errors";
 import type { BranchInfo } from "./lookups";
 import { lookupClient } from "./lookups/client";
 import { branchInfo } from "./lookups/types";

@@ -8,7 +8,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { noApiKeyMessage } from "../resources/settings";
-import { createNeonClient, type NeonClient } from "../api";
+import type { NeonClient } from "../api";
+import type * as api from "../api";
 
 let cached: { key: string; url: string | undefined; client: NeonClient } | undefined;
 
@@ -42,6 +43,8 @@ export function lookupClient(): NeonClient {
     throw new Error(noApiKeyMessage("neon", "lookup"));
   }
   if (!cached || cached.key !== key || cached.url !== url) {
+    // Loaded at the first lookup: a program that makes only resources never loads the client.
+    const { createNeonClient } = require("../api") as typeof api;
     cached = { key, url, client: createNeonClient({ apiKey: key, baseUrl: url || undefined }) };
   }
   return cached.client;

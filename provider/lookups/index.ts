@@ -5,7 +5,9 @@
  * `NEON_API_KEY` / `NEON_API_URL`, and return plain camelCase data (never the key).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError, collectAll, paginate } from "../api";
+// Not "../api": its index loads the client and its zod schemas, which a program needs only when it looks up.
+import { collectAll, paginate } from "../api/pager";
+import { ApiError } from "../http/errors";
 import { lookupClient } from "./client";
 
 export { withLookupClient } from "./client";

@@ -2,11 +2,14 @@
 import type { ResourceKind } from "../kit";
 import type { ApiKeyInputs } from "./types";
 import { APIKEY_DEFINITION } from "./definition";
-import { apiKeySteps } from "./lifecycle";
+import type * as lifecycle from "./lifecycle";
 
 export const apiKey: ResourceKind<ApiKeyInputs> = {
   definition: APIKEY_DEFINITION,
-  steps: apiKeySteps,
+  // Loaded at the first step: a program's process only makes classes (and the steps load the API client).
+  get steps() {
+    return (require("./lifecycle") as typeof lifecycle).apiKeySteps;
+  },
   noun: "API key",
   releasedDynamic: {
     module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/apikey/impl",

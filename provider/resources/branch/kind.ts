@@ -2,11 +2,14 @@
 import type { ResourceKind } from "../kit";
 import type { BranchInputs } from "./types";
 import { BRANCH_COMPUTE_TYPE, BRANCH_DEFINITION } from "./definition";
-import { branchSteps } from "./lifecycle";
+import type * as lifecycle from "./lifecycle";
 
 export const branch: ResourceKind<BranchInputs> = {
   definition: BRANCH_DEFINITION,
-  steps: branchSteps,
+  // Loaded at the first step: a program's process only makes classes (and the steps load the API client).
+  get steps() {
+    return (require("./lifecycle") as typeof lifecycle).branchSteps;
+  },
   noun: "branch",
   adoptInput: "adoptDefault",
   objectTypes: [BRANCH_COMPUTE_TYPE],

@@ -3,11 +3,14 @@ import type { ResourceKind } from "../kit";
 import type { ComputeInputs } from "./types";
 import { admit } from "./admission";
 import { COMPUTE_DEFINITION } from "./definition";
-import { computeSteps } from "./lifecycle";
+import type * as lifecycle from "./lifecycle";
 
 export const compute: ResourceKind<ComputeInputs> = {
   definition: COMPUTE_DEFINITION,
-  steps: computeSteps,
+  // Loaded at the first step: a program's process only makes classes (and the steps load the API client).
+  get steps() {
+    return (require("./lifecycle") as typeof lifecycle).computeSteps;
+  },
   noun: "compute",
   adoptInput: "adoptExistingPrimary",
   releasedDynamic: {

@@ -9,7 +9,8 @@ import type { Runtime } from "../runtime";
 import { isNotFound } from "../branch-objects";
 import type { ProjectPermissionInputs } from "./types";
 import { describeGrant, parseGrantRef, resourceId, toOutputs } from "./mapping";
-import { grantOf, heldMessage, importProblem, projectPermissionNoun } from "./rules";
+import { projectPermissionNoun } from "./kind";
+import { grantOf, heldMessage, importProblem } from "./rules";
 
 /** Grants the declared address access, once; or, given `importId`, takes over that grant. */
 export async function create(

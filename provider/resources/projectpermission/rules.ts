@@ -5,9 +5,6 @@
 import type { NeonClient, ProjectPermission } from "../../api";
 import { isFor, parseGrantRef, resourceId } from "./mapping";
 
-/** What messages and the kit call the resource (its registry entry's `noun`). */
-export const projectPermissionNoun = "project access";
-
 /**
  * The message for an address that already has access through a grant no resource of this stack
  * manages (the service does not record who made a grant: a killed run's, or one a renamed resource

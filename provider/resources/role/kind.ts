@@ -2,11 +2,14 @@
 import type { ResourceKind } from "../kit";
 import type { RoleInputs } from "./types";
 import { ROLE_DEFINITION } from "./definition";
-import { roleSteps } from "./lifecycle";
+import type * as lifecycle from "./lifecycle";
 
 export const role: ResourceKind<RoleInputs> = {
   definition: ROLE_DEFINITION,
-  steps: roleSteps,
+  // Loaded at the first step: a program's process only makes classes (and the steps load the API client).
+  get steps() {
+    return (require("./lifecycle") as typeof lifecycle).roleSteps;
+  },
   noun: "role",
   adoptInput: "adopt",
   // No deleteBeforeReplace class option: the diff says per change (a rename creates the new role first,

@@ -1,0 +1,59 @@
+import { execFileSync } from "child_process";
+
+// Each `pulumi up` starts a program process that loads the package to make its classes; a team's
+// parallel pipelines start dozens at once on the same cores. The classes need no API client, no zod
+// schema and no step: those load in the provider's process, or at a program's first lookup.
+// (The package as installed: the build linked into node_modules, which `npm test` makes first.)
+const PACKAGE = "@neon-labs-unofficial/pulumi-neon-compute";
+
+function loadedBy(script: string, env: Record<string, string> = { NEON_API_KEY: "" }): string[] {
+  const out = execFileSync(
+    process.execPath,
+    [
+      "-e",
+      // Listed at once, then the process ends (a lookup's read still under way is not waited for).
+      `${script}; process.stdout.write(JSON.stringify(Object.keys(require.cache)), () => process.exit(0))`,
+    ],
+    { cwd: process.cwd(), encoding: "utf8", env: { ...process.env, ...env } },
+  );
+  return (JSON.parse(out) as string[]).map((p) => p.replace(/\\/g, "/"));
+}
+
+const heavy = (files: string[]) =>
+  files.filter((f) =>
+    /\/node_modules\/(zod|axios)\/|\/dist\/provider\/(api\/client|http\/client|resources\/[a-z]+\/lifecycle)\.js$/.test(
+      f,
+    ),
+  );
+
+describe("what a program's process loads", () => {
+  it("making every class loads no API client, zod schema or resource step", () => {
+    const files = loadedBy(
+      `const neon = require("${PACKAGE}"); for (const c of [neon.Project, neon.Branch, neon.Compute, neon.Role, neon.Database, neon.ApiKey, neon.ProjectPermission, neon.plugin.Branch]) if (typeof c !== "function") throw new Error("no class")`,
+    );
+    expect(files.some((f) => f.includes("/dist/provider/index.js"))).toBe(true);
+    expect(heavy(files)).toEqual([]);
+  });
+
+  it("a resource's steps load when first asked for", () => {
+    const files = loadedBy(
+      `const { RESOURCES } = require("${PACKAGE}/dist/provider/registry"); if (typeof RESOURCES.find((r) => r.definition.name === "Branch").steps.create !== "function") throw new Error("no create")`,
+    );
+    expect(heavy(files)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/dist\/provider\/resources\/branch\/lifecycle\.js$/),
+        expect.stringMatching(/\/node_modules\/zod\//),
+      ]),
+    );
+    expect(files.filter((f) => /resources\/compute\/lifecycle\.js$/.test(f))).toEqual([]);
+  });
+
+  it("a lookup loads the API client when first called", () => {
+    const files = loadedBy(
+      `const neon = require("${PACKAGE}"); try { neon.getCompute({ projectId: "p", endpointId: "e" }).catch(() => {}) } catch {}`,
+      // Nothing listens there; the process ends before the read's retries do.
+      { NEON_API_KEY: "neon-test-key", NEON_API_URL: "http://127.0.0.1:1/api/v2" },
+    );
+    expect(files.filter((f) => /\/dist\/provider\/api\/client\.js$/.test(f))).toHaveLength(1);
+  });
+});
