@@ -390,12 +390,12 @@ describe("lockWaitMs", () => {
     followingChanges: 0,
   });
 
-  it("waits until the expected end plus jitter of up to a quarter (at most MAX_WAKE_SPREAD_MS)", () => {
+  it("waits until the expected end plus jitter of up to MAX_WAKE_SPREAD_MS", () => {
     expect(lockWaitMs(e(T0 + 2_000), T0, () => 0)).toBe(2_000);
-    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * 500, 0); // a quarter
+    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * MAX_WAKE_SPREAD_MS, 0);
     expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_000 + 0.999 * MAX_WAKE_SPREAD_MS, 0);
     // An end expected in 300 ms of an operation running for 2.7 s of its 3: that end, not an overdue's wait.
-    expect(lockWaitMs(e(T0 + 300, 3_000, T0 - 2_700), T0, () => 0.5)).toBe(350);
+    expect(lockWaitMs(e(T0 + 300, 3_000, T0 - 2_700), T0, () => 0.5)).toBe(300 + MAX_WAKE_SPREAD_MS / 2);
     // The same near end of an operation not started yet (or failed, to be retried) is not known:
     // looked at no sooner than an overdue one.
     expect(lockWaitMs(e(T0 + 300, 3_000, T0, "scheduling"), T0, () => 0)).toBe(750);
@@ -415,6 +415,15 @@ describe("lockWaitMs", () => {
     const wakes = [0, 0.2, 0.4, 0.6, 0.8].map((r) => lockWaitMs(e(T0 + 3_000), T0, () => r));
     expect(new Set(wakes).size).toBe(5);
     expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(500);
+  });
+
+  it("waiters that looked before a near end stay spread over the whole spread (run 31's herd)", () => {
+    // Looked at 2.6 s of a 3 s operation: 400 ms left. A quarter of that would wake them all in 100 ms.
+    const wakes = [0, 0.25, 0.5, 0.75, 0.999].map((r) =>
+      lockWaitMs(e(T0 + 400, 3_000, T0 - 2_600), T0, () => r),
+    );
+    expect(wakes[0]).toBe(400);
+    expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(0.9 * MAX_WAKE_SPREAD_MS);
   });
 
   it("never longer than the maximum (a long operation is looked at again)", () => {
