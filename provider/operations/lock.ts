@@ -309,7 +309,8 @@ export function estimateLock(
  * The wait before the next try, from an estimate: until the lock is expected free, plus up to
  * {@link MAX_WAKE_SPREAD_MS} at random — however near that end is: waiters that looked early (a new
  * operation had taken the lock) and found it near its end would otherwise all look again at that end
- * (thirty at once met 9 answers of 429 when the spread was a quarter of the wait: bench run 31).
+ * (thirty at once met 9 answers of 429 when the spread was a quarter of the wait, at least 100 ms:
+ * bench run 31).
  * When that end is near (under {@link MIN_OVERDUE_WAIT_MS}) but not known — the operation has run
  * longer than learned, or has not started, or failed and is to be retried — a share of the running
  * action's time instead: half of it (at least {@link MIN_OVERDUE_WAIT_MS}) times 0.5 to 1.5 at random,
