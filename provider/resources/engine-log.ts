@@ -6,6 +6,10 @@
  * process), so progress lines would never reach the user. The engine passes its address as the
  * provider process's first argument; an {@link EngineLog} sends `LogRequest`s to it, attributed to
  * the resource's URN so they show on the resource's row. Each runtime owns one (no module state).
+ *
+ * A send is not awaited where the line is said, but a step does not answer the engine before its
+ * lines have arrived ({@link EngineLog.flush}): a line that arrived after the step's answer can come
+ * after the engine has closed its display — a refresh's last resource — and be lost.
  */
 
 import type { RetryInfo } from "../api";
@@ -35,9 +39,13 @@ export function dynamicHostEngineAddress(argv: readonly string[] = process.argv)
   return addr;
 }
 
+/** How long {@link EngineLog.flush} waits at most for the engine to take its lines. */
+const FLUSH_MAX_MS = 5_000;
+
 /** One connection to the engine's log service (made on first use), and the loggers over it. */
 export class EngineLog {
   private connection: EngineConnection | null | undefined;
+  private readonly sending = new Set<Promise<void>>();
 
   /**
    * @param address the engine's address (none: lines go only to `sink`)
@@ -53,13 +61,34 @@ export class EngineLog {
     const emit = (severity: Severity, message: string, ephemeral: boolean) => {
       this.sink?.(`${severity}: ${message}`);
       const engine = this.connect();
-      if (engine) void engine.send(severity, message, urn, ephemeral);
+      if (!engine) return;
+      const sent = engine.send(severity, message, urn, ephemeral);
+      this.sending.add(sent);
+      void sent.then(() => this.sending.delete(sent));
     };
     return {
       progress: (m) => emit("info", m, true),
       info: (m) => emit("info", m, false),
       warn: (m) => emit("warning", m, false),
     };
+  }
+
+  /**
+   * Settles once the engine has taken every line said so far (or after `maxMs`: an engine that does
+   * not answer never holds a step). Never rejects.
+   */
+  async flush(maxMs = FLUSH_MAX_MS): Promise<void> {
+    if (this.sending.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+      timer.unref?.();
+    });
+    try {
+      await Promise.race([Promise.all([...this.sending]), cap]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private connect(): EngineConnection | null {

@@ -151,7 +151,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
   const s = kind.steps;
   const timed = <T>(props: Props, fn: () => Promise<T>) =>
     rt.withOperationTimeout(props.operationTimeoutSeconds, fn);
-  return {
+  return afterLinesArrive(rt, {
     check: async (olds, news) => {
       rt.markChecked(news);
       const given = stringInputs(kind.definition, news);
@@ -197,6 +197,28 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
       await timed(props ?? {}, () => s.delete(rt, id, props ?? {}));
       if (typeof props?.__urn === "string") rt.noteDeleted(props.__urn, `${kind.noun} ${id}`);
     },
+  });
+}
+
+/**
+ * `b` whose every step answers (or fails) only once the engine has the lines it said: a refresh
+ * whose last read says why a branch is gone would otherwise race its answer to the engine's end.
+ */
+function afterLinesArrive(rt: Runtime, b: BoundResource): BoundResource {
+  const after = async <T>(step: () => Promise<T>): Promise<T> => {
+    try {
+      return await step();
+    } finally {
+      await rt.flushLog();
+    }
+  };
+  return {
+    check: (olds, news) => after(() => b.check(olds, news)),
+    diff: (id, olds, news) => after(() => b.diff(id, olds, news)),
+    create: (inputs) => after(() => b.create(inputs)),
+    read: (id, props) => after(() => b.read(id, props)),
+    update: (id, olds, news) => after(() => b.update(id, olds, news)),
+    delete: (id, props) => after(() => b.delete(id, props)),
   };
 }
 

@@ -116,6 +116,11 @@ export class Runtime {
     return this.engine.logger(typeof props.__urn === "string" ? props.__urn : undefined);
   }
 
+  /** Settles once the engine has taken every line this instance said (see {@link EngineLog.flush}). */
+  flushLog(): Promise<void> {
+    return this.engine.flush();
+  }
+
   /**
    * A cache a resource keeps for this instance (e.g. a project's computes), made on first use.
    * `name` is the resource's own (one namespace per resource folder).
