@@ -276,8 +276,10 @@ export function projectLockWait(
         ? {
             // No operation holds it: the lock is passing from one change to the next.
             // Spread as a wake is (the waiters of a grace all wait for the same moment): ~30 looks
-            // within a fraction of its 750 ms met 429s on the operations route (bench run 30).
-            delayMs: grace + clock.random() * MAX_WAKE_SPREAD_MS,
+            // within a fraction of its 750 ms met 429s on the operations route (bench run 30). And
+            // not within a second of this look: thirty waiters that had looked within 300 ms of an
+            // end looked again within the same second and met 429s (bench run 35's destroys).
+            delayMs: Math.max(grace, MAX_WAKE_SPREAD_MS) + clock.random() * MAX_WAKE_SPREAD_MS,
             holder: `project ${projectId} is free; the branch that held it is expected to go on`,
           }
         : undefined;

@@ -38,11 +38,21 @@ export const MIN_LOCK_WAIT_MS = 100;
  * The widest spread of the waiters' wakes after an expected end (and after a grace). The project is
  * idle until the first wakes (the earliest of k waiters about spread ÷ (k + 1) after the end), but
  * every waiter looks within it, on the route that also carries every process's polls, and the
- * account allows 40 requests per second per route. At 300 ms, ten waiters idled the project 2.8 s in
- * all instead of 4.4 s (bench runs 27, 28), but thirty met 41 answers of 429 (run 29); the waiters
- * cannot count each other, so the spread stays 1 s.
+ * account allows 40 requests per rolling second per route. This spread is for a waiter that may look
+ * twice within a second — it looked just before the end it waits for, or waits out a grace after a
+ * look at a free lock — so that thirty such looks stay apart (runs 30, 31: 23 and 9 answers of 429
+ * when they came within 200 ms). A waiter that looked a second or more before the end looks once
+ * around it: {@link FAR_WAKE_SPREAD_MS}.
  */
 export const MAX_WAKE_SPREAD_MS = 1_000;
+/**
+ * The spread of the wakes for an end at least {@link MAX_WAKE_SPREAD_MS} away: each waiter looks once
+ * around it, so a rolling second holds at most one look per waiter however narrow the spread, and
+ * the project is idle less (the first of k waiters wakes about spread ÷ (k + 1) after the end: a
+ * third of the 1 s spread's hand-over; ten waiters idled 2.8 s at 300 ms against 4.4 s at 1 s, runs
+ * 28, 27).
+ */
+export const FAR_WAKE_SPREAD_MS = 300;
 /** The shortest wait once the operations are overdue (they run longer than learned). */
 export const MIN_OVERDUE_WAIT_MS = 500;
 /** The most changes a holder's branch is expected to send after its current one. */
@@ -307,10 +317,11 @@ export function estimateLock(
 
 /**
  * The wait before the next try, from an estimate: until the lock is expected free, plus up to
- * {@link MAX_WAKE_SPREAD_MS} at random — however near that end is: waiters that looked early (a new
- * operation had taken the lock) and found it near its end would otherwise all look again at that end
- * (thirty at once met 9 answers of 429 when the spread was a quarter of the wait, at least 100 ms:
- * bench run 31).
+ * {@link FAR_WAKE_SPREAD_MS} at random when that end is a second or more away, else up to
+ * {@link MAX_WAKE_SPREAD_MS} — however near that end is: waiters that looked early (a new operation
+ * had taken the lock) and found it near its end would otherwise all look again at that end (thirty
+ * at once met 9 answers of 429 when the spread was a quarter of the wait, at least 100 ms: bench
+ * run 31).
  * When that end is near (under {@link MIN_OVERDUE_WAIT_MS}) but not known — the operation has run
  * longer than learned, or has not started, or failed and is to be retried — a share of the running
  * action's time instead: half of it (at least {@link MIN_OVERDUE_WAIT_MS}) times 0.5 to 1.5 at random,
@@ -324,8 +335,9 @@ export function lockWaitMs(estimate: LockEstimate, nowMs: number, random: () => 
   const known =
     until >= MIN_OVERDUE_WAIT_MS ||
     (estimate.running.status === "running" && estimate.startedMs + estimate.typicalMs > nowMs);
+  const spread = until >= MAX_WAKE_SPREAD_MS ? FAR_WAKE_SPREAD_MS : MAX_WAKE_SPREAD_MS;
   const wait = known
-    ? until + random() * MAX_WAKE_SPREAD_MS
+    ? until + random() * spread
     : Math.max(MIN_OVERDUE_WAIT_MS, estimate.typicalMs / 2) * (0.5 + random());
   return Math.min(MAX_LOCK_WAIT_MS, Math.max(MIN_LOCK_WAIT_MS, wait));
 }

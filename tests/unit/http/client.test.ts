@@ -866,12 +866,18 @@ describe("projectLockWait", () => {
         project_id: "p-1",
         branch_id: branch,
       });
+    // 650 ms of the grace are left, but a waiter does not look again within a second of this look:
+    // thirty that looked within 300 ms of an end would otherwise all look twice in one second.
     const first = await wait(on("br-x"));
-    expect(first?.delayMs).toBe(650);
+    expect(first?.delayMs).toBe(MAX_WAKE_SPREAD_MS);
     expect(first?.holder).toMatch(/is free; the branch that held it is expected to go on/);
     random = 1;
     // Spread as widely as a wake: many waiters of one grace look apart.
-    expect((await wait(on("br-x"), T))?.delayMs).toBe(650 + MAX_WAKE_SPREAD_MS);
+    expect((await wait(on("br-x"), T))?.delayMs).toBe(2 * MAX_WAKE_SPREAD_MS);
+    // A grace longer than that second (a page of whole seconds adds one) is waited out, then spread.
+    clock.t = T + 3_000;
+    random = 0.5;
+    expect((await wait(on("br-x"), T))?.delayMs).toBe(1_751 + MAX_WAKE_SPREAD_MS / 2);
     // br-h itself, or a compute's change, goes now (the backoff's short retry).
     expect(await wait(on("br-h"), T)).toBeUndefined();
     expect(

@@ -17,6 +17,7 @@ import {
   lockWaitMs,
   MAX_LOCK_WAIT_MS,
   MAX_WAKE_SPREAD_MS,
+  FAR_WAKE_SPREAD_MS,
   MIN_OVERDUE_WAIT_MS,
 } from "../../../provider/operations/lock";
 
@@ -390,10 +391,13 @@ describe("lockWaitMs", () => {
     followingChanges: 0,
   });
 
-  it("waits until the expected end plus jitter of up to MAX_WAKE_SPREAD_MS", () => {
+  it("waits until the expected end plus jitter: up to FAR_WAKE_SPREAD_MS for an end a second or more away", () => {
     expect(lockWaitMs(e(T0 + 2_000), T0, () => 0)).toBe(2_000);
-    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * MAX_WAKE_SPREAD_MS, 0);
-    expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_000 + 0.999 * MAX_WAKE_SPREAD_MS, 0);
+    expect(lockWaitMs(e(T0 + 2_000), T0, () => 0.999)).toBeCloseTo(2_000 + 0.999 * FAR_WAKE_SPREAD_MS, 0);
+    expect(lockWaitMs(e(T0 + 20_000), T0, () => 0.999)).toBeCloseTo(20_000 + 0.999 * FAR_WAKE_SPREAD_MS, 0);
+    // Just under a second away: this waiter may look twice within a second, so the whole spread.
+    expect(lockWaitMs(e(T0 + 999, 3_000, T0 - 2_001), T0, () => 0.5)).toBe(999 + MAX_WAKE_SPREAD_MS / 2);
+    expect(lockWaitMs(e(T0 + 1_000, 3_000, T0 - 2_000), T0, () => 0.5)).toBe(1_000 + FAR_WAKE_SPREAD_MS / 2);
     // An end expected in 300 ms of an operation running for 2.7 s of its 3: that end, not an overdue's wait.
     expect(lockWaitMs(e(T0 + 300, 3_000, T0 - 2_700), T0, () => 0.5)).toBe(300 + MAX_WAKE_SPREAD_MS / 2);
     // The same near end of an operation not started yet (or failed, to be retried) is not known:
@@ -414,7 +418,9 @@ describe("lockWaitMs", () => {
   it("many waiters of one lock wake spread out, not at once", () => {
     const wakes = [0, 0.2, 0.4, 0.6, 0.8].map((r) => lockWaitMs(e(T0 + 3_000), T0, () => r));
     expect(new Set(wakes).size).toBe(5);
-    expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(500);
+    expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(0.75 * FAR_WAKE_SPREAD_MS);
+    // Within the far spread: a rolling second holds each waiter's one look around the end.
+    expect(Math.max(...wakes) - Math.min(...wakes)).toBeLessThan(FAR_WAKE_SPREAD_MS);
   });
 
   it("waiters that looked before a near end stay spread over the whole spread (run 31's herd)", () => {
