@@ -42,12 +42,13 @@ export const MIN_LOCK_WAIT_MS = 100;
  * twice within a second — it looked just before the end it waits for, or waits out a grace after a
  * look at a free lock — so that thirty such looks stay apart (runs 30, 31: 23 and 9 answers of 429
  * when they came within 200 ms). A waiter that looked a second or more before the end looks once
- * around it: {@link FAR_WAKE_SPREAD_MS}.
+ * around it when the end comes as expected: {@link FAR_WAKE_SPREAD_MS}.
  */
 export const MAX_WAKE_SPREAD_MS = 1_000;
 /**
- * The spread of the wakes for an end at least {@link MAX_WAKE_SPREAD_MS} away: each waiter looks once
- * around it, so a rolling second holds at most one look per waiter however narrow the spread, and
+ * The spread of the wakes for an end at least {@link MAX_WAKE_SPREAD_MS} away: when the end comes as
+ * expected, each waiter looks once around it, so a rolling second holds one look per waiter however
+ * narrow the spread (one that comes later sends them to the overdue wait, at least 250 ms), and
  * the project is idle less (the first of k waiters wakes about spread ÷ (k + 1) after the end: a
  * third of the 1 s spread's hand-over; ten waiters idled 2.8 s at 300 ms against 4.4 s at 1 s, runs
  * 28, 27).
@@ -335,6 +336,8 @@ export function lockWaitMs(estimate: LockEstimate, nowMs: number, random: () => 
   const known =
     until >= MIN_OVERDUE_WAIT_MS ||
     (estimate.running.status === "running" && estimate.startedMs + estimate.typicalMs > nowMs);
+  // Not monotonic on purpose: an end 999 ms away may be waited for longer than one 1 s away, as
+  // waiters that look that near an end are the ones that may look twice within a second.
   const spread = until >= MAX_WAKE_SPREAD_MS ? FAR_WAKE_SPREAD_MS : MAX_WAKE_SPREAD_MS;
   const wait = known
     ? until + random() * spread

@@ -64,7 +64,7 @@ export class EngineLog {
       if (!engine) return;
       const sent = engine.send(severity, message, urn, ephemeral);
       this.sending.add(sent);
-      void sent.then(() => this.sending.delete(sent));
+      void sent.catch(() => undefined).then(() => this.sending.delete(sent));
     };
     return {
       progress: (m) => emit("info", m, true),
@@ -114,8 +114,9 @@ export class EngineLog {
             req.setMessage(message);
             if (urn) req.setUrn(urn);
             req.setEphemeral(ephemeral);
-            // A lost progress line must never fail a deployment.
-            client.log(req, () => resolve());
+            // A lost progress line must never fail a deployment; nor may a call the engine never
+            // answers stay in flight, where every later flush would wait out its cap.
+            client.log(req, new grpc.Metadata(), { deadline: Date.now() + FLUSH_MAX_MS }, () => resolve());
           }),
       };
     } catch {

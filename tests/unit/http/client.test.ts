@@ -874,7 +874,8 @@ describe("projectLockWait", () => {
     random = 1;
     // Spread as widely as a wake: many waiters of one grace look apart.
     expect((await wait(on("br-x"), T))?.delayMs).toBe(2 * MAX_WAKE_SPREAD_MS);
-    // A grace longer than that second (a page of whole seconds adds one) is waited out, then spread.
+    // A grace with more than that second left (here looked at 1 s before the change's end, as a
+    // service clock behind this one shows it) is waited out, then spread.
     clock.t = T + 3_000;
     random = 0.5;
     expect((await wait(on("br-x"), T))?.delayMs).toBe(1_751 + MAX_WAKE_SPREAD_MS / 2);
