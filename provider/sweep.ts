@@ -6,7 +6,6 @@
  * stack that still exists, or a branch without this package's annotation. `examples/sweep` runs it
  * against a backend; dry run unless asked to delete.
  */
-import type { NeonClient } from "./api";
 import { ApiError } from "./http/errors";
 import type { BranchInfo } from "./lookups";
 import { lookupClient } from "./lookups/client";
@@ -105,9 +104,11 @@ export interface SweepArgs extends Partial<SweepCriteria> {
 /**
  * Lists every branch of the project (all pages, with annotations), plans the sweep, and — when asked
  * to delete — deletes the leaked branches one by one, waiting for each delete's operations (a branch
- * already gone counts as deleted). The client defaults to the lookups' (`NEON_API_KEY`, `NEON_API_URL`).
+ * already gone counts as deleted). The client is the lookups' (`neon:apiKey` / `neon:apiUrl`, else
+ * `NEON_API_KEY` / `NEON_API_URL`).
  */
-export async function sweepBranches(args: SweepArgs, api: NeonClient = lookupClient()): Promise<SweepResult> {
+export async function sweepBranches(args: SweepArgs): Promise<SweepResult> {
+  const api = lookupClient();
   const listed = await api.branches.listAnnotated(args.projectId);
   const verdicts = planSweep(
     listed.map((x) => branchInfo(x.branch, x.annotation)),

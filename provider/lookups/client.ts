@@ -28,12 +28,16 @@ const scoped = new AsyncLocalStorage<NeonClient>();
 /**
  * Runs `fn` with the lookups using `client`: the provider plugin serves them as invokes with the
  * client of its own runtime (`<pkg>:apiKey`), not the program's `neon:*` config.
+ * @internal
  */
 export function withLookupClient<T>(client: NeonClient, fn: () => Promise<T>): Promise<T> {
   return scoped.run(client, fn);
 }
 
-/** The client for `neon:apiKey` / `neon:apiUrl`, else `NEON_API_KEY` / `NEON_API_URL`. */
+/**
+ * The client for `neon:apiKey` / `neon:apiUrl`, else `NEON_API_KEY` / `NEON_API_URL`.
+ * @internal
+ */
 export function lookupClient(): NeonClient {
   const given = scoped.getStore();
   if (given) return given;

@@ -10,6 +10,7 @@ import { collectAll, paginate } from "../api/pager";
 import { ApiError } from "../http/errors";
 import { lookupClient } from "./client";
 
+/** @internal (the provider plugin's invokes and the tests) */
 export { withLookupClient } from "./client";
 import {
   branchInfo,

@@ -11,7 +11,10 @@ function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** A project in camelCase. */
+/**
+ * A project in camelCase.
+ * @internal
+ */
 export function projectInfo(p: Project): ProjectInfo {
   return stripUndefined({
     id: p.id,
@@ -27,7 +30,10 @@ export function projectInfo(p: Project): ProjectInfo {
   });
 }
 
-/** An operation in camelCase. */
+/**
+ * An operation in camelCase.
+ * @internal
+ */
 export function operationInfo(o: Operation): OperationInfo {
   return stripUndefined({
     id: o.id,
@@ -44,7 +50,10 @@ export function operationInfo(o: Operation): OperationInfo {
   });
 }
 
-/** A compute in camelCase. */
+/**
+ * A compute in camelCase.
+ * @internal
+ */
 export function computeInfo(e: Endpoint): ComputeInfo {
   return stripUndefined({
     endpointId: e.id,
@@ -69,7 +78,10 @@ export function computeInfo(e: Endpoint): ComputeInfo {
   });
 }
 
-/** A branch and its annotation in camelCase; `stack` from the provider's annotation keys. */
+/**
+ * A branch and its annotation in camelCase; `stack` from the provider's annotation keys.
+ * @internal
+ */
 export function branchInfo(b: Branch, annotation: Record<string, string>): BranchInfo {
   const project = annotation["pulumi-project"];
   const stack = annotation["pulumi-stack"];

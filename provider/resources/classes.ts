@@ -21,12 +21,16 @@ export type ResourceClass<Args, Outs, Base extends pulumi.CustomResource> = {
 
 export { DYNAMIC_MODULE, PACKAGE };
 
-/** Every output of the definition, unset: seeded first so that each appears on the class. */
+/**
+ * Every output of the definition, unset: seeded first so that each appears on the class.
+ * @internal
+ */
 export function seeded(def: ResourceDef, args: object): Record<string, unknown> {
   const outputs = def.properties.filter((p) => p.output).map((p) => [p.name, undefined]);
   return { ...Object.fromEntries(outputs), ...args };
 }
 
+/** @internal */
 export function admitted(kind: ResourceKind, args: object, opts: pulumi.CustomResourceOptions | undefined) {
   const admit = kind.classes?.admit;
   return admit
@@ -34,6 +38,7 @@ export function admitted(kind: ResourceKind, args: object, opts: pulumi.CustomRe
     : { args, track: (_: pulumi.Resource) => undefined };
 }
 
+/** @internal */
 export function options(
   kind: ResourceKind,
   opts: pulumi.CustomResourceOptions | undefined,

@@ -1,5 +1,7 @@
 import { execFileSync } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
+import * as ts from "typescript";
 
 // Each `pulumi up` starts a program process that loads the package to make its classes; a team's
 // parallel pipelines start dozens at once on the same cores. The classes need no API client, no zod
@@ -66,5 +68,54 @@ describe("what a program's process loads", () => {
       { NEON_API_KEY: "neon-test-key", NEON_API_URL: "http://127.0.0.1:1/api/v2" },
     );
     expect(files.filter((f) => /\/dist\/provider\/api\/client\.js$/.test(f))).toHaveLength(1);
+  });
+});
+
+// A TypeScript program is type-checked at every `pulumi up` (Pulumi's ts-node), in each of a team's
+// parallel pipelines: the declarations the package's types reach are read and bound each time. The
+// classes, lookups and sweep need none of the API client's (zod's schemas, axios), which cost about
+// 0.2 s of CPU per `up` (BENCHMARKS.md, "What a program reads"); internal helpers are `@internal` and
+// the build strips them (tsconfig.build.json `stripInternal`).
+describe("what a program's type-check reads", () => {
+  const pkgDir = path.dirname(
+    require.resolve(`${PACKAGE}/package.json`, { paths: [path.resolve(__dirname, "../../..")] }),
+  );
+  const { types } = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")) as {
+    types: string;
+  };
+  const program = ts.createProgram([path.join(pkgDir, types)], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+  });
+  const files = program.getSourceFiles().map((f) => f.fileName.replace(/\\/g, "/"));
+  const ours = program
+    .getSourceFiles()
+    .filter((f) => /\/dist\/provider\//.test(f.fileName.replace(/\\/g, "/")));
+
+  it("reaches the classes, lookups and sweep, but neither zod, axios nor the API client's modules", () => {
+    expect(ours.map((f) => f.fileName)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/dist\/provider\/index\.d\.ts$/),
+        expect.stringMatching(/\/dist\/provider\/resources\/branch\/resource\.d\.ts$/),
+        expect.stringMatching(/\/dist\/provider\/lookups\/index\.d\.ts$/),
+        expect.stringMatching(/\/dist\/provider\/sweep\.d\.ts$/),
+      ]),
+    );
+    expect(files.filter((f) => /\/node_modules\/(zod|axios)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /\/dist\/provider\/(api|http|operations)\//.test(f))).toEqual([]);
+  });
+
+  it("declares everything its declarations name (nothing stripped that a public one needs)", () => {
+    const errors = ours.flatMap((f) => [
+      ...program.getSyntacticDiagnostics(f),
+      ...program.getSemanticDiagnostics(f),
+    ]);
+    expect(
+      errors.map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`),
+    ).toEqual([]);
   });
 });
