@@ -6,8 +6,9 @@
  * stack that still exists, or a branch without this package's annotation. `examples/sweep` runs it
  * against a backend; dry run unless asked to delete.
  */
-import { ApiError } from "./http/errors";
+// First: an import the declarations keep, so that the comment above stays on sweep.d.ts.
 import type { BranchInfo } from "./lookups";
+import { ApiError } from "./http/errors";
 import { lookupClient } from "./lookups/client";
 import { branchInfo } from "./lookups/types";
 
