@@ -118,4 +118,27 @@ describe("what a program's type-check reads", () => {
       errors.map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`),
     ).toEqual([]);
   });
+
+  it("declares every value the package exports, and the plugin namespace's (nothing public stripped)", () => {
+    const checker = program.getTypeChecker();
+    const resolved = (x: ts.Symbol) => (x.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(x) : x);
+    // The names a module's declarations export and that lead to a declaration (a re-export of a
+    // stripped name still lists the name, but leads nowhere).
+    const declaredBy = (module: ts.Symbol) =>
+      checker
+        .getExportsOfModule(module)
+        .filter((x) => (resolved(x).declarations?.length ?? 0) > 0)
+        .map((x) => x.name);
+    const entry = checker.getSymbolAtLocation(program.getSourceFile(path.join(pkgDir, types))!)!;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const runtime = require(pkgDir) as Record<string, unknown>;
+    expect(Object.keys(runtime).length).toBeGreaterThan(20);
+    const declared = declaredBy(entry);
+    expect(Object.keys(runtime).filter((name) => !declared.includes(name))).toEqual([]);
+    const pluginNs = checker.getExportsOfModule(entry).find((x) => x.name === "plugin")!;
+    const pluginDeclared = declaredBy(resolved(pluginNs));
+    const pluginRuntime = Object.keys(runtime.plugin as object);
+    expect(pluginRuntime.length).toBeGreaterThan(5);
+    expect(pluginRuntime.filter((name) => !pluginDeclared.includes(name))).toEqual([]);
+  });
 });
