@@ -130,7 +130,6 @@ describe("what a program's type-check reads", () => {
         .filter((x) => (resolved(x).declarations?.length ?? 0) > 0)
         .map((x) => x.name);
     const entry = checker.getSymbolAtLocation(program.getSourceFile(path.join(pkgDir, types))!)!;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const runtime = require(pkgDir) as Record<string, unknown>;
     expect(Object.keys(runtime).length).toBeGreaterThan(20);
     const declared = declaredBy(entry);
