@@ -15,7 +15,7 @@ import {
   type LockWait,
   type Route,
 } from "../http";
-import { estimateLock, holderGraceMs, lockWaitMs, MAX_WAKE_SPREAD_MS } from "../operations/lock";
+import { estimateLock, FAR_WAKE_SPREAD_MS, holderGraceMs, lockWaitMs } from "../operations/lock";
 import {
   describeIssues,
   OperationResponseSchema,
@@ -225,7 +225,12 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
 
 /** How many of a project's latest operations a 423 reads: what is pending, and enough history to time it. */
 const LOCK_PAGE = 20;
-/** How long one reading of a project's operations may answer the 423s of this process (ms), at most. */
+/**
+ * How long one reading of a project's operations may answer the 423s of this process (ms), at most;
+ * and the least time between two readings of one project by this process: the operations route also
+ * carries every process's polls, the account allows 40 requests per rolling second per route, and
+ * thirty waiters that each look at most once a second stay under it.
+ */
 const LOCK_READING_MS = 1_000;
 
 /**
@@ -238,7 +243,7 @@ const LOCK_READING_MS = 1_000;
  */
 export function projectLockWait(
   client: Pick<NeonClient, "operations" | "serviceNow">,
-  clock: Pick<Clock, "now" | "random">,
+  clock: Pick<Clock, "now" | "random" | "sleep">,
 ) {
   const readings = new Map<
     string,
@@ -249,6 +254,14 @@ export function projectLockWait(
     if (!encoded) return undefined;
     const projectId = decodeURIComponent(encoded);
     let reading = readings.get(projectId);
+    while (reading && reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
+      // Not within a second of this process's last look at the project: a change refused just after
+      // a look (another pipeline took the lock first) looks again a second after that one.
+      const soonest = reading.at + LOCK_READING_MS - clock.now();
+      if (soonest <= 0) break;
+      await clock.sleep(soonest);
+      reading = readings.get(projectId);
+    }
     if (!reading || reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
       for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
       const page = client.operations
@@ -274,12 +287,14 @@ export function projectLockWait(
       const grace = holderGraceMs(read.ops, client.serviceNow(), own);
       return grace > 0
         ? {
-            // No operation holds it: the lock is passing from one change to the next.
-            // Spread as a wake is (the waiters of a grace all wait for the same moment): ~30 looks
-            // within a fraction of its 750 ms met 429s on the operations route (bench run 30). And
-            // not within a second of this look: thirty waiters that had looked within 300 ms of an
-            // end looked again within the same second and met 429s (bench run 35's destroys).
-            delayMs: Math.max(grace, MAX_WAKE_SPREAD_MS) + clock.random() * MAX_WAKE_SPREAD_MS,
+            // No operation holds it: the lock is passing from one change to the next. At the
+            // grace's end the change is tried, not looked for: a look within a second of this one
+            // would have to wait for that second (thirty waiters' two looks in one second met 429s,
+            // bench runs 30 and 35), and the project would idle meanwhile. Spread as a far wake is,
+            // as the waiters of a grace all wait for the same moment; those a faster waiter beat to
+            // the lock meet one 423 each, and look a second after this look.
+            delayMs: grace + clock.random() * FAR_WAKE_SPREAD_MS,
+            thenTry: true,
             holder: `project ${projectId} is free; the branch that held it is expected to go on`,
           }
         : undefined;

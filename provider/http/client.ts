@@ -78,6 +78,11 @@ export interface LockWait {
    * see it change see the lock pass between others: the project is not stuck (`untilLockFree`).
    */
   operationId?: string;
+  /**
+   * After this wait the change is tried at once, without a look first (the lock was seen free, left
+   * a moment to the branch whose change just ended: a look would come too soon after this one).
+   */
+  thenTry?: true;
 }
 
 /** Options of {@link createHttpClient}. */
@@ -324,7 +329,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       await clock.sleep(delay);
       // Look before trying again: while the project still runs something, wait for its expected end
       // again. A look is one read; a try into the lock is one 423 for every waiter but the first.
-      if (lock) await untilLockFree(spec, started, sending.at, tries, lock.operationId);
+      if (lock && !lock.thenTry) await untilLockFree(spec, started, sending.at, tries, lock.operationId);
     }
   }
 
@@ -380,6 +385,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         look: true,
       });
       await clock.sleep(delay);
+      if (lock.thenTry) return;
     }
   }
 

@@ -58,8 +58,14 @@ export const FAR_WAKE_SPREAD_MS = 300;
 export const MIN_OVERDUE_WAIT_MS = 500;
 /** The most changes a holder's branch is expected to send after its current one. */
 export const MAX_FOLLOWING_CHANGES = 3;
-/** How long after a change's end its branch's next change is expected (its process's poll and step). */
-export const HOLDER_GRACE_MS = 750;
+/**
+ * How long after a change's end its branch's next change is expected (its process's poll and step),
+ * at least: twice the branch's usual pause when that is longer ({@link runGapMs}). Runs' pauses were
+ * 30–70 ms in bench runs 37–40 (ten pipelines on 2 cores). Every waiter of a burst's first hand-over
+ * waits out the grace: the project idled 1.1–1.2 s there with 750 ms and a look a second after the
+ * last, 0.38 s with 300 ms and a try (run 40).
+ */
+export const HOLDER_GRACE_MS = 300;
 /** The longest grace, however slow the branches have been between their changes. */
 export const MAX_HOLDER_GRACE_MS = 3_000;
 /**

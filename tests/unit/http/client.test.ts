@@ -16,7 +16,7 @@ import {
 } from "../../../provider/http";
 import { buildClient, createNeonClient, projectLockWait } from "../../../provider/api/client";
 import { FakeClock } from "../../support/fake-clock";
-import { MAX_WAKE_SPREAD_MS } from "../../../provider/operations/lock";
+import { FAR_WAKE_SPREAD_MS, HOLDER_GRACE_MS } from "../../../provider/operations/lock";
 
 const KEY = "napi_unit_test_secret_0123456789abcdef";
 
@@ -215,6 +215,37 @@ describe("requests", () => {
       ["locked", 1, 2_000, 3_000],
       ["locked", 1, 700, 5_000],
     ]);
+  });
+
+  test("a wait that ends in a try (a free lock's grace) sends the change at its end without a look first", async () => {
+    // The 423's reading: an operation runs; the look at its end: free, left a moment to its branch
+    // (then try); that try meets another 423 (a faster waiter took the lock), whose reading finds the
+    // lock free in a grace again straight away: tried at its end, no look.
+    const waits = [
+      { delayMs: 3_000, holder: "project p-1 is running create_branch" },
+      { delayMs: 300, holder: "project p-1 is free", thenTry: true as const },
+      { delayMs: 200, holder: "project p-1 is free", thenTry: true as const },
+    ];
+    const since: number[] = [];
+    const sentAt: number[] = [];
+    const { http, clock, seen } = client(
+      () => {
+        sentAt.push(clock.now());
+        return sentAt.length < 3 ? { status: 423 } : { status: 201, body: { ok: 1 } };
+      },
+      {
+        lockWait: async (_r, s) => {
+          since.push(s);
+          return waits.shift();
+        },
+      },
+    );
+    await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
+    expect(seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([3_000, 300, 200]);
+    // Two readings for the first 423 (its own, the look at the end of its wait), one for the second.
+    expect(since).toEqual([0, 3_000, 3_300]);
+    expect(sentAt).toEqual([0, 3_300, 3_500]);
   });
 
   test("the looks after a lock wait end at the call's deadline with a last try, which reports the 423", async () => {
@@ -737,7 +768,7 @@ describe("projectLockWait", () => {
         } as never,
         serviceNow: () => clock.now(),
       },
-      { now: clock.now, random: () => 0 },
+      { now: clock.now, random: () => 0, sleep: clock.sleep },
     );
     const all = Promise.all([
       wait(
@@ -772,17 +803,25 @@ describe("projectLockWait", () => {
         } as never,
         serviceNow: () => clock.now(),
       },
-      { now: clock.now, random: () => 0 },
+      { now: clock.now, random: () => 0, sleep: clock.sleep },
     );
     const to = route("POST /projects/{project_id}/branches", { project_id: "p-1" });
     await wait(to, T);
     await wait(to, T); // begun at `since`: shared
     expect(reads).toBe(1);
     clock.t = T + 200;
-    await wait(to, T + 100); // the reading began before this request was sent
+    // The reading began before this request was sent; a new one, but not within a second of it (a
+    // change refused just after a look looks again a second after that look).
+    await clock.run(wait(to, T + 100));
     expect(reads).toBe(2);
+    expect(clock.t).toBe(T + 1_000);
     await wait(to); // no `since`: a reading of the last second serves
     expect(reads).toBe(2);
+    // A second and more after the last reading: no wait before the next.
+    clock.t = T + 2_500;
+    await wait(to, T + 2_400);
+    expect(reads).toBe(3);
+    expect(clock.t).toBe(T + 2_500);
   });
 
   test("a change waits through the rest of another branch's run, not of its own branch's", async () => {
@@ -814,7 +853,7 @@ describe("projectLockWait", () => {
     clock.t = T + 18_000;
     const wait = projectLockWait(
       { operations: { listPage: async () => runs } as never, serviceNow: () => clock.now() },
-      { now: clock.now, random: () => 0 },
+      { now: clock.now, random: () => 0, sleep: clock.sleep },
     );
     const on = (branch: string) =>
       route("POST /projects/{project_id}/branches/{branch_id}/roles", {
@@ -859,26 +898,27 @@ describe("projectLockWait", () => {
     let random = 0;
     const wait = projectLockWait(
       { operations: { listPage: async () => free } as never, serviceNow: () => clock.now() },
-      { now: clock.now, random: () => random },
+      { now: clock.now, random: () => random, sleep: clock.sleep },
     );
     const on = (branch: string) =>
       route("POST /projects/{project_id}/branches/{branch_id}/roles", {
         project_id: "p-1",
         branch_id: branch,
       });
-    // 650 ms of the grace are left, but a waiter does not look again within a second of this look:
-    // thirty that looked within 300 ms of an end would otherwise all look twice in one second.
+    // 200 ms of the grace are left: waited out, then the change is tried without a look (one within
+    // a second of this look would wait for that second, the project idle meanwhile).
     const first = await wait(on("br-x"));
-    expect(first?.delayMs).toBe(MAX_WAKE_SPREAD_MS);
+    expect(first?.delayMs).toBe(HOLDER_GRACE_MS - 100);
+    expect(first?.thenTry).toBe(true);
     expect(first?.holder).toMatch(/is free; the branch that held it is expected to go on/);
     random = 1;
-    // Spread as widely as a wake: many waiters of one grace look apart.
-    expect((await wait(on("br-x"), T))?.delayMs).toBe(2 * MAX_WAKE_SPREAD_MS);
-    // A grace with more than that second left (here looked at 1 s before the change's end, as a
-    // service clock behind this one shows it) is waited out, then spread.
+    // Spread as a far wake is: many waiters of one grace try apart.
+    expect((await wait(on("br-x"), T))?.delayMs).toBe(HOLDER_GRACE_MS - 100 + FAR_WAKE_SPREAD_MS);
+    // Looked at 1 s before the change's end (as a service clock behind this one shows it): the whole
+    // grace from that end is waited out, then spread.
     clock.t = T + 3_000;
     random = 0.5;
-    expect((await wait(on("br-x"), T))?.delayMs).toBe(1_751 + MAX_WAKE_SPREAD_MS / 2);
+    expect((await wait(on("br-x"), T))?.delayMs).toBe(1_001 + HOLDER_GRACE_MS + FAR_WAKE_SPREAD_MS / 2);
     // br-h itself, or a compute's change, goes now (the backoff's short retry).
     expect(await wait(on("br-h"), T)).toBeUndefined();
     expect(
@@ -899,7 +939,7 @@ describe("projectLockWait", () => {
         } as never,
         serviceNow: () => clock.now(),
       },
-      { now: clock.now, random: () => 0 },
+      { now: clock.now, random: () => 0, sleep: clock.sleep },
     );
     const to = route("POST /projects/{project_id}/branches", { project_id: "p-9" });
     expect(await wait(to)).toBeUndefined();
