@@ -229,7 +229,8 @@ const LOCK_PAGE = 20;
  * How long one reading of a project's operations may answer the 423s of this process (ms), at most;
  * and the least time between two readings of one project by this process: the operations route also
  * carries every process's polls, the account allows 40 requests per rolling second per route, and
- * thirty waiters that each look at most once a second stay under it.
+ * thirty waiters that each look at most once a second stay under it. A 423 asked within that second
+ * gets a wait until it has passed (no reading), at whose end the change is looked for.
  */
 const LOCK_READING_MS = 1_000;
 
@@ -243,7 +244,7 @@ const LOCK_READING_MS = 1_000;
  */
 export function projectLockWait(
   client: Pick<NeonClient, "operations" | "serviceNow">,
-  clock: Pick<Clock, "now" | "random" | "sleep">,
+  clock: Pick<Clock, "now" | "random">,
 ) {
   const readings = new Map<
     string,
@@ -254,15 +255,12 @@ export function projectLockWait(
     if (!encoded) return undefined;
     const projectId = decodeURIComponent(encoded);
     let reading = readings.get(projectId);
-    while (reading && reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
-      // Not within a second of this process's last look at the project: a change refused just after
-      // a look (another pipeline took the lock first) looks again a second after that one.
-      const soonest = reading.at + LOCK_READING_MS - clock.now();
-      if (soonest <= 0) break;
-      await clock.sleep(soonest);
-      reading = readings.get(projectId);
-    }
     if (!reading || reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
+      // Not within a second of this client's last reading of the project: a change refused just after
+      // a look (another pipeline took the lock first) waits, then looks a second after that one. A
+      // wait like any other, so that the call's deadline cuts it (no progress line: no holder).
+      const soonest = reading ? reading.at + LOCK_READING_MS - clock.now() : 0;
+      if (soonest > 0) return { delayMs: Math.min(soonest, LOCK_READING_MS) };
       for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
       const page = client.operations
         .listPage(projectId, { limit: LOCK_PAGE })

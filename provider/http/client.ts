@@ -64,7 +64,8 @@ export interface RetryInfo {
   waitedMs?: number;
   /**
    * A wait after a look at the project's operations found one still pending (no request was
-   * refused): the change is looked for again, not tried, at its end.
+   * refused): the change is looked for again, not tried, at its end. Not set when the wait ends in
+   * a try (`LockWait.thenTry`).
    */
   look?: true;
 }
@@ -382,7 +383,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         route: spec.route.template,
         holder: lock.holder,
         waitedMs: clock.now() - started,
-        look: true,
+        ...(lock.thenTry ? {} : { look: true as const }),
       });
       await clock.sleep(delay);
       if (lock.thenTry) return;

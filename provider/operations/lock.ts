@@ -35,13 +35,14 @@ export const MAX_LOCK_WAIT_MS = 30_000;
 /** The shortest one wait: the lock may be free already, but not this very millisecond. */
 export const MIN_LOCK_WAIT_MS = 100;
 /**
- * The widest spread of the waiters' wakes after an expected end (and after a grace). The project is
+ * The widest spread of the waiters' wakes after an expected end. The project is
  * idle until the first wakes (the earliest of k waiters about spread ÷ (k + 1) after the end), but
  * every waiter looks within it, on the route that also carries every process's polls, and the
  * account allows 40 requests per rolling second per route. This spread is for a waiter that may look
- * twice within a second — it looked just before the end it waits for, or waits out a grace after a
- * look at a free lock — so that thirty such looks stay apart (runs 30, 31: 23 and 9 answers of 429
- * when they came within 200 ms). A waiter that looked a second or more before the end looks once
+ * twice within a second — it looked just before the end it waits for — so that thirty such looks stay
+ * apart (runs 30, 31: 23 and 9 answers of 429 when they came within 200 ms; a client's readings of a
+ * project now come at least a second apart all the same, `projectLockWait`). A grace's waiters are
+ * spread by {@link FAR_WAKE_SPREAD_MS} and try their change at its end. A waiter that looked a second or more before the end looks once
  * around it when the end comes as expected: {@link FAR_WAKE_SPREAD_MS}.
  */
 export const MAX_WAKE_SPREAD_MS = 1_000;

@@ -11,6 +11,8 @@ import {
   type ApiErrorKind,
   type HttpClientOptions,
   type HttpMethod,
+  type LockWait,
+  type Route,
   type RequestSpec,
   type RetryInfo,
 } from "../../../provider/http";
@@ -228,7 +230,7 @@ describe("requests", () => {
     ];
     const since: number[] = [];
     const sentAt: number[] = [];
-    const { http, clock, seen } = client(
+    const { http, clock, seen, retries } = client(
       () => {
         sentAt.push(clock.now());
         return sentAt.length < 3 ? { status: 423 } : { status: 201, body: { ok: 1 } };
@@ -243,9 +245,56 @@ describe("requests", () => {
     await expect(clock.run(http.request(spec("POST")))).resolves.toEqual({ ok: 1 });
     expect(seen).toHaveLength(3);
     expect(clock.sleeps).toEqual([3_000, 300, 200]);
+    // The wait that ends in a try is not said as a look ("… and looks again").
+    expect(retries.map((r) => r.look)).toEqual([undefined, undefined, undefined]);
     // Two readings for the first 423 (its own, the look at the end of its wait), one for the second.
     expect(since).toEqual([0, 3_000, 3_300]);
     expect(sentAt).toEqual([0, 3_300, 3_500]);
+  });
+
+  test("a look held back to a second after the last reading is a wait the call's deadline cuts: the last try comes in time", async () => {
+    let reads = 0;
+    let lw: (r: Route, s?: number) => Promise<LockWait | undefined> = async () => undefined;
+    const sentAt: number[] = [];
+    const { http, clock } = client(
+      () => {
+        sentAt.push(clock.now());
+        return { status: 423 };
+      },
+      { retryDeadlineMs: 900, lockWait: (r, s) => lw(r, s) },
+    );
+    // An operation of the default 2 s, running for 1.7 s: its end is 300 ms away.
+    const running = {
+      operations: [
+        {
+          id: "op-1",
+          project_id: "p-1",
+          action: "create_branch",
+          status: "running",
+          failures_count: 0,
+          created_at: new Date(-1_700).toISOString(),
+          updated_at: new Date(-1_700).toISOString(),
+        },
+      ],
+    };
+    lw = projectLockWait(
+      {
+        operations: {
+          listPage: async () => {
+            reads++;
+            return running;
+          },
+        } as never,
+        serviceNow: () => clock.now(),
+      },
+      { now: clock.now, random: () => 0.5 },
+    );
+    const err = await failure(http.request(spec("POST")), clock);
+    expect(err.status).toBe(423);
+    // The 423's reading (at 0), a wait to 800 ms (the end, then half the near end's 1 s spread); the
+    // look then would come within a second of that reading, so it waits too — cut to the deadline.
+    expect(reads).toBe(1);
+    expect(sentAt).toEqual([0, 899]);
   });
 
   test("the looks after a lock wait end at the call's deadline with a last try, which reports the 423", async () => {
@@ -725,7 +774,7 @@ describe("redaction: no error of any kind reveals the API key", () => {
   test("an error from the typed client does not reveal the key either", async () => {
     const clock = new FakeClock();
     const { adapter } = scripted([{ fail: "ECONNRESET", message: `reset ${KEY}` }]);
-    const api = buildClient(createHttpClient({ apiKey: KEY, adapter, now: clock.now, sleep: clock.sleep }));
+    const api = buildClient(createHttpClient({ apiKey: KEY, adapter, now: clock.now }));
     const err = await failure(api.endpoints.create("p-1", { branch_id: "br-1", type: "read_write" }), clock);
     expect(err.mayHaveReachedServer).toBe(true);
     expect(util.inspect(err, { depth: 20, showHidden: true })).not.toContain(KEY);
@@ -768,7 +817,7 @@ describe("projectLockWait", () => {
         } as never,
         serviceNow: () => clock.now(),
       },
-      { now: clock.now, random: () => 0, sleep: clock.sleep },
+      { now: clock.now, random: () => 0 },
     );
     const all = Promise.all([
       wait(
@@ -803,7 +852,7 @@ describe("projectLockWait", () => {
         } as never,
         serviceNow: () => clock.now(),
       },
-      { now: clock.now, random: () => 0, sleep: clock.sleep },
+      { now: clock.now, random: () => 0 },
     );
     const to = route("POST /projects/{project_id}/branches", { project_id: "p-1" });
     await wait(to, T);
@@ -811,17 +860,15 @@ describe("projectLockWait", () => {
     expect(reads).toBe(1);
     clock.t = T + 200;
     // The reading began before this request was sent; a new one, but not within a second of it (a
-    // change refused just after a look looks again a second after that look).
-    await clock.run(wait(to, T + 100));
+    // change refused just after a look looks again a second after that look): a wait until then,
+    // which names no holder (no progress line) and ends in a look.
+    expect(await wait(to, T + 100)).toEqual({ delayMs: 800 });
+    expect(reads).toBe(1);
+    clock.t = T + 1_000;
+    await wait(to, T + 1_000);
     expect(reads).toBe(2);
-    expect(clock.t).toBe(T + 1_000);
     await wait(to); // no `since`: a reading of the last second serves
     expect(reads).toBe(2);
-    // A second and more after the last reading: no wait before the next.
-    clock.t = T + 2_500;
-    await wait(to, T + 2_400);
-    expect(reads).toBe(3);
-    expect(clock.t).toBe(T + 2_500);
   });
 
   test("a change waits through the rest of another branch's run, not of its own branch's", async () => {
@@ -853,7 +900,7 @@ describe("projectLockWait", () => {
     clock.t = T + 18_000;
     const wait = projectLockWait(
       { operations: { listPage: async () => runs } as never, serviceNow: () => clock.now() },
-      { now: clock.now, random: () => 0, sleep: clock.sleep },
+      { now: clock.now, random: () => 0 },
     );
     const on = (branch: string) =>
       route("POST /projects/{project_id}/branches/{branch_id}/roles", {
@@ -898,7 +945,7 @@ describe("projectLockWait", () => {
     let random = 0;
     const wait = projectLockWait(
       { operations: { listPage: async () => free } as never, serviceNow: () => clock.now() },
-      { now: clock.now, random: () => random, sleep: clock.sleep },
+      { now: clock.now, random: () => random },
     );
     const on = (branch: string) =>
       route("POST /projects/{project_id}/branches/{branch_id}/roles", {
@@ -939,7 +986,7 @@ describe("projectLockWait", () => {
         } as never,
         serviceNow: () => clock.now(),
       },
-      { now: clock.now, random: () => 0, sleep: clock.sleep },
+      { now: clock.now, random: () => 0 },
     );
     const to = route("POST /projects/{project_id}/branches", { project_id: "p-9" });
     expect(await wait(to)).toBeUndefined();
