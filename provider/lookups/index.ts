@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 // Not "../api": its index loads the client and its zod schemas, which a program needs only when it looks up.
 import { collectAll, paginate } from "../api/pager";
 import { ApiError } from "../http/errors";
-import { lookupClient } from "./client";
+import { loadClientEarly, lookupClient } from "./client";
 
 /** @internal (the provider plugin's invokes and the tests) */
 export { withLookupClient } from "./client";
@@ -167,6 +167,7 @@ export function getSchemaDiffOutput(args: OutputArgs<GetSchemaDiffArgs>): pulumi
 
 /** {@link getConnectionUri} for `pulumi.Input` arguments; the result is a secret. */
 export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): pulumi.Output<ConnectionUri> {
+  loadClientEarly(args);
   return pulumi.secret(
     pulumi.output(args).apply(async (a) => {
       try {
@@ -222,6 +223,7 @@ function asRunError(err: unknown): unknown {
 }
 
 function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {
+  loadClientEarly(args);
   return pulumi.output(args).apply(async (a) => {
     try {
       return await fn(a as unknown as A);
