@@ -18,18 +18,19 @@ export function dynamicTypeToken(def: ResourceDef): string {
 export const DYNAMIC_ENTRY = "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/dynamic/impl";
 
 /**
- * The provider object Pulumi serializes into the state of each of the resource's dynamic resources:
- * the shim, which captures two strings (the resource's name and a module's package path) and nothing
- * else. Compute and ApiKey, released in 0.1.0, keep the module and label their states hold
- * (`ResourceKind.releasedDynamic`); every other resource loads the package's one entry. The text must
- * not change for an existing resource (a test pins it): states hold it.
+ * The provider object Pulumi serializes into the state of each of the resource's dynamic resources: a
+ * shim, which captures one or two strings and nothing else. Compute and ApiKey, released in 0.1.0,
+ * keep the module and label their states hold (`ResourceKind.releasedDynamic`); every other resource
+ * shares one object, which loads the package's one entry and finds the resource by its URN (one
+ * serialization per program for all of them). The text must not change for an existing resource (a
+ * test pins it): states hold it.
  */
 export function dynamicProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   const released = kind.releasedDynamic;
-  return released
-    ? dynamicShim(released.label, released.module)
-    : entryShim(kind.definition.name, DYNAMIC_ENTRY);
+  return released ? dynamicShim(released.label, released.module) : ENTRY_PROVIDER;
 }
+
+const ENTRY_PROVIDER = entryShim(DYNAMIC_ENTRY);
 
 /** The dynamic resource class of a registry entry. */
 export function dynamicClass<Args extends object, Outs>(

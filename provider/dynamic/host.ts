@@ -49,26 +49,50 @@ function processRuntime(): Runtime {
   return processBinding.runtime;
 }
 
+/**
+ * The configure of every resource type of the process: the one runtime made from the configuration
+ * (kept when the same configuration comes again, for another type).
+ */
+export async function configureProcess(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  const next = runtimeFromConfig(req);
+  const signature = JSON.stringify(next.settings);
+  if (processBinding.signature !== signature) {
+    processBinding.runtime = next;
+    processBinding.signature = signature;
+  }
+}
+
 /** A resource's provider as the dynamic host calls it (see the module comment). */
 export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvider> {
   const kind = resourceKind(name);
   const bound = (): BoundResource => bind(kind, processRuntime());
   return {
-    configure: async (req) => {
-      const next = runtimeFromConfig(req);
-      const signature = JSON.stringify(next.settings);
-      if (processBinding.signature !== signature) {
-        processBinding.runtime = next;
-        processBinding.signature = signature;
-      }
-    },
+    configure: configureProcess,
     check: (olds, news) => reportedOnce(() => bound().check(olds, news)),
     diff: (id, olds, news) => reportedOnce(() => bound().diff(id, olds, news)),
-    create: (inputs) => bound().create(inputs),
-    read: (id, props) => reportedOnce(() => bound().read(id, props)),
-    update: (id, olds, news) => bound().update(id, olds, news),
+    create: async (inputs) => {
+      const result = await bound().create(inputs);
+      return { ...result, outs: keepUrn(result.outs, inputs) };
+    },
+    read: async (id, props) => {
+      const result = await reportedOnce(() => bound().read(id, props));
+      return result.props ? { ...result, props: keepUrn(result.props, props) } : result;
+    },
+    update: async (id, olds, news) => {
+      const result = await bound().update(id, olds, news);
+      return { ...result, outs: keepUrn(result.outs, news) };
+    },
     delete: (id, props) => reportedOnce(() => bound().delete(id, props)),
   };
+}
+
+/**
+ * A step's outputs with the request's `__urn`: the state's outputs are all that `read` and `delete`
+ * get, and the one shim of the resources after 0.1.0 (`entryShim`) finds the resource's type there.
+ */
+function keepUrn(outs: Record<string, unknown> | undefined, from: Record<string, unknown> | undefined) {
+  const urn = from?.__urn;
+  return typeof urn === "string" && outs && outs.__urn === undefined ? { ...outs, __urn: urn } : outs;
 }
 
 // The dynamic provider host prints every error of check, diff, read and delete to stderr with its stack trace

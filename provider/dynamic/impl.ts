@@ -2,11 +2,12 @@
  * The package's one dynamic entry: the module the shim of every resource released after 0.1.0 loads
  * inside Pulumi's dynamic provider process (`entryShim` in `shim.ts`), by its package path
  * `@neon-labs-unofficial/pulumi-neon-compute/dist/provider/dynamic/impl`. States name this path: it
- * stays. Compute's and ApiKey's states name `resources/compute/impl` and `resources/apikey/impl`,
- * which stay too (docs/decisions/0001).
+ * stays, and so do `configure` and `resourceOf`, which the shim calls. Compute's and ApiKey's states
+ * name `resources/compute/impl` and `resources/apikey/impl`, which stay too (docs/decisions/0001).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { dynamicImpl } from "./host";
+import { DYNAMIC_MODULE } from "../resources/definition";
+import { configureProcess, dynamicImpl } from "./host";
 
 const made = new Map<string, Required<pulumi.dynamic.ResourceProvider>>();
 
@@ -18,4 +19,30 @@ export function resource(name: string): Required<pulumi.dynamic.ResourceProvider
     made.set(name, impl);
   }
   return impl;
+}
+
+/** The configure of the process, the same for every resource type (the process's one runtime). */
+export const configure = configureProcess;
+
+const TYPE_PREFIX = `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:`;
+
+/**
+ * The provider of the resource a request is for, by the type token in its `__urn`
+ * (`urn:pulumi:<stack>::<project>::<parents' types>$pulumi-nodejs:dynamic/<module>:Branch::<name>`):
+ * the program's inputs carry it, and the state's outputs keep it (`keepUrn` in `host.ts`).
+ */
+export function resourceOf(
+  props: Record<string, unknown> | undefined,
+): Required<pulumi.dynamic.ResourceProvider> {
+  const urn = props?.__urn;
+  const type = typeof urn === "string" ? urn.split("::")[2]?.split("$").pop() : undefined;
+  if (!type?.startsWith(TYPE_PREFIX)) {
+    throw new Error(
+      `Failed to tell which Neon resource this is: its properties have ${typeof urn === "string" ? `the URN ${urn}, not one of this package's types (${TYPE_PREFIX}<Resource>)` : "no __urn"}. ` +
+        "A state of this package's resources keeps the URN in every resource's outputs; restore the " +
+        "resource's entry from a backup of the state (pulumi stack export), or remove it from the state " +
+        "with `pulumi state delete <urn>` and import the object again.",
+    );
+  }
+  return resource(type.slice(TYPE_PREFIX.length));
 }

@@ -2,8 +2,8 @@
  * The resource provider as Pulumi stores it (docs/decisions/0001).
  *
  * Pulumi serializes a dynamic resource's provider into the state of every resource and runs that
- * copy for `read` and `delete`. The shim therefore captures two strings — the resource's name and its
- * implementation's module path — and nothing else (no client, no key, no schema); it loads the
+ * copy for `read` and `delete`. The shim therefore captures strings — a module path (and, for the
+ * two resources of 0.1.0, the resource's name) — and nothing else (no client, no key, no schema); it loads the
  * implementation with `require` inside the provider process. The path is by package name, resolved
  * from the program's folder: the same string works on every machine that installed the package (in
  * this repository `npm run build:link` builds and links the package into node_modules).
@@ -29,26 +29,40 @@ export function dynamicShim(resource: string, implModule: string): pulumi.dynami
 }
 
 /**
- * A provider whose every method loads the package's one dynamic entry (`entryModule`, see
- * `impl.ts`) and calls the same method of the resource named `resource` there. Resources released
- * after 0.1.0 use it: their states name one module, which can stay where it is however the package's
- * folders change. (Compute's and ApiKey's states name their own modules, through {@link dynamicShim}.)
+ * The one provider of every resource released after 0.1.0: each method loads the package's one
+ * dynamic entry (`entryModule`, see `impl.ts`) and calls the same method of the resource the request
+ * is for, which the entry tells from the request's `__urn`. Their states name one module, which can
+ * stay where it is however the package's folders change, and a program serializes this object once
+ * for all of them (Pulumi keeps one text per provider object). Compute's and ApiKey's states name
+ * their own modules, through {@link dynamicShim}.
  */
-export function entryShim(resource: string, entryModule: string): pulumi.dynamic.ResourceProvider {
-  function loadImpl(): Impl {
-    let entry: { resource(name: string): Impl };
+export function entryShim(entryModule: string): pulumi.dynamic.ResourceProvider {
+  function entry(): Entry {
     try {
-      entry = require(entryModule);
+      return require(entryModule);
     } catch (err) {
       throw new Error(
-        `Failed to load the ${resource} provider from ${entryModule} (${(err as Error).message}). ` +
+        `Failed to load the Neon resources' provider from ${entryModule} (${(err as Error).message}). ` +
           "Install @neon-labs-unofficial/pulumi-neon-compute in the program's project (npm install), " +
           'or in a checkout of it run "npm run build:link" (which builds dist/ and links the package).',
       );
     }
-    return entry.resource(resource);
   }
-  return forwarding(loadImpl);
+  return {
+    configure: (req) => entry().configure(req),
+    check: (olds, news) => entry().resourceOf(news).check(olds, news),
+    diff: (id, olds, news) => entry().resourceOf(news).diff(id, olds, news),
+    create: (inputs) => entry().resourceOf(inputs).create(inputs),
+    read: (id, props) => entry().resourceOf(props).read(id, props),
+    update: (id, olds, news) => entry().resourceOf(news).update(id, olds, news),
+    delete: (id, props) => entry().resourceOf(props).delete(id, props),
+  };
+}
+
+/** What the one dynamic entry (`impl.ts`) exports to the shim. */
+interface Entry {
+  configure: Impl["configure"];
+  resourceOf(props: Record<string, unknown> | undefined): Impl;
 }
 
 /** Each method loads the implementation and calls its own (the parameter's name is part of states' text). */

@@ -1,7 +1,7 @@
 import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES } from "../../../provider/registry";
-import { DYNAMIC_ENTRY, dynamicProvider } from "../../../provider/dynamic/class";
+import { DYNAMIC_ENTRY, dynamicProvider, dynamicTypeToken } from "../../../provider/dynamic/class";
 import { runtimeFromConfig } from "../../../provider/dynamic/host";
 
 // Pulumi stores this text in the state of every dynamic resource of the type.
@@ -34,7 +34,7 @@ describe("serialized dynamic providers", () => {
       const text = await serialized(name);
       expect(text).not.toContain(key);
       expect(text).not.toMatch(/axios|zod|Bearer|apiKey"/i);
-      expect(text).toContain("loadImpl");
+      expect(text).toMatch(/loadImpl|entry\(\)\.resourceOf/);
       expect(text).toContain("@neon-labs-unofficial/pulumi-neon-compute/dist/provider/");
       // Bytes per resource in state.
       expect(Buffer.byteLength(text)).toBeLessThan(8 * 1024);
@@ -61,11 +61,14 @@ describe("the dynamic modules states name", () => {
       ["Compute", "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl"],
       ["ApiKey", "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/apikey/impl"],
     ]);
-    for (const r of RESOURCES.filter((k) => !k.releasedDynamic)) {
-      const text = await serialized(r.definition.name);
-      expect(text).toContain(DYNAMIC_ENTRY);
-      expect(text).toContain(`"${r.definition.name}"`);
-    }
+    const later = RESOURCES.filter((k) => !k.releasedDynamic);
+    expect(later.length).toBeGreaterThan(3);
+    // One object for all of them: Pulumi serializes it once per program (its cache is by object).
+    expect(new Set(later.map((r) => dynamicProvider(r))).size).toBe(1);
+    const text = await serialized(later[0].definition.name);
+    expect(text).toContain(DYNAMIC_ENTRY);
+    expect(text).toContain("resourceOf");
+    expect(text).not.toContain(`"${later[0].definition.name}"`);
   });
 
   it.each(released.map((r) => [r.definition.name, r.releasedDynamic!.module]))(
@@ -88,5 +91,34 @@ describe("the dynamic modules states name", () => {
     expect(() => entry.resource("Snapshot")).toThrow(
       /Failed to find resource Snapshot: the package's resources are Compute, ApiKey/,
     );
+  });
+
+  it("the one entry finds each resource by the type in its URN, under a parent too", () => {
+    const entry = require(DYNAMIC_ENTRY) as {
+      resource(name: string): unknown;
+      resourceOf(props: Record<string, unknown> | undefined): unknown;
+      configure: unknown;
+    };
+    expect(typeof entry.configure).toBe("function");
+    for (const r of RESOURCES) {
+      const token = dynamicTypeToken(r.definition);
+      const urn = `urn:pulumi:pr-1::preview::${token}::pr-1`;
+      expect(entry.resourceOf({ __urn: urn, name: "x" })).toBe(entry.resource(r.definition.name));
+      const child = `urn:pulumi:pr-1::preview::my:component:Env$${token}::a::b`;
+      expect(entry.resourceOf({ __urn: child })).toBe(entry.resource(r.definition.name));
+    }
+  });
+
+  it.each([
+    [undefined, /its properties have no __urn/],
+    [{ name: "app" }, /its properties have no __urn/],
+    [
+      { __urn: "urn:pulumi:s::p::aws:s3/bucket:Bucket::b" },
+      /the URN urn:pulumi:s::p::aws:s3\/bucket:Bucket::b, not one/,
+    ],
+  ])("the one entry refuses a request it cannot place (%j), saying what to do", (props, message) => {
+    const entry = require(DYNAMIC_ENTRY) as { resourceOf(props: unknown): unknown };
+    expect(() => entry.resourceOf(props)).toThrow(message);
+    expect(() => entry.resourceOf(props)).toThrow(/pulumi state delete/);
   });
 });
