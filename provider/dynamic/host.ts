@@ -15,6 +15,7 @@ import { dynamicHostEngineAddress } from "../resources/engine-log";
 import { bind, type BoundResource } from "../resources/kit";
 import { resourceKind } from "../registry";
 import { isExpectedError, Runtime } from "../resources/runtime";
+import { InitError } from "../resources/steps";
 import { parseSettings, settingsOrThrow } from "../resources/settings";
 
 const processBinding: { runtime?: Runtime; signature?: string } = {};
@@ -71,7 +72,7 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
     check: (olds, news) => reportedOnce(() => bound().check(olds, news)),
     diff: (id, olds, news) => reportedOnce(() => bound().diff(id, olds, news)),
     create: async (inputs) => {
-      const result = await bound().create(inputs);
+      const result = await urnKeptOnError(inputs, () => bound().create(inputs));
       return { ...result, outs: keepUrn(result.outs, inputs) };
     },
     read: async (id, props) => {
@@ -79,7 +80,7 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
       return result.props ? { ...result, props: keepUrn(result.props, props) } : result;
     },
     update: async (id, olds, news) => {
-      const result = await bound().update(id, olds, news);
+      const result = await urnKeptOnError(news, () => bound().update(id, olds, news));
       return { ...result, outs: keepUrn(result.outs, news) };
     },
     delete: (id, props) => reportedOnce(() => bound().delete(id, props)),
@@ -93,6 +94,18 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
 function keepUrn(outs: Record<string, unknown> | undefined, from: Record<string, unknown> | undefined) {
   const urn = from?.__urn;
   return typeof urn === "string" && outs && outs.__urn === undefined ? { ...outs, __urn: urn } : outs;
+}
+
+/** A step whose object is kept in the stack despite its error ({@link InitError}) keeps `__urn` too. */
+async function urnKeptOnError<T>(from: Record<string, unknown>, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof InitError) || err.properties.__urn !== undefined) throw err;
+    const kept = new InitError(err.message, err.id, keepUrn(err.properties, from) ?? {}, err.reasons);
+    kept.stack = err.stack;
+    throw kept;
+  }
 }
 
 // The dynamic provider host prints every error of check, diff, read and delete to stderr with its stack trace

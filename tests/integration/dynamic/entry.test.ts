@@ -7,6 +7,7 @@
  */
 import type { NeonClient } from "../../../provider/api";
 import { configure, resourceOf } from "../../../provider/dynamic/impl";
+import { InitError } from "../../../provider/resources/steps";
 import { urnOf } from "../../support/provider";
 import { withEmulator } from "../../support/emulator";
 import type { EmulatorHandle } from "../../../emulator";
@@ -72,4 +73,19 @@ it("refuses, before any request, a state entry without its URN, saying what to d
   );
   expect(emulator.requestCount()).toBe(before);
   expect((await api.roles.list(projectId, branch.id)).map((r) => r.name)).toContain("kept");
+});
+
+it("keeps the URN in what a create that did not finish keeps in the stack, so its delete finds it", async () => {
+  const news = { __provider: "shim", __urn: urnOf("Branch", "pr-9"), projectId };
+  const checked = await resourceOf(news).check({}, news);
+  emulator.setFaults({ opErrorRate: 1 });
+  const err = await resourceOf(checked.inputs)
+    .create(checked.inputs)
+    .catch((e: unknown) => e as InitError);
+  emulator.setFaults({});
+  expect(err).toBeInstanceOf(InitError);
+  expect(err.message).toMatch(/kept in the stack/);
+  expect(err.properties.__urn).toBe(urnOf("Branch", "pr-9"));
+  await resourceOf(err.properties).delete(err.id, err.properties);
+  expect((await api.branches.list(projectId)).map((b) => b.id)).not.toContain(err.id);
 });
