@@ -38,7 +38,7 @@ export function dynamicClass<Args extends object, Outs>(
 ): ResourceClass<Args, Outs, pulumi.dynamic.Resource> {
   const def = kind.definition;
   const token = dynamicTypeToken(def);
-  // One provider object per resource type: the shim captures two strings and nothing else.
+  // One provider object per resource type (one for all after 0.1.0): it captures strings only.
   const provider = dynamicProvider(kind);
   class DynamicResource extends pulumi.dynamic.Resource {
     // Every dynamic resource has the engine type `pulumi-nodejs:dynamic:Resource`: the class tells them apart.

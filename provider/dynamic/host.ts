@@ -18,7 +18,7 @@ import { isExpectedError, Runtime } from "../resources/runtime";
 import { InitError } from "../resources/steps";
 import { parseSettings, settingsOrThrow } from "../resources/settings";
 
-const processBinding: { runtime?: Runtime; signature?: string } = {};
+const processBinding: { runtime?: Runtime; signature?: string; configError?: unknown } = {};
 
 /** The configuration the engine passed, as `namespace:key` → value (empty when not readable). */
 function rawConfig(req: pulumi.dynamic.ConfigureRequest): Record<string, unknown> {
@@ -46,6 +46,10 @@ export function runtimeFromConfig(
 }
 
 function processRuntime(): Runtime {
+  // The host keeps a provider it failed to configure and calls it unconfigured for the next resource
+  // of the same text (every type after 0.1.0 shares one): those fail with the configuration's error,
+  // never with a runtime of defaults (another account's NEON_API_KEY, say).
+  if (processBinding.configError !== undefined) throw processBinding.configError;
   processBinding.runtime ??= new Runtime({ engineAddress: dynamicHostEngineAddress() });
   return processBinding.runtime;
 }
@@ -55,7 +59,14 @@ function processRuntime(): Runtime {
  * (kept when the same configuration comes again, for another type).
  */
 export async function configureProcess(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  const next = runtimeFromConfig(req);
+  let next: Runtime;
+  try {
+    next = runtimeFromConfig(req);
+  } catch (err) {
+    processBinding.configError = err;
+    throw err;
+  }
+  processBinding.configError = undefined;
   const signature = JSON.stringify(next.settings);
   if (processBinding.signature !== signature) {
     processBinding.runtime = next;
@@ -73,7 +84,7 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
     diff: (id, olds, news) => reportedOnce(() => bound().diff(id, olds, news)),
     create: async (inputs) => {
       const result = await urnKeptOnError(inputs, () => bound().create(inputs));
-      return { ...result, outs: keepUrn(result.outs, inputs) };
+      return { ...result, outs: keepUrn(result.outs, inputs, true) };
     },
     read: async (id, props) => {
       const result = await reportedOnce(() => bound().read(id, props));
@@ -81,7 +92,7 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
     },
     update: async (id, olds, news) => {
       const result = await urnKeptOnError(news, () => bound().update(id, olds, news));
-      return { ...result, outs: keepUrn(result.outs, news) };
+      return { ...result, outs: keepUrn(result.outs, news, true) };
     },
     delete: (id, props) => reportedOnce(() => bound().delete(id, props)),
   };
@@ -90,19 +101,32 @@ export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvi
 /**
  * A step's outputs with the request's `__urn`: the state's outputs are all that `read` and `delete`
  * get, and the one shim of the resources after 0.1.0 (`entryShim`) finds the resource's type there.
+ * The steps spread their inputs into their outputs, so it is there already; this makes sure. A create's
+ * or update's request has the resource's current URN (`replace`: it wins, after a rename by alias); a
+ * read's has the state's (kept when the outputs have one).
+ * @internal
  */
-function keepUrn(outs: Record<string, unknown> | undefined, from: Record<string, unknown> | undefined) {
+export function keepUrn(
+  outs: Record<string, unknown> | undefined,
+  from: Record<string, unknown> | undefined,
+  replace = false,
+): Record<string, unknown> | undefined {
   const urn = from?.__urn;
-  return typeof urn === "string" && outs && outs.__urn === undefined ? { ...outs, __urn: urn } : outs;
+  return typeof urn === "string" && outs && (replace || outs.__urn === undefined)
+    ? { ...outs, __urn: urn }
+    : outs;
 }
 
-/** A step whose object is kept in the stack despite its error ({@link InitError}) keeps `__urn` too. */
-async function urnKeptOnError<T>(from: Record<string, unknown>, step: () => Promise<T>): Promise<T> {
+/**
+ * A step whose object is kept in the stack despite its error ({@link InitError}) keeps `__urn` too.
+ * @internal
+ */
+export async function urnKeptOnError<T>(from: Record<string, unknown>, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (err) {
     if (!(err instanceof InitError) || err.properties.__urn !== undefined) throw err;
-    const kept = new InitError(err.message, err.id, keepUrn(err.properties, from) ?? {}, err.reasons);
+    const kept = new InitError(err.message, err.id, keepUrn(err.properties, from, true) ?? {}, err.reasons);
     kept.stack = err.stack;
     throw kept;
   }

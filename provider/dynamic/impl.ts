@@ -39,9 +39,9 @@ export function resourceOf(
   if (!type?.startsWith(TYPE_PREFIX)) {
     throw new Error(
       `Failed to tell which Neon resource this is: its properties have ${typeof urn === "string" ? `the URN ${urn}, not one of this package's types (${TYPE_PREFIX}<Resource>)` : "no __urn"}. ` +
-        "A state of this package's resources keeps the URN in every resource's outputs; restore the " +
-        "resource's entry from a backup of the state (pulumi stack export), or remove it from the state " +
-        "with `pulumi state delete <urn>` and import the object again.",
+        "A state of this package's resources keeps the URN in every resource's outputs: put `__urn` back " +
+        "in the entry's outputs (`pulumi stack export`, edit, `pulumi stack import`), or remove the entry " +
+        "with `pulumi state delete <urn>` and adopt the object again with the resource's importId input.",
     );
   }
   return resource(type.slice(TYPE_PREFIX.length));

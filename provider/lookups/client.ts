@@ -67,7 +67,8 @@ let earlyLoad: "none" | "scheduled" | "done" = "none";
  * @internal
  */
 export function loadClientEarly(args: object): void {
-  if (earlyLoad !== "none") return;
+  // A preview runs the lookup only when every argument is known, and loads the client then itself.
+  if (earlyLoad !== "none" || pulumi.runtime.isDryRun()) return;
   const schedule = () => {
     if (earlyLoad !== "none") return;
     earlyLoad = "scheduled";

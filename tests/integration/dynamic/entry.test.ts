@@ -79,9 +79,9 @@ it("keeps the URN in what a create that did not finish keeps in the stack, so it
   const news = { __provider: "shim", __urn: urnOf("Branch", "pr-9"), projectId };
   const checked = await resourceOf(news).check({}, news);
   emulator.setFaults({ opErrorRate: 1 });
-  const err = await resourceOf(checked.inputs)
+  const err = (await resourceOf(checked.inputs)
     .create(checked.inputs)
-    .catch((e: unknown) => e as InitError);
+    .catch((e: unknown) => e)) as InitError;
   emulator.setFaults({});
   expect(err).toBeInstanceOf(InitError);
   expect(err.message).toMatch(/kept in the stack/);

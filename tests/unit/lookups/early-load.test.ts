@@ -23,6 +23,7 @@ describe("loadClientEarly", () => {
     jest.useRealTimers();
     delete process.env.NEON_API_KEY;
     delete process.env.NEON_API_URL;
+    (pulumi.runtime as unknown as { _setIsDryRun(v: boolean): void })._setIsDryRun(false);
   });
 
   const settle = async () => {
@@ -66,6 +67,17 @@ describe("loadClientEarly", () => {
 
   it("loads nothing for arguments known at once: the lookup runs at once then", async () => {
     client.loadClientEarly({ projectId: "proj-1", branchId: "br-1", databaseName: "app", roleName: "app" });
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(created).not.toHaveBeenCalled();
+  });
+
+  it("loads nothing in a preview: the lookup runs there only with every argument known", async () => {
+    // As a preview's language host sets it (the SDK's settings are one store per process).
+    (pulumi.runtime as unknown as { _setIsDryRun(v: boolean): void })._setIsDryRun(true);
+    let resolve!: (id: string) => void;
+    client.loadClientEarly({ branchId: pulumi.output(new Promise<string>((r) => (resolve = r))) });
+    resolve("br-1");
+    await settle();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(created).not.toHaveBeenCalled();
   });
