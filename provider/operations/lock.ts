@@ -26,6 +26,14 @@ export interface LockEstimate {
    * project's typical run (included in `freeAtMs`; 0 when none are expected).
    */
   followingChanges: number;
+  /**
+   * How long after `freeAtMs` a waiter looks (ms; not in `freeAtMs`): the grace of a holder whose run
+   * may go on ({@link holderGraceMs}) while the burst shows no typical run. A look right at the end
+   * would find the lock free inside that grace, and the change tried at its end would meet a 423
+   * whenever the holder did go on (every change but the last of the burst's first run); a look after
+   * it finds the holder's next change running, or the lock free and no grace left. 0 otherwise.
+   */
+  lookAfterMs: number;
 }
 
 /** An action's duration when the page has no finished operation to learn it from. */
@@ -50,11 +58,17 @@ export const MAX_WAKE_SPREAD_MS = 1_000;
  * The spread of the wakes for an end at least {@link MAX_WAKE_SPREAD_MS} away: when the end comes as
  * expected, each waiter looks once around it, so a rolling second holds one look per waiter however
  * narrow the spread (one that comes later sends them to the overdue wait, at least 250 ms), and
- * the project is idle less (the first of k waiters wakes about spread ÷ (k + 1) after the end: a
- * third of the 1 s spread's hand-over; ten waiters idled 2.8 s at 300 ms against 4.4 s at 1 s, runs
- * 28, 27).
+ * the project is idle less (the first of k waiters wakes about spread ÷ (k + 1) after the end; ten
+ * waiters idled 2.8 s at 300 ms against 4.4 s at 1 s, runs 28, 27; the eight hand-overs after a
+ * burst's first took 0.5–0.6 s in all at 300 ms, runs 42–45, 0.3 s at 150 ms, runs 47–48). Narrower
+ * has a price: a waiter whose look comes within the few milliseconds between the first waiter's look
+ * and its change reaching the service also finds the lock free, and meets a 423 (then one more look):
+ * about 1.2 per ten waiters' burst at 150 ms, 0.6 at 300 ms (a simulation of the draws; the square of
+ * a uniform draw over 300 ms: 2.3 for about as much less idle, bench run 46). The first run's
+ * waiters look a grace after each change's end ({@link LockEstimate.lookAfterMs}), which a narrow
+ * spread would otherwise bring inside that grace.
  */
-export const FAR_WAKE_SPREAD_MS = 300;
+export const FAR_WAKE_SPREAD_MS = 150;
 /** The shortest wait once the operations are overdue (they run longer than learned). */
 export const MIN_OVERDUE_WAIT_MS = 500;
 /** The most changes a holder's branch is expected to send after its current one. */
@@ -196,16 +210,32 @@ export function followingChanges(
   ownBranch?: string | null,
   holderBranch?: string,
 ): number {
-  if (ownBranch === null) return 0;
+  return holderRun(ops, ownBranch, holderBranch).following;
+}
+
+/**
+ * The holder's run as a waiter sees it: the changes it is expected to send after its current one
+ * ({@link followingChanges}), and whether it may send more though no typical run of the burst is
+ * known yet (`mayGoOn`: the burst's first run, when the holder's branch is another than the
+ * waiter's and the waiter's change names its branch or creates one) — a look right at its current
+ * change's end would then find the lock free inside a grace ({@link holderGraceMs}).
+ */
+function holderRun(
+  ops: readonly Operation[],
+  ownBranch: string | null | undefined,
+  holderBranch: string | undefined,
+): { following: number; mayGoOn: boolean } {
+  const none = { following: 0, mayGoOn: false };
+  if (ownBranch === null) return none;
   const { runs, whole } = burstRuns(ops);
   const holder = runs[runs.length - 1];
-  if (!holder?.branch || holder.branch === ownBranch) return 0;
+  if (!holder?.branch || holder.branch === ownBranch) return none;
   // Another branch's change queued behind the running one: whose run goes on is not known.
-  if (holderBranch !== undefined && holder.branch !== holderBranch) return 0;
+  if (holderBranch !== undefined && holder.branch !== holderBranch) return none;
   const typical = typicalRun(runs, whole);
-  if (typical === undefined) return 0;
+  if (typical === undefined) return { following: 0, mayGoOn: true };
   const sent = changesOf(runs).get(holder.branch) ?? holder.changes;
-  return Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - sent));
+  return { following: Math.min(MAX_FOLLOWING_CHANGES, Math.max(0, typical - sent)), mayGoOn: false };
 }
 
 /** Each branch's changes in the burst, over all its runs: a run cut short by another goes on later. */
@@ -281,10 +311,17 @@ export function holderGraceMs(ops: readonly Operation[], nowMs: number, ownBranc
   const { runs, whole } = burstRuns(ops);
   const typical = typicalRun(runs, whole);
   if (typical !== undefined && (changesOf(runs).get(last.branch_id) ?? 0) >= typical) return 0;
-  // A page of whole seconds (the service may round its times down) ended up to a second later.
-  const rounding = ordered.every((o) => Date.parse(o.updated_at) % 1_000 === 0) ? 1_000 : 0;
-  const grace = Math.min(MAX_HOLDER_GRACE_MS, Math.max(HOLDER_GRACE_MS, 2 * runGapMs(ops)));
-  return Math.max(0, Date.parse(last.updated_at) + rounding + grace - nowMs);
+  return Math.max(0, Date.parse(last.updated_at) + graceOf(ops) - nowMs);
+}
+
+/**
+ * How long after a change's end (as the page gives it) its grace ends: {@link HOLDER_GRACE_MS}, or
+ * twice the branches' usual pause when longer (at most {@link MAX_HOLDER_GRACE_MS}); a second more on
+ * a page of whole seconds (the service may round its times down: the change ended up to a second later).
+ */
+function graceOf(ops: readonly Operation[]): number {
+  const rounding = ops.every((o) => Date.parse(o.updated_at) % 1_000 === 0) ? 1_000 : 0;
+  return rounding + Math.min(MAX_HOLDER_GRACE_MS, Math.max(HOLDER_GRACE_MS, 2 * runGapMs(ops)));
 }
 
 /**
@@ -318,9 +355,21 @@ export function estimateLock(
   // branch's usual pause between two changes. None after an operation without a branch, nor after a
   // suspend or check the control plane started on its own (it is in no run: the page's last run is
   // then not the running operation's branch).
-  const following = running.branch_id ? followingChanges(ops, ownBranch, running.branch_id) : 0;
+  const run = running.branch_id
+    ? holderRun(ops, ownBranch, running.branch_id)
+    : { following: 0, mayGoOn: false };
+  const following = run.following;
   if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
-  return { running, pending: waiting.length, startedMs, freeAtMs, typicalMs, followingChanges: following };
+  const lookAfterMs = run.mayGoOn ? graceOf(ops) : 0;
+  return {
+    running,
+    pending: waiting.length,
+    startedMs,
+    freeAtMs,
+    typicalMs,
+    followingChanges: following,
+    lookAfterMs,
+  };
 }
 
 /**
@@ -347,7 +396,7 @@ export function lockWaitMs(estimate: LockEstimate, nowMs: number, random: () => 
   // waiters that look that near an end are the ones that may look twice within a second.
   const spread = until >= MAX_WAKE_SPREAD_MS ? FAR_WAKE_SPREAD_MS : MAX_WAKE_SPREAD_MS;
   const wait = known
-    ? until + random() * spread
+    ? until + estimate.lookAfterMs + random() * spread
     : Math.max(MIN_OVERDUE_WAIT_MS, estimate.typicalMs / 2) * (0.5 + random());
   return Math.min(MAX_LOCK_WAIT_MS, Math.max(MIN_LOCK_WAIT_MS, wait));
 }

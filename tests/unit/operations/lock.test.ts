@@ -191,6 +191,34 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
     expect(holderGraceMs(page(env("a", 0)), T0 + 12_100)).toBe(HOLDER_GRACE_MS + 1_000 - 100);
   });
 
+  it("while no run is known, a waiter looks a grace after the holder's change ends, not at its end", () => {
+    // The burst's first run: a's branch create is running, nothing of the burst has ended yet.
+    const first = page(history.slice(0, 1), [
+      on("a", op("a-b", "create_branch", "finished", 0, 3_000)),
+      on("a", op("a-s", "start_compute", "running", 0, 3_000)),
+    ]);
+    // The page's times are whole seconds: the grace has a second more, as holderGraceMs's has.
+    const e = estimateLock(first, T0 + 1_000);
+    expect(e?.freeAtMs).toBe(T0 + 6_000);
+    expect(e?.lookAfterMs).toBe(1_000 + HOLDER_GRACE_MS);
+    // The wait: to the end, then the grace, then the spread — a look that finds a's role running
+    // (a went on) or the lock free with no grace left, where one at the end would find a grace.
+    expect(lockWaitMs(e!, T0 + 1_000, () => 0)).toBe(5_000 + 1_000 + HOLDER_GRACE_MS);
+    const ended = page(history.slice(0, 1), env("a", 0).slice(0, 2));
+    expect(holderGraceMs(ended, T0 + 6_000 + 1_000 + HOLDER_GRACE_MS - 1)).toBe(1);
+    expect(holderGraceMs(ended, T0 + 6_000 + 1_000 + HOLDER_GRACE_MS)).toBe(0);
+    // Times in milliseconds: the grace alone.
+    const ms = first.map((o) => ({ ...o, updated_at: at(Date.parse(o.updated_at) - T0 + 7) }));
+    expect(estimateLock(ms, T0 + 1_000)?.lookAfterMs).toBe(HOLDER_GRACE_MS);
+    // Not once a run is known (the estimate's end is then the run's), nor for a waiter on a's branch
+    // or one whose branch is not known (a compute's change: no grace is given to it either).
+    expect(estimateLock(page(history, holderC), T0 + 25_000)?.lookAfterMs).toBe(0);
+    expect(estimateLock(first, T0 + 1_000, "a")?.lookAfterMs).toBe(0);
+    expect(estimateLock(first, T0 + 1_000, null)?.lookAfterMs).toBe(0);
+    // An operation without a branch (the control plane's own) runs no program's run.
+    expect(estimateLock(page([op("x", "suspend_compute", "running", 0, 0)]), T0 + 100)?.lookAfterMs).toBe(0);
+  });
+
   it("the grace allows for a page of whole seconds and for a slow machine", () => {
     // Every time on the page is a whole second: c's change may have ended up to 1 s after 30 s.
     const cBranch = [
@@ -382,13 +410,14 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
 });
 
 describe("lockWaitMs", () => {
-  const e = (freeAtMs: number, typicalMs = 3_000, startedMs = T0, status = "running") => ({
+  const e = (freeAtMs: number, typicalMs = 3_000, startedMs = T0, status = "running", lookAfterMs = 0) => ({
     running: op("a", "x", status, 0, 0),
     pending: 1,
     startedMs,
     freeAtMs,
     typicalMs,
     followingChanges: 0,
+    lookAfterMs,
   });
 
   it("waits until the expected end plus jitter: up to FAR_WAKE_SPREAD_MS for an end a second or more away", () => {
@@ -430,6 +459,14 @@ describe("lockWaitMs", () => {
     );
     expect(wakes[0]).toBe(400);
     expect(Math.max(...wakes) - Math.min(...wakes)).toBeGreaterThan(0.9 * MAX_WAKE_SPREAD_MS);
+  });
+
+  it("a holder that may go on is looked at a grace after its end (only when that end is known)", () => {
+    expect(lockWaitMs(e(T0 + 2_000, 3_000, T0, "running", 300), T0, () => 0.5)).toBe(
+      2_000 + 300 + FAR_WAKE_SPREAD_MS / 2,
+    );
+    // Overdue: the overdue wait, as without it.
+    expect(lockWaitMs(e(T0 + 5_000, 3_000, T0, "running", 300), T0 + 5_000, () => 0)).toBe(750);
   });
 
   it("never longer than the maximum (a long operation is looked at again)", () => {
