@@ -32,6 +32,9 @@ export interface LockEstimate {
    * would find the lock free inside that grace, and the change tried at its end would meet a 423
    * whenever the holder did go on (every change but the last of the burst's first run); a look after
    * it finds the holder's next change running, or the lock free and no grace left. 0 otherwise.
+   * Counted from the *expected* end: a holder that ends early leaves the project idle up to this much
+   * longer than a look at the end would; one that ends later than this plus the spread puts the look
+   * inside the grace again (it then tries at the grace's end, as before).
    */
   lookAfterMs: number;
 }
@@ -60,7 +63,7 @@ export const MAX_WAKE_SPREAD_MS = 1_000;
  * narrow the spread (one that comes later sends them to the overdue wait, at least 250 ms), and
  * the project is idle less (the first of k waiters wakes about spread ÷ (k + 1) after the end; ten
  * waiters idled 2.8 s at 300 ms against 4.4 s at 1 s, runs 28, 27; the eight hand-overs after a
- * burst's first took 0.5–0.6 s in all at 300 ms, runs 42–45, 0.3 s at 150 ms, runs 47–48). Narrower
+ * burst's first took 0.5–0.64 s in all at 300 ms, runs 42–45, 0.3 s at 150 ms, runs 47–48). Narrower
  * has a price: a waiter whose look comes within the few milliseconds between the first waiter's look
  * and its change reaching the service also finds the lock free, and meets a 423 (then one more look):
  * about 1.2 per ten waiters' burst at 150 ms, 0.6 at 300 ms (a simulation of the draws; the square of
@@ -353,11 +356,12 @@ export function estimateLock(
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
   // The holder's next changes: each as long as an operation typically is on this project, after the
   // branch's usual pause between two changes. None after an operation without a branch, nor after a
-  // suspend or check the control plane started on its own (it is in no run: the page's last run is
-  // then not the running operation's branch).
-  const run = running.branch_id
-    ? holderRun(ops, ownBranch, running.branch_id)
-    : { following: 0, mayGoOn: false };
+  // suspend or check the control plane started on its own: it is in no run, even when the page's last
+  // run is of its branch (that run is the branch's earlier one, which the suspend does not go on with).
+  const run =
+    running.branch_id && changesOnly(ops).includes(running)
+      ? holderRun(ops, ownBranch, running.branch_id)
+      : { following: 0, mayGoOn: false };
   const following = run.following;
   if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
   const lookAfterMs = run.mayGoOn ? graceOf(ops) : 0;
@@ -373,7 +377,8 @@ export function estimateLock(
 }
 
 /**
- * The wait before the next try, from an estimate: until the lock is expected free, plus up to
+ * The wait before the next try, from an estimate: until the lock is expected free, plus the
+ * estimate's {@link LockEstimate.lookAfterMs} (a holder's grace, while its run may go on), plus up to
  * {@link FAR_WAKE_SPREAD_MS} at random when that end is a second or more away, else up to
  * {@link MAX_WAKE_SPREAD_MS} — however near that end is: waiters that looked early (a new operation
  * had taken the lock) and found it near its end would otherwise all look again at that end (thirty
@@ -382,7 +387,8 @@ export function estimateLock(
  * When that end is near (under {@link MIN_OVERDUE_WAIT_MS}) but not known — the operation has run
  * longer than learned, or has not started, or failed and is to be retried — a share of the running
  * action's time instead: half of it (at least {@link MIN_OVERDUE_WAIT_MS}) times 0.5 to 1.5 at random,
- * so that waiters neither poll nor wake together. Always within [MIN_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS].
+ * so that waiters neither poll nor wake together, and with no `lookAfterMs`. Always within
+ * [MIN_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS].
  */
 export function lockWaitMs(estimate: LockEstimate, nowMs: number, random: () => number): number {
   const until = estimate.freeAtMs - nowMs;

@@ -973,6 +973,38 @@ describe("projectLockWait", () => {
     ).toBeUndefined();
   });
 
+  test("in the burst's first run, a waiter looks a grace after the holder's change ends, then tries", async () => {
+    const clock = new FakeClock();
+    const at = (ms: number) => new Date(T + ms).toISOString();
+    const op = (id: string, action: string, status: string, updatedMs: number) => ({
+      id,
+      project_id: "p-1",
+      branch_id: "br-a",
+      action,
+      status,
+      failures_count: 0,
+      created_at: at(1),
+      updated_at: at(updatedMs),
+    });
+    // Newest first: br-a's branch create (one request: the branch, then its compute's start) is the
+    // only change the project has seen; its compute's start runs, expected to end at 3.001 s.
+    let ops = [op("a-s", "start_compute", "running", 1), op("a-b", "create_branch", "finished", 3_001)];
+    const wait = projectLockWait(
+      { operations: { listPage: async () => ({ operations: ops }) } as never, serviceNow: () => clock.now() },
+      { now: clock.now, random: () => 0 },
+    );
+    const create = route("POST /projects/{project_id}/branches", { project_id: "p-1" });
+    clock.t = T + 1_000;
+    // To the end (2.001 s away), then br-a's grace: a look at the end would find the lock free inside it.
+    const first = await wait(create, clock.t);
+    expect(first?.delayMs).toBe(2_001 + HOLDER_GRACE_MS);
+    expect(first?.thenTry).toBeUndefined();
+    // br-a did not go on: at that look the lock is free and no grace is left, so the change is tried.
+    ops = [op("a-s", "start_compute", "finished", 3_001), op("a-b", "create_branch", "finished", 3_001)];
+    clock.t = T + 1_000 + first!.delayMs;
+    expect(await wait(create, clock.t)).toBeUndefined();
+  });
+
   test("a failed reading gives no wait (the backoff applies) and is not repeated within the second", async () => {
     const clock = new FakeClock();
     let reads = 0;

@@ -192,7 +192,8 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
   });
 
   it("while no run is known, a waiter looks a grace after the holder's change ends, not at its end", () => {
-    // The burst's first run: a's branch create is running, nothing of the burst has ended yet.
+    // The burst's first run: a's branch create (its compute's start still running) holds the lock;
+    // no run of the burst has ended yet.
     const first = page(history.slice(0, 1), [
       on("a", op("a-b", "create_branch", "finished", 0, 3_000)),
       on("a", op("a-s", "start_compute", "running", 0, 3_000)),
@@ -217,6 +218,37 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
     expect(estimateLock(first, T0 + 1_000, null)?.lookAfterMs).toBe(0);
     // An operation without a branch (the control plane's own) runs no program's run.
     expect(estimateLock(page([op("x", "suspend_compute", "running", 0, 0)]), T0 + 100)?.lookAfterMs).toBe(0);
+  });
+
+  it("no look after a grace when whose run goes on is not known, or when the run is known to end", () => {
+    const first = [
+      ...history.slice(0, 1),
+      on("a", op("a-b", "create_branch", "finished", 0, 3_000)),
+      on("a", op("a-s", "start_compute", "running", 0, 3_000)),
+    ];
+    expect(estimateLock(page(first), T0 + 1_000)?.lookAfterMs).toBeGreaterThan(0);
+    // Another branch's change queued behind a's: the lock passes to it at a's end, not to a's run.
+    const queued = [...first, on("z", op("z-r", "apply_config", "scheduling", 1_500, 1_500))];
+    expect(estimateLock(page(queued), T0 + 2_000)?.lookAfterMs).toBe(0);
+    // A run is known (a's and b's: three changes) and c's last change runs: nothing follows, no grace.
+    const e = estimateLock(page(history, env("c", 24_000, "running")), T0 + 34_000);
+    expect(e?.followingChanges).toBe(0);
+    expect(e?.lookAfterMs).toBe(0);
+  });
+
+  it("a suspend the control plane starts on the last run's branch is not that run going on", () => {
+    const suspend = on("c", op("c-z", "suspend_compute", "running", 31_000, 31_000));
+    const cBranch = env("c", 24_000).slice(0, 2);
+    // c's branch create ended at 30 s; the control plane suspends c's compute at 31 s. c's run of one
+    // change is short of the typical three, but the suspend is no change of c's process: the lock is
+    // free at the suspend's end, with nothing more expected and no grace to look past.
+    const e = estimateLock(page(history, cBranch, [suspend]), T0 + 31_500);
+    expect(e?.followingChanges).toBe(0);
+    expect(e?.freeAtMs).toBe(T0 + 31_000 + 3_000);
+    // Nor in the burst's first run, where no run is known yet.
+    const first = [...history.slice(0, 1), ...env("a", 0).slice(0, 2)];
+    const aSuspend = on("a", op("a-z", "suspend_compute", "running", 7_000, 7_000));
+    expect(estimateLock(page(first, [aSuspend]), T0 + 7_500)?.lookAfterMs).toBe(0);
   });
 
   it("the grace allows for a page of whole seconds and for a slow machine", () => {
@@ -467,6 +499,13 @@ describe("lockWaitMs", () => {
     );
     // Overdue: the overdue wait, as without it.
     expect(lockWaitMs(e(T0 + 5_000, 3_000, T0, "running", 300), T0 + 5_000, () => 0)).toBe(750);
+    // A near end seen running: the grace, then the whole spread (a look this near may be a second look).
+    expect(lockWaitMs(e(T0 + 300, 3_000, T0 - 2_700, "running", 300), T0, () => 0.5)).toBe(
+      300 + 300 + MAX_WAKE_SPREAD_MS / 2,
+    );
+    // A near end not known (not started, or failed to be retried): the overdue wait, no grace.
+    expect(lockWaitMs(e(T0 + 300, 3_000, T0, "scheduling", 300), T0, () => 0)).toBe(750);
+    expect(lockWaitMs(e(T0 + 300, 3_000, T0, "failed", 300), T0, () => 0)).toBe(750);
   });
 
   it("never longer than the maximum (a long operation is looked at again)", () => {
