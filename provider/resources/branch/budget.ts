@@ -23,22 +23,27 @@ export function noteBudgetMade(rt: Runtime, id: string): void {
   madeAnew(rt).add(id);
 }
 
-/** The project's branch limit and, when it has one, every branch with its annotation (all pages). */
+/** The project's branch limit, when it has one, and every branch with its annotation (all pages). */
 export interface BudgetRead {
   limit?: number;
   listed?: Named[];
 }
 
 /**
- * Reads what the budget judges: the plan's branch limit (the project as this process read it) and,
- * under a limit, the whole listing — which also answers whether the declared name is held. Nothing
- * when the key cannot see the project (the kit's target check says so, naming projectId).
+ * Reads what the budget judges: the plan's branch limit (the project as this process read it) and
+ * the whole listing — which also answers whether the declared name is held, with or without a limit.
+ * Both at once: read one after the other, they put a round trip more before a new branch's create
+ * (the project's read is this process's first request; issue 28). Nothing when the key cannot see
+ * the project (the kit's target check says so, naming projectId).
  */
 export async function readBudget(rt: Runtime, projectId: string): Promise<BudgetRead> {
+  const listing = rt.client().branches.listAnnotated(projectId);
+  // Judged below, with the project's read; not an unhandled rejection while that one is awaited.
+  listing.catch(() => undefined);
   try {
-    const limit = (await rt.projectFacts(projectId)).owner?.branches_limit;
-    if (!limit) return {};
-    return { limit, listed: await rt.client().branches.listAnnotated(projectId) };
+    const [project, listed] = await Promise.all([rt.projectFacts(projectId), listing]);
+    const limit = project.owner?.branches_limit;
+    return limit ? { limit, listed } : { listed };
   } catch (err) {
     if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return {};
     throw err;

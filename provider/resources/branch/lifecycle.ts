@@ -42,6 +42,11 @@ type Props = Record<string, unknown>;
 
 async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const expiredAt = expiredThisRun(rt, olds, news);
+  // A new branch's budget and name are read from the project's listing: asked now, with the project's
+  // read that an expiry's judgement waits for, not after it (a round trip less before its create).
+  const early = budgetToRead(olds, news);
+  const budget = early ? readBudget(rt, early) : undefined;
+  budget?.catch(() => undefined); // awaited below, unless the inputs are refused first
   await primeForExpiry(rt, olds, news);
   const { inputs, failures } = checkInputs(news, rt.serviceNow(), olds, expiredAt);
   if (failures.length > 0) return { inputs: news, failures };
@@ -72,7 +77,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   if (isNewResource(olds) && inputs.importId === undefined && !inputs.adoptDefault) {
     const known = typeof projectId === "string" && projectId !== UNKNOWN;
     // One read of the project's listing serves the budget and the name.
-    const read = known ? await readBudget(rt, projectId) : {};
+    const read = known ? await (early === projectId && budget ? budget : readBudget(rt, projectId)) : {};
     const named = await previewName(rt, inputs, read.listed);
     if (named.failures.length) return { inputs, failures: named.failures };
     // A branch of this name this resource made before is taken over: nothing new counts.
@@ -102,6 +107,13 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     if (plan.length > 0) return { inputs, failures: plan };
   }
   return { inputs };
+}
+
+/** The project whose budget a check of a new branch (not imported, not the default adopted) reads. */
+function budgetToRead(olds: Props, news: Props): string | undefined {
+  const p = news.projectId;
+  const fresh = isNewResource(olds) && news.importId === undefined && !news.adoptDefault;
+  return fresh && typeof p === "string" && p !== "" && p !== UNKNOWN ? p : undefined;
 }
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

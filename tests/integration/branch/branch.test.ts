@@ -326,6 +326,28 @@ describe("annotations", () => {
 });
 
 describe("branch budget at preview", () => {
+  it("reads the project and its branches at once: the listing is asked before the project's answer", async () => {
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    // Without an expiry (the budget's read) and with one (whose judgement reads the project first).
+    for (const extra of [{}, { expiresAt }]) {
+      const fresh = boundResource("Branch", { apiKey: emulator.apiKey, apiUrl: emulator.url }, () => {});
+      const project = emulator.holdAnswers("GET /projects/:project_id");
+      const listing = emulator.holdAnswers("GET /projects/:project_id/branches");
+      const listed = () => emulator.requestsByRoute()["GET /projects/:project_id/branches"] ?? 0;
+      const before = listed();
+      const name = `at-once-${Object.keys(extra).length}`;
+      const check = fresh.check({}, { projectId, __provider: "shim", __urn: urn(name), name, ...extra });
+      // Both carried out while neither is answered: the listing did not wait for the project's read
+      // (one after the other, it would never come while the project's answer is held).
+      await Promise.all([project.received(), listing.received()]);
+      project.release();
+      listing.release();
+      expect((await check).failures ?? []).toEqual([]);
+      // One listing answered the budget and the name: no search for it.
+      expect(listed()).toBe(before + 1);
+    }
+  });
+
   it("a new branch past the plan's branch limit fails at preview with the count, the limit and the oldest sweepable branches", async () => {
     const free = emulator.seed.freeProjectId; // Free plan: 10 branches; seeded with main and dev-01
     const other = urn("x").replace("urn:pulumi:dev::neon-it::", "urn:pulumi:pr-41::acme::");
