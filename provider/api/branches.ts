@@ -14,7 +14,7 @@ import {
 export const BRANCH_PAGE_SIZE = 1000;
 
 /** Branches read at most from one project's listing: a plan's cap (5000) and then some. */
-const MAX_BRANCHES = 20_000;
+export const MAX_BRANCHES = 20_000;
 
 export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
   const branch = (p: string, b: string) => `branch ${b} of project ${p}`;

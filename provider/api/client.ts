@@ -233,6 +233,13 @@ const LOCK_PAGE = 20;
  * gets a wait until it has passed (no reading), at whose end the change is looked for.
  */
 const LOCK_READING_MS = 1_000;
+/**
+ * How early within that second a reading is still taken rather than waited for: a timer measures its
+ * wait from the event loop's time, which lags the wall clock by what the loop was doing when the timer
+ * was set (tens of ms on a busy machine), so a wait until the second's end may end a little before it
+ * on the wall clock — and another wait of a few ms, one more retry reported, would follow.
+ */
+const LOCK_READING_SLACK_MS = 50;
 
 /**
  * The wait of a 423 on a project: one page of its operations says what holds the lock and until when
@@ -260,7 +267,7 @@ export function projectLockWait(
       // a look (another pipeline took the lock first) waits, then looks a second after that one. A
       // wait like any other, so that the call's deadline cuts it (no progress line: no holder).
       const soonest = reading ? reading.at + LOCK_READING_MS - clock.now() : 0;
-      if (soonest > 0) return { delayMs: Math.min(soonest, LOCK_READING_MS) };
+      if (soonest > LOCK_READING_SLACK_MS) return { delayMs: Math.min(soonest, LOCK_READING_MS) };
       for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
       const page = client.operations
         .listPage(projectId, { limit: LOCK_PAGE })

@@ -204,7 +204,8 @@ function burstRuns(ops: readonly Operation[]): { runs: Run[]; whole: boolean } {
  * (what its branch sent in the burst, in this run and any earlier one another waiter cut short)
  * — one look per run instead of one per change. Not for a waiter on the holder's own branch (it is
  * that run) or one whose branch is not known (`null`: a compute's change names no branch), nor for
- * an operation without a branch or when the page's last run is not the running operation's branch.
+ * an operation without a branch or when the page's last run is not the holder's branch (a suspend or
+ * check the control plane started on its own holds none: {@link estimateLock} names the holder).
  * The last run is the holder's, not counted as finished; nor is the first, unless the burst starts
  * on the page (else the page may cut it).
  */
@@ -355,13 +356,15 @@ export function estimateLock(
   let freeAtMs = Math.max(startedMs + typicalMs, nowMs);
   for (const o of waiting) if (o !== running) freeAtMs += typical(o.action);
   // The holder's next changes: each as long as an operation typically is on this project, after the
-  // branch's usual pause between two changes. None after an operation without a branch, nor after a
-  // suspend or check the control plane started on its own: it is in no run, even when the page's last
-  // run is of its branch (that run is the branch's earlier one, which the suspend does not go on with).
-  const run =
-    running.branch_id && changesOnly(ops).includes(running)
-      ? holderRun(ops, ownBranch, running.branch_id)
-      : { following: 0, mayGoOn: false };
+  // branch's usual pause between two changes. The holder is the first pending program's change: a
+  // suspend or check the control plane started on its own is in no run, even when the page's last run
+  // is of its branch (that run is the branch's earlier one, which the suspend does not go on with), but
+  // a change queued behind it is. None after an operation without a branch.
+  const changes = new Set(changesOnly(ops));
+  const holder = waiting.find((o) => changes.has(o));
+  const run = holder?.branch_id
+    ? holderRun(ops, ownBranch, holder.branch_id)
+    : { following: 0, mayGoOn: false };
   const following = run.following;
   if (following > 0) freeAtMs += following * ((all ?? DEFAULT_ACTION_MS) + runGapMs(ops));
   const lookAfterMs = run.mayGoOn ? graceOf(ops) : 0;

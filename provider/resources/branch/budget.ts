@@ -7,6 +7,7 @@
  * branch was there before, and counts as one of the project's).
  */
 import { ApiError } from "../../api";
+import { MAX_BRANCHES } from "../../api/branches";
 import type { CheckFailure } from "../check";
 import { annotatedStack } from "../kit";
 import type { Runtime } from "../runtime";
@@ -43,7 +44,9 @@ export async function readBudget(rt: Runtime, projectId: string): Promise<Budget
   try {
     const [project, listed] = await Promise.all([rt.projectFacts(projectId), listing]);
     const limit = project.owner?.branches_limit;
-    return limit ? { limit, listed } : { listed };
+    if (limit) return { limit, listed };
+    // Without a limit the listing answers the name only when it is whole (else a search does).
+    return listed.length < MAX_BRANCHES ? { listed } : {};
   } catch (err) {
     if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return {};
     throw err;

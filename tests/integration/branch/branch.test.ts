@@ -339,11 +339,15 @@ describe("branch budget at preview", () => {
       const check = fresh.check({}, { projectId, __provider: "shim", __urn: urn(name), name, ...extra });
       // Both carried out while neither is answered: the listing did not wait for the project's read
       // (one after the other, it would never come while the project's answer is held).
-      await Promise.all([project.received(), listing.received()]);
-      project.release();
-      listing.release();
+      try {
+        await Promise.all([project.received(), listing.received()]);
+      } finally {
+        // Released whatever happens: a hold left in place would hang the file's later reads.
+        project.release();
+        listing.release();
+      }
       expect((await check).failures ?? []).toEqual([]);
-      // One listing answered the budget and the name: no search for it.
+      // One listing answered the budget and the name.
       expect(listed()).toBe(before + 1);
     }
   });

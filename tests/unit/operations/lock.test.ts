@@ -245,6 +245,11 @@ describe("runs: the lock passes between branches when a branch's changes in a ro
     const e = estimateLock(page(history, cBranch, [suspend]), T0 + 31_500);
     expect(e?.followingChanges).toBe(0);
     expect(e?.freeAtMs).toBe(T0 + 31_000 + 3_000);
+    // A change of c's queued behind the suspend is c's run going on: the rest of that run follows it.
+    const cRole = on("c", op("c-r", "apply_config", "scheduling", 31_200, 31_200));
+    const queued = estimateLock(page(history, cBranch, [suspend, cRole]), T0 + 31_500);
+    expect(queued?.followingChanges).toBe(1);
+    expect(queued?.freeAtMs).toBe(T0 + 31_000 + 3_000 + 3_000 + 3_000);
     // Nor in the burst's first run, where no run is known yet.
     const first = [...history.slice(0, 1), ...env("a", 0).slice(0, 2)];
     const aSuspend = on("a", op("a-z", "suspend_compute", "running", 7_000, 7_000));
