@@ -227,10 +227,11 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
 const LOCK_PAGE = 20;
 /**
  * How long one reading of a project's operations may answer the 423s of this process (ms), at most;
- * and the least time between two readings of one project by this process: the operations route also
- * carries every process's polls, the account allows 40 requests per rolling second per route, and
- * thirty waiters that each look at most once a second stay under it. A 423 asked within that second
- * gets a wait until it has passed (no reading), at whose end the change is looked for.
+ * and about the least time between two readings of one project by this process (at least this less
+ * {@link LOCK_READING_SLACK_MS}): the operations route also carries every process's polls, the account
+ * allows 40 requests per rolling second per route, and thirty waiters that each look about once a
+ * second stay under it. A 423 asked within that second gets a wait until it has passed (no reading),
+ * at whose end the change is looked for.
  */
 const LOCK_READING_MS = 1_000;
 /**

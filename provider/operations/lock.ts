@@ -52,7 +52,7 @@ export const MIN_LOCK_WAIT_MS = 100;
  * account allows 40 requests per rolling second per route. This spread is for a waiter that may look
  * twice within a second — it looked just before the end it waits for — so that thirty such looks stay
  * apart (runs 30, 31: 23 and 9 answers of 429 when they came within 200 ms; a client's readings of a
- * project now come at least a second apart all the same, `projectLockWait`). A grace's waiters are
+ * project now come about a second apart (at least 950 ms) all the same, `projectLockWait`). A grace's waiters are
  * spread by {@link FAR_WAKE_SPREAD_MS} and try their change at its end. A waiter that looked a second or more before the end looks once
  * around it when the end comes as expected: {@link FAR_WAKE_SPREAD_MS}.
  */

@@ -869,11 +869,12 @@ describe("projectLockWait", () => {
     clock.t = T + 970;
     await wait(to, T + 970);
     expect(reads).toBe(2);
-    clock.t = T + 1_970;
-    await wait(to, T + 1_970);
-    expect(reads).toBe(3);
+    // Not sooner: 51 ms before the next second's end is a wait, not a reading.
+    clock.t = T + 970 + 949;
+    expect(await wait(to, clock.t)).toEqual({ delayMs: 51 });
+    expect(reads).toBe(2);
     await wait(to); // no `since`: a reading of the last second serves
-    expect(reads).toBe(3);
+    expect(reads).toBe(2);
   });
 
   test("a change waits through the rest of another branch's run, not of its own branch's", async () => {
