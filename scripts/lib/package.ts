@@ -56,7 +56,7 @@ export function pluginPlatform(platform = process.platform, arch = process.arch)
  * Builds `pulumi-resource-neoncompute-v<version>-<os>-<arch>.tar.gz` in `outDir`: the launcher at its
  * root, the package and its production dependencies (`@pulumi/pulumi` at the version tested here)
  * in `node_modules` beside it. `pulumi plugin install resource neoncompute <version> --file <archive>`
- * puts it in the plugin cache. The launcher runs `node` from PATH (Node.js 20+ on the machine, as
+ * puts it in the plugin cache. The launcher runs `node` from PATH (Node.js 22+ on the machine, as
  * for other Node.js-based provider plugins), so the archive is for Linux and macOS.
  */
 export async function buildPluginArchive(outDir: string): Promise<string> {

@@ -71,7 +71,7 @@ function installationPage(): string {
     `- **YAML, Python, Go** (the provider plugin): \`npm run release\` builds ` +
     `\`pulumi-resource-${PACKAGE}-v<version>-<os>-<arch>.tar.gz\`; install it with ` +
     `\`pulumi plugin install resource ${PACKAGE} <version> --file <archive>\`. ` +
-    "The plugin runs on Node.js 20 or newer, which must be on the machine whatever the program's language. " +
+    "The plugin runs on Node.js 22 or newer, which must be on the machine whatever the program's language. " +
     "Python programs use the SDK in `sdk/python`, Go programs the module in `sdk/go`.\n\n" +
     "## Configuration\n\n" +
     `The plugin reads \`${PACKAGE}:<name>\` (stack config, or the arguments of an explicit ` +

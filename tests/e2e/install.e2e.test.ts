@@ -20,7 +20,7 @@ useStepBudgets();
 
 /**
  * The program's `@pulumi/pulumi`: by default the version this checkout tests (the lowest of the peer
- * range); the toolchain leg (`scripts/test-toolchains`) sets the newest one served.
+ * range); the newest leg of `npm test` (`scripts/test`) sets the newest one on npm.
  */
 const SDK_VERSION = process.env.NEON_E2E_PULUMI_SDK || installedVersion("@pulumi/pulumi");
 const { capture } = useTranscript();
