@@ -38,7 +38,8 @@ async function sql(uri: string, text: string): Promise<string> {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  console.log("• Pulumi CLI:", ensurePulumi());
+  // The demo runs a TypeScript program only: no YAML or Go language host to build.
+  console.log("• Pulumi CLI:", ensurePulumi({ nodejsOnly: true }));
   const pg = findPostgres();
   const real = typeof pg !== "string";
   const emulator = await startEmulator({ opMs: 400, postgres: real });

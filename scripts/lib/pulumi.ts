@@ -15,12 +15,19 @@ export const repoRoot = path.resolve(__dirname, "../..");
 
 let binDir: string | undefined;
 
-/** The folder holding `pulumi`, `pulumi-language-nodejs` and the dynamic provider plugin. */
-export function ensurePulumi(): string {
+/**
+ * The folder holding `pulumi`, `pulumi-language-nodejs` and the dynamic provider plugin, and (unless
+ * `nodejsOnly`: a caller that runs TypeScript programs only, such as the demo) the YAML and Go
+ * language hosts. The first call of a process decides.
+ */
+export function ensurePulumi(options: { nodejsOnly?: boolean } = {}): string {
   if (binDir) return binDir;
   const out = execFileSync(path.join(repoRoot, "scripts/ensure-pulumi"), {
     cwd: repoRoot,
     encoding: "utf8",
+    env: options.nodejsOnly
+      ? { ...process.env, ENSURE_PULUMI_NO_YAML: "1", ENSURE_PULUMI_NO_GO: "1" }
+      : process.env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = out.trim().split("\n");
