@@ -1,8 +1,10 @@
 /**
- * End to end: `Branch` under the real CLI against the emulator, through both faces — a TypeScript
- * program (dynamic resources: a branch with its compute, and a read replica on it) and a YAML program
- * (the provider plugin). Create in one request, a preview without changes, a rename and a resize in
- * place (the ids stay), destroy that leaves the project as it was.
+ * End to end: `Branch` under the real CLI against the emulator — a TypeScript program (dynamic
+ * resources: a branch with its compute, and a read replica on it): create in one request, a preview
+ * without changes, a rename and a resize in place (the ids stay), destroy that leaves the project as
+ * it was. A rerun from a fresh backend through both faces (the YAML one through the provider plugin).
+ * The YAML face's branch with its compute is in the program that declares every resource
+ * (tests/e2e/connect.e2e.test.ts).
  */
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
@@ -70,36 +72,6 @@ test("TypeScript: a branch with its compute and a replica; rename and resize in 
   expect(transcript).not.toContain(emulator.apiKey);
 });
 
-test("YAML through the plugin: a branch with its compute, then destroy", async () => {
-  const { projectId } = emulator.seed;
-  const temp = await createTempStack({
-    programDir: path.join(__dirname, "branch-yaml-program"),
-    config: {
-      "neoncompute:apiUrl": { value: emulator.url },
-      "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
-      projectId: { value: projectId },
-      branchName: { value: "pr-202" },
-    },
-    env: { PATH: pluginPath(), NEON_API_KEY: "" },
-  });
-  try {
-    await temp.stack.up({ onOutput: capture, onError: capture });
-    const out = await stackOutputs(temp);
-    const ep = await api.endpoints.get(projectId, String(out.computeId));
-    expect([ep.branch_id, ep.type, ep.autoscaling_limit_max_cu, ep.current_state]).toEqual([
-      out.branchId,
-      "read_write",
-      0.5,
-      "active",
-    ]);
-    expect((await temp.stack.preview({ onOutput: capture })).changeSummary).toMatchObject({ same: 2 });
-    await temp.stack.destroy({ onOutput: capture, onError: capture });
-    await expect(api.branches.get(projectId, String(out.branchId))).rejects.toThrow();
-  } finally {
-    await temp.dispose();
-  }
-});
-
 // A pipeline whose state is gone (a new runner, a wiped backend) runs `up` again: the branch its
 // earlier run made carries this stack's and resource's annotation, so the rerun manages it instead of
 // failing on "already exists"; another stack's preview of the same name fails naming this stack.
@@ -118,8 +90,8 @@ describe.each([
   ],
   [
     "YAML",
-    "branch-yaml-program",
-    "neon-e2e-branch-yaml",
+    "rerun-yaml-program",
+    "neon-e2e-rerun-yaml",
     (projectId: string, name: string) => ({
       "neoncompute:apiUrl": { value: emulator.url },
       "neoncompute:apiKey": { value: emulator.apiKey, secret: true },

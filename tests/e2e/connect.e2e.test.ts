@@ -1,7 +1,9 @@
 /**
  * End to end (issue 18): a branch with its compute → a `Role` → a `Database` it owns → the
  * `getConnectionUri` lookup, under the real CLI against the emulator, through both faces: the
- * TypeScript example `examples/connect` (dynamic resources) and a YAML program (the provider plugin).
+ * TypeScript example `examples/connect` (dynamic resources) and the YAML program that declares every
+ * resource and lookup of the provider plugin (`yaml-program`: the same chain in a project it makes, with
+ * a read replica, a project-scoped API key, a reviewer's permission and `getComputes` beside it).
  * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
  * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration on the
  * database it inherited, the next `up` shows the table it made.
@@ -60,14 +62,33 @@ interface Outs {
   connectionUri: string;
   schemaChanged: boolean;
   schemaDiff: string;
+  /** The YAML program's own project (the TypeScript example uses the seeded one). */
+  projectId?: string;
+}
+
+/** What differs between the two programs the chain runs on. */
+interface Program {
+  /** Resources the first `up` creates, the stack included. */
+  creates: number;
+  /** The types of the computes on the chain's branch, sorted. */
+  computeTypes: string[];
+  /** More checks on the first `up`'s outputs (in the project the chain runs in). */
+  checkFirstUp?: (outputs: Record<string, unknown>, projectId: string) => Promise<void>;
+  /** Secret outputs besides the password and the connection string. */
+  moreSecrets: string[];
 }
 
 /**
  * The whole story on one stack: create, rotate (to the trigger `nextRotation`), rename, scan for
  * secrets, destroy, `stack rm`. `transcript` gets every line every command printed.
  */
-async function connectChain(temp: TempStack, branchName: string, nextRotation: string): Promise<void> {
-  const { projectId } = emulator.seed;
+async function connectChain(
+  temp: TempStack,
+  branchName: string,
+  nextRotation: string,
+  program: Program,
+): Promise<void> {
+  let projectId = emulator.seed.projectId;
   let transcript = "";
   const capture = (s: string) => {
     transcript += s;
@@ -80,7 +101,8 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   const outputs = async (): Promise<Outs> => {
     const all = await temp.stack.outputs();
     // The password and the connection string are secret outputs; the ids and names are not.
-    expect([all.password?.secret, all.connectionUri?.secret]).toEqual([true, true]);
+    for (const name of ["password", "connectionUri", ...program.moreSecrets])
+      expect(all[name]?.secret).toBe(true);
     expect([all.branchId?.secret, all.databaseId?.secret]).toEqual([false, false]);
     return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v.value])) as unknown as Outs;
   };
@@ -103,12 +125,19 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
 
   // --- create: branch with its compute → role → database → connection string ---------------
   const up = await temp.stack.up({ onOutput: capture, onError: capture });
-  expect(changedCounts(up.summary.resourceChanges ?? {})).toEqual({ create: 4 }); // with the stack
+  expect(changedCounts(up.summary.resourceChanges ?? {})).toEqual({ create: program.creates }); // with the stack
   const first = await outputs();
+  projectId = first.projectId ?? projectId;
   expect([first.roleName, first.databaseName]).toEqual(["app", "app"]);
   const branch = await api.branches.get(projectId, first.branchId);
   expect([branch.name, branch.current_state]).toEqual([branchName, "ready"]);
-  expect((await api.endpoints.listByBranch(projectId, branch.id)).map((e) => e.type)).toEqual(["read_write"]);
+  const computes = await api.endpoints.listByBranch(projectId, branch.id);
+  expect(computes.map((e) => e.type).sort()).toEqual(program.computeTypes);
+  expect(computes.every((e) => e.current_state === "active")).toBe(true);
+  await program.checkFirstUp?.(
+    Object.fromEntries(Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value])),
+    projectId,
+  );
   expect((await api.roles.get(projectId, branch.id, "app")).name).toBe("app");
   expect(await databases(branch.id)).toContainEqual({ id: first.databaseId, name: "app", owner: "app" });
   const uri1 = new URL(first.connectionUri);
@@ -128,7 +157,7 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   const roleCreatedAt = (await api.roles.get(projectId, branch.id, "app")).created_at;
   expect(roleCreatedAt).toEqual(expect.any(String));
   const unchanged = await temp.stack.preview({ onOutput: capture, onError: capture });
-  expect(unchanged.changeSummary).toEqual({ same: 4 });
+  expect(unchanged.changeSummary).toEqual({ same: program.creates });
 
   // An unchanged branch: no schema difference against its parent.
   expect([first.schemaChanged, first.schemaDiff]).toEqual([false, ""]);
@@ -202,7 +231,18 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   expect((await login(first.connectionUri, newPassword)).reason).toMatch(/database "app" does not exist/);
 
   // --- (c) the secrets are nowhere but the secret outputs -----------------------------------
-  const secrets = [oldPassword, newPassword, first.connectionUri, second.connectionUri, third.connectionUri];
+  const secrets = [
+    oldPassword,
+    newPassword,
+    first.connectionUri,
+    second.connectionUri,
+    third.connectionUri,
+    ...program.moreSecrets.flatMap((name) => {
+      const value = String((third as unknown as Record<string, unknown>)[name]);
+      // A connection string's password is a secret of its own.
+      return URL.canParse(value) && new URL(value).password ? [value, new URL(value).password] : [value];
+    }),
+  ];
   const everything = await persisted(temp);
   transcript += await run(["stack", "output"]); // as a user lists the outputs: [secret]
   expect(everything).toContain("connectionUri");
@@ -223,7 +263,12 @@ async function connectChain(temp: TempStack, branchName: string, nextRotation: s
   await expect(api.branches.get(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
   await expect(api.roles.get(projectId, branch.id, "app")).rejects.toMatchObject({ kind: "not_found" });
   await expect(api.databases.list(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
-  expect((await api.branches.list(projectId)).map((b) => b.name)).not.toContain(branchName);
+  if (first.projectId) {
+    // The program's own project went last, with everything in it.
+    await expect(api.projects.get(projectId)).rejects.toMatchObject({ kind: "not_found" });
+  } else {
+    expect((await api.branches.list(projectId)).map((b) => b.name)).not.toContain(branchName);
+  }
   expect((await login(third.connectionUri, newPassword)).ok).toBe(false);
   await run(["stack", "rm", "--yes"]); // no --force: destroy left nothing in the stack
   expect((await temp.stack.workspace.listStacks()).map((s) => s.name)).not.toContain(temp.stack.name);
@@ -254,25 +299,62 @@ test("TypeScript (examples/connect): branch → role → database → connection
     env: { NEON_API_KEY: "" },
   });
   try {
-    await connectChain(temp, "connect-ts", "2");
+    await connectChain(temp, "connect-ts", "2", {
+      creates: 4,
+      computeTypes: ["read_write"],
+      moreSecrets: [],
+    });
   } finally {
     await temp.dispose();
   }
 });
 
-test("YAML through the plugin: branch → role → database → getConnectionUri; rotate, rename, secrets, destroy", async () => {
+test("YAML through the plugin, every resource and lookup in one program: the chain in its own project, with a replica, a key and a reviewer", async () => {
+  const { orgId } = emulator.seed;
   const temp = await createTempStack({
-    programDir: path.join(__dirname, "connect-yaml-program"),
+    programDir: path.join(__dirname, "yaml-program"),
     config: {
       "neoncompute:apiUrl": { value: emulator.url },
       "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
-      projectId: { value: emulator.seed.projectId },
+      orgId: { value: orgId },
       branchName: { value: "connect-yaml" },
     },
     env: { PATH: pluginPath(), NEON_API_KEY: "" },
   });
+  let keyId = 0;
   try {
-    await connectChain(temp, "connect-yaml", "rotation-2");
+    await connectChain(temp, "connect-yaml", "rotation-2", {
+      // project, branch (with its compute), replica, role, database, key, permission, and the stack
+      creates: 8,
+      computeTypes: ["read_only", "read_write"],
+      moreSecrets: ["projectConnectionUri", "token"],
+      checkFirstUp: async (out, projectId) => {
+        const named: string[] = [];
+        for await (const p of api.projects.list({ search: "e2e-yaml-app" })) {
+          if (p.name === "e2e-yaml-app") named.push(p.id);
+        }
+        expect(named).toEqual([projectId]);
+        const replica = await api.endpoints.get(projectId, String(out.replicaId));
+        expect([replica.branch_id, replica.type]).toEqual([out.branchId, "read_only"]);
+        const compute = await api.endpoints.get(projectId, String(out.computeId));
+        expect([compute.branch_id, compute.type, compute.autoscaling_limit_max_cu]).toEqual([
+          out.branchId,
+          "read_write",
+          0.5,
+        ]);
+        expect((out.computesOnBranch as { endpointId: string }[]).map((c) => c.endpointId)).toContain(
+          out.computeId,
+        );
+        keyId = Number(out.keyId);
+        expect((await api.apiKeys.listOrg(orgId)).map((k) => k.id)).toContain(keyId);
+        expect((await api.permissions.list(projectId)).map((g) => g.granted_to_email)).toEqual([
+          "reviewer@example.com",
+        ]);
+      },
+    });
+    // The project-scoped key was revoked by its own resource before the project went.
+    expect(keyId).toBeGreaterThan(0);
+    expect((await api.apiKeys.listOrg(orgId)).map((k) => k.id)).not.toContain(keyId);
   } finally {
     await temp.dispose();
   }

@@ -1,7 +1,8 @@
 /**
  * End to end: `Project` under the real CLI against the emulator, with what every Neon stack declares
- * on it — a branch with its compute and a read replica — through both faces: a TypeScript program
- * (dynamic resources) and a YAML program (the provider plugin). One request creates the project with
+ * on it — a branch with its compute and a read replica — through the TypeScript face (dynamic
+ * resources); the YAML face's project is in the program that declares every resource
+ * (tests/e2e/connect.e2e.test.ts). One request creates the project with
  * its branch, compute, role and database; a change that would need a new project fails at preview and
  * nothing is deleted; a rename is in place; the connection URI is a secret (never in the stack export,
  * the state files or any CLI line); destroy deletes the project with what is in it.
@@ -13,7 +14,7 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { pluginPath, stackOutputs } from "./plugin-helpers";
+import { stackOutputs } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -113,40 +114,6 @@ test("TypeScript (examples/project): project → branch with compute → replica
     await temp.stack.destroy({ onOutput: capture, onError: capture });
     await expect(api.projects.get(projectId)).rejects.toMatchObject({ kind: "not_found" });
     expect(await projectsNamed("e2e-app-renamed")).toEqual([]);
-  } finally {
-    await temp.dispose();
-  }
-});
-
-test("YAML through the plugin: project → branch with compute → replica, then destroy", async () => {
-  const temp = await createTempStack({
-    programDir: path.join(__dirname, "project-yaml-program"),
-    config: {
-      "neoncompute:apiUrl": { value: emulator.url },
-      "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
-      orgId: { value: emulator.seed.orgId },
-      projectName: { value: "e2e-yaml-app" },
-    },
-    env: { PATH: pluginPath(), NEON_API_KEY: "" },
-  });
-  try {
-    await temp.stack.up({ onOutput: capture, onError: capture });
-    const out = await stackOutputs(temp);
-    const projectId = String(out.projectId);
-    expect(await projectsNamed("e2e-yaml-app")).toEqual([projectId]);
-    const replica = await api.endpoints.get(projectId, String(out.replicaId));
-    expect([replica.branch_id, replica.type, replica.current_state]).toEqual([
-      out.branchId,
-      "read_only",
-      "active",
-    ]);
-    expect((await temp.stack.preview({ onOutput: capture })).changeSummary).toMatchObject({ same: 4 });
-    const uri = String(out.connectionUri);
-    const everything = exportAndState(temp);
-    expect(everything).not.toContain(uri);
-    expect(transcript).not.toContain(new URL(uri).password);
-    await temp.stack.destroy({ onOutput: capture, onError: capture });
-    await expect(api.projects.get(projectId)).rejects.toMatchObject({ kind: "not_found" });
   } finally {
     await temp.dispose();
   }
