@@ -11,9 +11,16 @@ const root = path.resolve(__dirname, "..");
 const { name } = require(path.join(root, "package.json"));
 const link = path.join(root, "node_modules", ...name.split("/"));
 fs.mkdirSync(path.dirname(link), { recursive: true });
+// Made under another name, then renamed over the old link in one step: a test running meanwhile
+// (`npm run demo` runs this beside the other e2e tests) always finds the package.
+const temp = `${link}.${process.pid}.tmp`;
+fs.rmSync(temp, { force: true });
+fs.symlinkSync(path.relative(path.dirname(link), root), temp, "dir");
 try {
-  fs.rmSync(link, { recursive: false, force: true });
-} catch {
-  // Nothing to remove.
+  fs.renameSync(temp, link);
+} catch (err) {
+  // A folder where the link goes (an install of the package) cannot be renamed over: replace it.
+  if (!["EISDIR", "ENOTEMPTY", "EEXIST", "EPERM"].includes(err.code)) throw err;
+  fs.rmSync(link, { recursive: true, force: true });
+  fs.renameSync(temp, link);
 }
-fs.symlinkSync(path.relative(path.dirname(link), root), link, "dir");
