@@ -3,7 +3,7 @@
  * `getConnectionUri` lookup, under the real CLI against the emulator, through both faces: the
  * TypeScript example `examples/connect` (dynamic resources) and the YAML program that declares every
  * resource and lookup of the provider plugin (`yaml-program`: the same chain in a project it makes, with
- * a read replica, a project-scoped API key, a reviewer's permission and `getComputes` beside it).
+ * a read replica, a project-scoped API key, a reviewer's permission and the other lookups beside it).
  * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
  * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration on the
  * database it inherited, the next `up` shows the table it made.
@@ -52,6 +52,7 @@ async function login(
 const mutations = (route: string) => emulator.requestsByRoute()[route] ?? 0;
 const DELETE_ROLE = "DELETE /projects/:project_id/branches/:branch_id/roles/:role_name";
 const DELETE_DATABASE = "DELETE /projects/:project_id/branches/:branch_id/databases/:database_name";
+const DELETE_PERMISSION = "DELETE /projects/:project_id/permissions/:permission_id";
 
 interface Outs {
   branchId: string;
@@ -345,6 +346,14 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         expect((out.computesOnBranch as { endpointId: string }[]).map((c) => c.endpointId)).toContain(
           out.computeId,
         );
+        expect((out.projectsNamed as { id: string }[]).map((p) => p.id)).toEqual([projectId]);
+        expect((out.projectBranches as { branchId: string }[]).map((b) => b.branchId)).toContain(
+          out.branchId,
+        );
+        expect(out.primaryType).toBe("read_write");
+        const operations = out.primaryOperations as { endpointId?: string }[];
+        expect(operations.length).toBeGreaterThan(0);
+        expect(operations.every((o) => o.endpointId === out.computeId)).toBe(true);
         keyId = Number(out.keyId);
         expect((await api.apiKeys.listOrg(orgId)).map((k) => k.id)).toContain(keyId);
         expect((await api.permissions.list(projectId)).map((g) => g.granted_to_email)).toEqual([
@@ -352,7 +361,9 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         ]);
       },
     });
-    // The project-scoped key was revoked by its own resource before the project went.
+    // The project-scoped key was revoked and the reviewer's grant withdrawn by their own resources
+    // before the project went (the project's delete would take the grant with it).
+    expect(mutations(DELETE_PERMISSION)).toBe(1);
     expect(keyId).toBeGreaterThan(0);
     expect((await api.apiKeys.listOrg(orgId)).map((k) => k.id)).not.toContain(keyId);
   } finally {
