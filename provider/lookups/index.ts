@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { collectAll, paginate } from "../api/pager";
 import { ApiError } from "../http/errors";
 import { loadClientEarly, lookupClient } from "./client";
+import { asRunError } from "./errors";
 
 /** @internal (the provider plugin's invokes and the tests) */
 export { withLookupClient } from "./client";
@@ -207,19 +208,6 @@ async function whereExists(a: GetConnectionUriArgs): Promise<boolean> {
     if (err instanceof ApiError && err.kind === "not_found") return false;
     throw asRunError(err);
   }
-}
-
-/**
- * An expected error of a lookup (an API answer, a wrong argument) as a `RunError`: the program fails
- * with its one-line message, without the stack trace and the error object Pulumi prints for an
- * unhandled exception. Anything else (a bug) keeps its trace.
- */
-function asRunError(err: unknown): unknown {
-  const expected =
-    err instanceof ApiError ||
-    err instanceof RangeError ||
-    (err instanceof Error && err.constructor === Error && err.message.startsWith("Failed to "));
-  return expected ? new pulumi.RunError((err as Error).message) : err;
 }
 
 function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {
