@@ -73,7 +73,8 @@ function installationPage(): string {
     `\`pulumi plugin install resource ${PACKAGE} <version> --file <archive>\`. ` +
     "The plugin runs on Node.js 22 or newer, which must be on the machine whatever the program's language. " +
     "Python programs use the SDK in `sdk/python`, Go programs the module in `sdk/go`.\n\n" +
-    "Both need Node.js 22 or newer; 24 or newer is better for TypeScript programs: on Node.js 22, an error " +
+    "The package, like the plugin, needs Node.js 22 or newer; 24 or newer is better for TypeScript programs: " +
+    "on Node.js 22, an error " +
     "a program's own `apply` throws takes about 17 s and 3.5 GB to be reported, because Node.js 22's " +
     "`util.inspect` loops on the source-mapped `node_modules/@pulumi/output.ts` frames of its stack, which " +
     "Pulumi's error handler prints (the package's lookups fail without those frames); Node.js 24 and 26 " +
