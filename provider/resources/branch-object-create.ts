@@ -91,7 +91,7 @@ export async function createOnBranch<O extends { created_at?: string }>(
             `the branch did not inherit the ${noun}, so an interrupted run of this stack created it; taking it over`,
         );
         made = existing;
-        rt.noteTakenOver(noun, c.id(existing));
+        rt.ledger.noteTakenOver(noun, c.id(existing));
       }
       const r = existing
         ? await c.finishFound(existing, ownFirstTry ? undefined : log)

@@ -234,7 +234,7 @@ export function duplicateFailure(
   if (!known(news.projectId) || !known(news.branchId) || !known(news.name) || typeof news.__urn !== "string")
     return [];
   const ref = refOf(news);
-  const other = rt.declare(`${noun}:${importIdOf(ref)}`, news.__urn);
+  const other = rt.ledger.declare(`${noun}:${importIdOf(ref)}`, news.__urn);
   if (!other) return [];
   return [
     {
@@ -246,19 +246,6 @@ export function duplicateFailure(
   ];
 }
 
-/** What a branch made by this run held when its create answered (its parent's roles and databases). */
-interface MadeWith {
-  roles: readonly string[];
-  databases: readonly string[];
-}
-
-const madeWith = (rt: Runtime) => rt.store("branch-objects:made-with", () => new Map<string, MadeWith>());
-
-/** Records what the create's answer of a branch made by this run said it holds. */
-export function noteMadeWith(rt: Runtime, projectId: string, branchId: string, held: MadeWith): void {
-  madeWith(rt).set(`${projectId}/${branchId}`, held);
-}
-
 /**
  * True when `ref`'s branch was made by this run and its create's answer did not name a `noun` of
  * that name: nothing else can have made one since (no earlier run saw the branch; two resources of
@@ -266,6 +253,6 @@ export function noteMadeWith(rt: Runtime, projectId: string, branchId: string, h
  * answer is still reconciled.
  */
 export function knownAbsent(rt: Runtime, noun: "roles" | "databases", ref: BranchObjectRef): boolean {
-  const held = madeWith(rt).get(`${ref.projectId}/${ref.branchId}`);
+  const held = rt.ledger.branchHeld.get(`${ref.projectId}/${ref.branchId}`);
   return held !== undefined && !held[noun].includes(ref.name);
 }

@@ -153,7 +153,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     rt.withOperationTimeout(props.operationTimeoutSeconds, fn);
   return afterLinesArrive(rt, {
     check: async (olds, news) => {
-      rt.markChecked(news);
+      rt.ledger.markChecked(news);
       const given = stringInputs(kind.definition, news);
       const result = await s.check(rt, olds, given);
       if (!kind.targets) return result;
@@ -166,7 +166,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     create: async (inputs) => {
       try {
         const made = await timed(inputs, () => s.create(rt, inputs));
-        rt.noteMade(kind.noun, made.id);
+        rt.ledger.noteMade(kind.noun, made.id);
         return made;
       } catch (err) {
         throw withReplacedNote(rt, kind, inputs, err);
@@ -175,7 +175,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     read: (id, props) => s.read(rt, id, props),
     update: (id, olds, news) => timed(news, () => s.update(rt, id, olds, news)),
     delete: async (id, props) => {
-      if (rt.takenOverThisRun(kind.noun, id)) {
+      if (rt.ledger.takenOverThisRun(kind.noun, id)) {
         // A create of this update (a create-first replacement, a resource renamed without an alias)
         // took this very object over: deleting it — or releasing it — would pull it from under that one.
         rt.logger(props ?? {}).info(
@@ -195,7 +195,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
         return;
       }
       await timed(props ?? {}, () => s.delete(rt, id, props ?? {}));
-      if (typeof props?.__urn === "string") rt.noteDeleted(props.__urn, `${kind.noun} ${id}`);
+      if (typeof props?.__urn === "string") rt.ledger.noteDeleted(props.__urn, `${kind.noun} ${id}`);
     },
   });
 }
@@ -228,7 +228,7 @@ function afterLinesArrive(rt: Runtime, b: BoundResource): BoundResource {
  */
 function withReplacedNote(rt: Runtime, kind: ResourceKind, inputs: Props, err: unknown): unknown {
   const urn = inputs.__urn;
-  const gone = typeof urn === "string" ? rt.deletedThisRun(urn) : undefined;
+  const gone = typeof urn === "string" ? rt.ledger.deletedThisRun(urn) : undefined;
   if (!gone || err instanceof InitError || !(err instanceof Error)) return err;
   err.message =
     `${err.message.replace(/\s+$/, "")} Note: ${gone} was already deleted by this replacement (it had to go ` +

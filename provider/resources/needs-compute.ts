@@ -83,11 +83,11 @@ async function computeArrives(
 ): Promise<"arrived" | ComputeFate> {
   const api = rt.client();
   const hasOne = async () => (await hasReadWrite(rt, ref.projectId, ref.branchId)) === true;
-  let coming = rt.computeComing(ref.branchId);
+  let coming = rt.ledger.computeComing(ref.branchId);
   // Its check or its create may not have run yet: the engine registers both once the branch's id is known.
   for (let waited = 0; !coming?.started && waited < COMPUTE_GRACE_MS; waited += COMPUTE_GRACE_STEP_MS) {
     await api.sleep(COMPUTE_GRACE_STEP_MS);
-    coming = rt.computeComing(ref.branchId);
+    coming = rt.ledger.computeComing(ref.branchId);
   }
   if (coming?.started && !coming.settled) {
     log.info(
@@ -157,7 +157,7 @@ async function hasReadWrite(rt: Runtime, projectId: string, branchId: string): P
 async function computeOrComing(rt: Runtime, news: Props): Promise<boolean | undefined> {
   const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
   if (!known(news.projectId) || !known(news.branchId)) return undefined;
-  if (rt.computeComing(news.branchId) || rt.madeThisRun("compute-on", news.branchId)) return true;
+  if (rt.ledger.computeComing(news.branchId) || rt.ledger.madeThisRun("compute-on", news.branchId)) return true;
   return hasReadWrite(rt, news.projectId, news.branchId);
 }
 
@@ -193,5 +193,5 @@ export async function warnComputeLess(rt: Runtime, noun: "role" | "database", ne
     `branch ${String(news.branchId)} has no read_write compute, and Neon makes roles and databases through it: creating ` +
     `this ${noun} will fail unless this program gives the branch one (the compute input of its Branch, or a ` +
     `Compute of type "read_write" that this ${noun} depends on)`;
-  if (rt.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
+  if (rt.ledger.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
 }

@@ -1,6 +1,6 @@
 /**
  * The runtime of one provider instance: its settings, its API client, its per-project change queue,
- * its engine log, the deadlines of the call running now, and the caches its resources keep. A face
+ * its engine log, the deadlines of the call running now, and its run's {@link RunLedger}. A face
  * (the dynamic provider process, the plugin process, a test) makes one with {@link Runtime} and hands
  * it to every step; nothing here is module state, so two instances never share a key or a queue.
  *
@@ -16,6 +16,7 @@ import {
   type ProjectDetails,
 } from "../api";
 import { isSucceeded } from "../operations";
+import { RunLedger } from "./ledger";
 import { EngineLog, retryLine, type ResourceLogger } from "./engine-log";
 import {
   DEFAULT_OPERATION_TIMEOUT_SECONDS,
@@ -41,17 +42,6 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A read_write compute a program declares on a branch (see {@link Runtime.expectCompute}). */
-export interface ComputeComing {
-  /** Settles when its create (or move) has ended, made or failed. */
-  readonly done: Promise<void>;
-  settle: () => void;
-  /** Its create (or move) has begun. */
-  started: boolean;
-  /** Its create (or move) has ended. */
-  settled: boolean;
-}
-
 /** One provider instance's runtime; see the module comment. */
 export class Runtime {
   readonly settings: Readonly<ProviderSettings>;
@@ -60,18 +50,9 @@ export class Runtime {
   private readonly engine: EngineLog;
   private cachedClient: { key: string; url: string | undefined; client: NeonClient } | undefined;
   private readonly projectQueues = new Map<string, Promise<unknown>>();
-  private readonly checkedUrns = new Set<string>();
-  private readonly deletedUrns = new Map<string, string>();
-  private readonly takenOver = new Set<string>();
-  // Objects a refresh of this run found deleted by the service at their expiry, by key.
-  private readonly expired = new Map<string, string>();
   private servicePrimed = false;
-  private readonly projectReads = new Map<string, Promise<ProjectDetails>>();
-  private readonly made = new Set<string>();
-  private readonly computesComing = new Map<string, ComputeComing>();
-  private readonly said = new Set<string>();
-  private readonly declared = new Map<string, string>();
-  private readonly stores = new Map<string, unknown>();
+  /** What this instance's run remembers between steps (see {@link RunLedger}). */
+  readonly ledger = new RunLedger();
   // A resource's own `operationTimeoutSeconds` input, for the steps of the call running now (the
   // engine never passes `customTimeouts` to dynamic providers).
   private readonly resourceDeadline = new AsyncLocalStorage<number>();
@@ -119,15 +100,6 @@ export class Runtime {
   /** Settles once the engine has taken every line this instance said (see {@link EngineLog.flush}). */
   flushLog(): Promise<void> {
     return this.engine.flush();
-  }
-
-  /**
-   * A cache a resource keeps for this instance (e.g. a project's computes), made on first use.
-   * `name` is the resource's own (one namespace per resource folder).
-   */
-  store<T>(name: string, make: () => T): T {
-    if (!this.stores.has(name)) this.stores.set(name, make());
-    return this.stores.get(name) as T;
   }
 
   /** Runs `fn` with waits on operations bounded by `seconds` (when given) instead of the setting. */
@@ -187,70 +159,6 @@ export class Runtime {
   }
 
   /**
-   * Records that the engine checked these inputs (the kit's `check` calls it). The engine checks
-   * before it diffs in a preview or an update, but a refresh diffs without checking (to display what
-   * changed outside Pulumi): warnings about what an update will do, and reads made to vet a change,
-   * belong to the former only.
-   */
-  markChecked(news: Props): void {
-    if (typeof news.__urn === "string") this.checkedUrns.add(news.__urn);
-  }
-
-  /** Records that this run created the `noun` (a branch, a role …) `id`. */
-  noteMade(noun: string, id: string): void {
-    this.made.add(`${noun}:${id}`);
-  }
-
-  /**
-   * A read_write compute this program declares on `branchId` and has not made yet (its check ran for a
-   * new resource, or one that moves there): a role or database of that branch refused for want of one
-   * waits for it ({@link computeComing}) instead of failing, once its create has started.
-   */
-  expectCompute(branchId: string): ComputeComing {
-    let c = this.computesComing.get(branchId);
-    // A second compute coming to the branch in one run (the first one's create ended) is waited for anew.
-    if (!c || c.settled) {
-      let settle!: () => void;
-      const done = new Promise<void>((resolve) => (settle = resolve));
-      c = { done, settle, started: false, settled: false };
-      this.computesComing.set(branchId, c);
-    }
-    return c;
-  }
-
-  /** The create (or move) of the expected compute of `branchId` has begun. */
-  computeStarted(branchId: string): void {
-    const c = this.computesComing.get(branchId);
-    (c && !c.started ? c : this.expectCompute(branchId)).started = true;
-  }
-
-  /** The expected compute of `branchId` was made, or its create failed: what waits for it goes on. */
-  computeSettled(branchId: string): void {
-    const c = this.computesComing.get(branchId) ?? this.expectCompute(branchId);
-    c.started = true;
-    c.settled = true;
-    // Kept, settled: a change refused just before may look for it only after it was made.
-    c.settle();
-  }
-
-  /** The read_write compute this program declares on `branchId`, if any: whether its create began, and its end. */
-  computeComing(branchId: string): ComputeComing | undefined {
-    return this.computesComing.get(branchId);
-  }
-
-  /** True when this run created the `noun` `id` (e.g. a branch a role is declared on). */
-  madeThisRun(noun: string, id: string): boolean {
-    return this.made.has(`${noun}:${id}`);
-  }
-
-  /** True the first time `line` is asked about in this run: a warning shown once, not at every check. */
-  firstTime(line: string): boolean {
-    if (this.said.has(line)) return false;
-    this.said.add(line);
-    return true;
-  }
-
-  /**
    * The service's time (its answers' `Date`): what the service judges against, e.g. an expiry "in
    * the future". This machine's clock until a client has had an answer.
    */
@@ -277,74 +185,20 @@ export class Runtime {
    * read per project per process instead of one per judgement. A failed read is not kept.
    */
   projectFacts(projectId: string): Promise<ProjectDetails> {
-    let read = this.projectReads.get(projectId);
+    let read = this.ledger.projectReads.get(projectId);
     if (!read) {
       read = this.client().projects.get(projectId);
-      this.projectReads.set(projectId, read);
-      read.catch(() => this.projectReads.delete(projectId));
+      this.ledger.projectReads.set(projectId, read);
+      read.catch(() => this.ledger.projectReads.delete(projectId));
     }
     return read;
   }
 
   /** Forgets {@link projectFacts}' read of `projectId`: this process changed the project. */
   forgetProject(projectId: string): void {
-    this.projectReads.delete(projectId);
+    this.ledger.projectReads.delete(projectId);
   }
 
-  /** Records that a refresh of this run found `key` deleted by the service at its expiry `at`. */
-  noteExpired(key: string, at: string): void {
-    this.expired.set(key, at);
-  }
-
-  /** The expiry at which a refresh of this run found `key` deleted by the service, if it did. */
-  expiredThisRun(key: string): string | undefined {
-    return this.expired.get(key);
-  }
-
-  /**
-   * Records that a create of this run took over the existing `noun` `id` (one a killed run left): no
-   * delete of this run may then delete it — not the one of a replacement it replaces, nor the one of
-   * a resource whose logical name changed without an alias.
-   */
-  noteTakenOver(noun: string, id: string): void {
-    this.takenOver.add(`${noun}:${id}`);
-  }
-
-  /** True when a create of this run took over the `noun` `id`. */
-  takenOverThisRun(noun: string, id: string): boolean {
-    return this.takenOver.has(`${noun}:${id}`);
-  }
-
-  /** Records that this run deleted the object (`what`) of the resource `urn` (a replacement's first half). */
-  noteDeleted(urn: string, what: string): void {
-    this.deletedUrns.set(urn, what);
-  }
-
-  /** The object this run deleted for the resource `urn`, if it did. */
-  deletedThisRun(urn: string): string | undefined {
-    return this.deletedUrns.get(urn);
-  }
-
-  /**
-   * Records that resource `urn` declares the object `key` (e.g. a role's importId) and returns the
-   * URN of another resource of this program that already declared it, if one did.
-   */
-  declare(key: string, urn: string): string | undefined {
-    const other = this.declared.get(key);
-    if (other !== undefined && other !== urn) return other;
-    this.declared.set(key, urn);
-    return undefined;
-  }
-
-  /** The URN of the resource of this program that declared the object `key` (see {@link declare}). */
-  declaredBy(key: string): string | undefined {
-    return this.declared.get(key);
-  }
-
-  /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
-  isPlanning(news: Props): boolean {
-    return typeof news.__urn === "string" && this.checkedUrns.has(news.__urn);
-  }
 }
 
 /** True for the errors this provider raises on purpose (API answers, failed waits, its own advice). */

@@ -41,7 +41,7 @@ export async function targetFailures(
   const branchId = branch ? news[branch.property] : undefined;
   if (branch && !knownString(branchId)) return [];
   // A branch this process created in this run, and waited for until ready: it is there.
-  if (branch && rt.madeThisRun("branch-in", `${projectId}/${String(branchId)}`)) return [];
+  if (branch && rt.ledger.madeThisRun("branch-in", `${projectId}/${String(branchId)}`)) return [];
   const api = rt.client();
   if (branch && knownString(branchId)) {
     let found: Branch | undefined;

@@ -14,16 +14,6 @@ import type { Runtime } from "../runtime";
 import { describeBranch } from "./mapping";
 import type { Named } from "./ownership";
 
-/** The branches this run's creates made anew (not adopted, imported or taken over): counted once. */
-function madeAnew(rt: Runtime): Set<string> {
-  return rt.store("branch.madeAnew", () => new Set<string>());
-}
-
-/** Records a branch a create of this run made anew, so that the budget counts it once. */
-export function noteBudgetMade(rt: Runtime, id: string): void {
-  madeAnew(rt).add(id);
-}
-
 /** The project's branch limit, when it has one, and every branch with its annotation (all pages). */
 export interface BudgetRead {
   limit?: number;
@@ -61,13 +51,13 @@ export async function budgetFailures(
   read: BudgetRead,
 ): Promise<CheckFailure[]> {
   // The new branches this program declares per project, this one included.
-  const planned = rt.store("branch.planned", () => new Map<string, Set<string>>());
+  const planned = rt.ledger.branchesPlanned;
   const mine = planned.get(projectId) ?? new Set<string>();
   planned.set(projectId, mine.add(urn ?? `anonymous-${mine.size}`));
   const { limit, listed } = read;
   if (!limit || !listed) return [];
   // Made anew by this run's creates: already among `mine`, so not counted twice.
-  const madeNow = listed.filter((x) => madeAnew(rt).has(x.branch.id)).length;
+  const madeNow = listed.filter((x) => rt.ledger.branchesMadeAnew.has(x.branch.id)).length;
   const before = listed.length - madeNow;
   if (before + mine.size <= limit) return [];
   const sweepable = listed

@@ -8,14 +8,12 @@ import { ApiError, type Branch, type Endpoint, type NeonClient, type Operation }
 import { annotatedStack, createOnce, keptInStack, madeForResource, waitingLine, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { noteBudgetMade } from "./budget";
 import { importExisting } from "./import";
-import { branchNamed, heldAtCheck, isOwnLeftover, refuseStranger, type Named } from "./ownership";
+import { branchNamed, isOwnLeftover, refuseStranger, type Named } from "./ownership";
 import { pendingOps, readWriteCompute } from "./rules";
 import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutputs } from "./mapping";
 import { refusePassedExpiry } from "./expiry";
-import { noteMadeWith } from "../branch-objects";
 import { applyChanges } from "./update";
 
 type Props = Record<string, unknown>;
@@ -39,7 +37,7 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
     await rt.serialized(i.projectId, async () => {
       // Looked up first only when this process's check found the name held: a free one is sent at
       // once, and a 409 (someone took it since) is judged the same way by createOrReconcile.
-      const found = heldAtCheck(rt).has(`${i.projectId}/${name}`)
+      const found = rt.ledger.branchNamesHeld.has(`${i.projectId}/${name}`)
         ? await branchNamed(api, i.projectId, name)
         : undefined;
       if (found && !isOwnLeftover(found, urn)) throw refuseStranger(i, found, urn);
@@ -48,16 +46,16 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
           `found ${describeBranch(found.branch)}, made for this resource by an earlier run of this stack ` +
             `(${annotatedStack(found.annotation)}, its annotation says); managing it`,
         );
-        rt.noteTakenOver("branch", found.branch.id);
+        rt.ledger.noteTakenOver("branch", found.branch.id);
         branch = found.branch;
         operations = await pendingOps(api, i.projectId, found.branch);
       } else {
         refusePassedExpiry(rt, i);
         const made = await createOrReconcile(api, i, name, log, urn);
         ({ branch, operations } = made);
-        if (made.takenOver) rt.noteTakenOver("branch", made.branch.id);
-        else noteBudgetMade(rt, made.branch.id);
-        if (made.held) noteMadeWith(rt, i.projectId, made.branch.id, made.held);
+        if (made.takenOver) rt.ledger.noteTakenOver("branch", made.branch.id);
+        else rt.ledger.branchesMadeAnew.add(made.branch.id);
+        if (made.held) rt.ledger.branchHeld.set(`${i.projectId}/${made.branch.id}`, made.held);
         withCompute = made.withCompute;
         // A declared compute the answer did not name is added below, then read.
         answered = made.withCompute || !i.compute ? made.answered : undefined;
@@ -77,9 +75,9 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
       }
     });
     const b = branch as Branch;
-    rt.noteMade("branch-in", `${i.projectId}/${b.id}`);
+    rt.ledger.noteMade("branch-in", `${i.projectId}/${b.id}`);
     // Its roles and databases need no look for a compute (Neon makes them through it).
-    if (i.compute) rt.noteMade("compute-on", b.id);
+    if (i.compute) rt.ledger.noteMade("compute-on", b.id);
     if (answered) {
       // Its operations finished: the branch is ready and its compute started (no read repeats that).
       const settled = { ...answered.branch, current_state: "ready", pending_state: undefined };

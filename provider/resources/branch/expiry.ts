@@ -13,7 +13,7 @@ type Props = Record<string, unknown>;
 
 /** For a new resource: the expiry at which a refresh of this run found its branch deleted. */
 export function expiredThisRun(rt: Runtime, olds: Props, news: Props): string | undefined {
-  return isNewResource(olds) && typeof news.__urn === "string" ? rt.expiredThisRun(news.__urn) : undefined;
+  return isNewResource(olds) && typeof news.__urn === "string" ? rt.ledger.expiredThisRun(news.__urn) : undefined;
 }
 
 /**
@@ -57,7 +57,7 @@ export function sayRecreation(rt: Runtime, news: Props, inputs: Props, expiredAt
 export function noteExpired(rt: Runtime, branchId: string, props: Props): void {
   const at = props.expiresAt;
   if (typeof at !== "string" || !(Date.parse(at) <= rt.serviceNow())) return;
-  if (typeof props.__urn === "string") rt.noteExpired(props.__urn, at);
+  if (typeof props.__urn === "string") rt.ledger.noteExpired(props.__urn, at);
   rt.logger(props).warn(
     `branch ${branchId} reached its expiry (${at}) and is gone (the service deletes a branch then, with its ` +
       "computes, roles and databases); the stack drops it. To have it again, set a later expiresAt (then `pulumi up` creates it), " +

@@ -55,7 +55,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const { projectId, name } = inputs;
   if (typeof projectId === "string" && typeof name === "string" && ![projectId, name].includes(UNKNOWN)) {
     const other =
-      typeof news.__urn === "string" ? rt.declare(`branch:${projectId}/${name}`, news.__urn) : undefined;
+      typeof news.__urn === "string" ? rt.ledger.declare(`branch:${projectId}/${name}`, news.__urn) : undefined;
     if (other) {
       return {
         inputs: news,
@@ -118,7 +118,7 @@ function budgetToRead(olds: Props, news: Props): string | undefined {
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffBranch(olds, news);
-  if (rt.isPlanning(news)) {
+  if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
     if (d.replaces.length === 0 && olds.currentState === "init") {
       // A create that was cancelled or failed leaves a branch that never becomes ready: replace it.

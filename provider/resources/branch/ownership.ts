@@ -42,7 +42,7 @@ export async function previewName(
     throw err;
   }
   if (!found) return { failures: [], exists: false };
-  heldAtCheck(rt).add(`${i.projectId}/${name}`);
+  rt.ledger.branchNamesHeld.add(`${i.projectId}/${name}`);
   if (!isOwnLeftover(found, urn)) {
     return { failures: [{ property: "name", reason: strangerReason(i, found, urn) }], exists: true };
   }
@@ -51,14 +51,6 @@ export async function previewName(
       `(${annotatedStack(found.annotation)}, its annotation says): \`pulumi up\` manages it instead of creating one`,
   );
   return { failures: [], exists: true };
-}
-
-/**
- * The names (`<projectId>/<name>`) a check of this process found held. The create looks such a name up
- * before sending; any other name it sends at once, and a 409 is judged as a held name would have been.
- */
-export function heldAtCheck(rt: Runtime): Set<string> {
-  return rt.store("branch.heldAtCheck", () => new Set<string>());
 }
 
 /** A branch of the project with this name, and its annotation (every page of the listing, by search). */

@@ -13,7 +13,7 @@ import { propertyChanged } from "./diff";
 import { withProjectDefault } from "./project-default";
 import type { ComputeInputs } from "./types";
 import { COMPUTE_INPUT_KEYS } from "./diff";
-import { knownComputes, type KnownComputes } from "./known";
+import type { KnownComputes } from "./known";
 import { describe, parseId, settledEndpoint, toOutputs, updateBody } from "./mapping";
 import {
   autoName,
@@ -113,14 +113,14 @@ async function carryOut(
       throw new Error(p.message);
     case "finish":
       log.info(`found ${describe(p.endpoint)} created for this resource by an interrupted run; finishing it`);
-      claimedByCreate(rt).add(claimKey(p.endpoint.id, p.endpoint.created_at));
+      rt.ledger.computesClaimed.add(claimKey(p.endpoint.id, p.endpoint.created_at));
       // Its older failures are history: ensureStarted starts it if it never did.
       return {
         endpoint: p.endpoint,
         operations: await operationsOf(known.api, i.projectId, p.endpoint.id, { includeFailed: false }),
       };
     case "adopt":
-      claimedByCreate(rt).add(claimKey(p.endpoint.id, p.endpoint.created_at));
+      rt.ledger.computesClaimed.add(claimKey(p.endpoint.id, p.endpoint.created_at));
       return adoptPrimary(known.api, p.endpoint, inputs, log);
     case "create":
       try {
@@ -136,14 +136,6 @@ async function carryOut(
   }
 }
 
-/**
- * Computes that a create of this instance took over instead of creating (an interrupted run's, the
- * branch's primary): a delete in the same run must not remove them (see `deleteCompute`).
- */
-export function claimedByCreate(rt: Runtime): Set<string> {
-  return rt.store("compute.claimedByCreate", () => new Set<string>());
-}
-
 /** A compute's identity across the run: its id and creation time (ids are not reused, but be sure). */
 export function claimKey(endpointId: string, createdAt: unknown): string {
   return `${endpointId}@${String(createdAt)}`;
@@ -156,11 +148,11 @@ export async function createCompute(
 ): Promise<pulumi.dynamic.CreateResult> {
   // Roles and databases of the branch refused for want of a read_write compute wait for this one.
   const readWrite = inputs.type === "read_write";
-  if (readWrite) rt.computeStarted(inputs.branchId);
+  if (readWrite) rt.ledger.computeStarted(inputs.branchId);
   try {
     return await makeCompute(rt, inputs);
   } finally {
-    if (readWrite) rt.computeSettled(inputs.branchId);
+    if (readWrite) rt.ledger.computeSettled(inputs.branchId);
   }
 }
 
@@ -172,7 +164,7 @@ async function makeCompute(
   const i: ComputeInputs = { ...inputs };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
   if (!i.name && urn) i.name = autoName(urn, i);
-  const known = knownComputes(rt);
+  const known = rt.ledger.knownComputes(rt.client());
   const log = rt.logger(inputs);
   let ep: Endpoint | undefined;
   let ready: Endpoint | undefined;

@@ -14,7 +14,6 @@
  * deciding ({@link KnownComputes.fresh}).
  */
 import type { Endpoint, NeonClient } from "../../api";
-import type { Runtime } from "../runtime";
 
 type Listing = Map<string, Endpoint>;
 
@@ -81,13 +80,4 @@ export class KnownComputes {
       throw err;
     }
   }
-}
-
-/** The runtime's known computes for its current client. */
-export function knownComputes(rt: Runtime): KnownComputes {
-  const api = rt.client();
-  const byClient = rt.store("compute.known", () => new WeakMap<NeonClient, KnownComputes>());
-  let known = byClient.get(api);
-  if (!known) byClient.set(api, (known = new KnownComputes(api)));
-  return known;
 }

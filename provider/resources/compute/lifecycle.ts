@@ -9,12 +9,11 @@ import type { ResourceLogger } from "../engine-log";
 import type { ResourceDef } from "../definition";
 import { confirmGone, refreshInputs, type Checked, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
-import { claimedByCreate, claimKey, createCompute } from "./create";
+import { claimKey, createCompute } from "./create";
 import { COMPUTE_DEFINITION } from "./definition";
 import { diffCompute, propertyChanged } from "./diff";
 import { checkInputs, UNKNOWN } from "./inputs";
 import type { ComputeInputs } from "./types";
-import { knownComputes } from "./known";
 import { describe, parseId, toOutputs } from "./mapping";
 import { withProjectDefault } from "./project-default";
 import { planFailures, preflight, type PreflightScope } from "./preflight";
@@ -43,7 +42,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     typeof inputs.branchId === "string" &&
     inputs.branchId !== UNKNOWN
   )
-    rt.expectCompute(inputs.branchId);
+    rt.ledger.expectCompute(inputs.branchId);
   return { inputs };
 }
 
@@ -72,7 +71,7 @@ async function sayWhatWillBeAdopted(rt: Runtime, inputs: Props): Promise<void> {
 
 async function diff(rt: Runtime, id: string, given: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   // A refresh's diff only displays drift: it sends nothing.
-  const olds = rt.isPlanning(news) ? await withProjectDefault(rt.client(), given, news) : given;
+  const olds = rt.ledger.isPlanning(news) ? await withProjectDefault(rt.client(), given, news) : given;
   const d = diffCompute(olds, news);
   const result = {
     changes: d.changes,
@@ -81,7 +80,7 @@ async function diff(rt: Runtime, id: string, given: Props, news: Props): Promise
     deleteBeforeReplace: d.deleteBeforeReplace,
   };
   // A refresh diffs to show drift: nothing will change, so no warning, no reads, no start.
-  if (!rt.isPlanning(news)) return result;
+  if (!rt.ledger.isPlanning(news)) return result;
   const log = rt.logger(news);
   const scope = d.replaces.length > 0 ? "replace" : d.updates.includes("branchId") ? "move" : undefined;
   await preflightChange(rt, id, olds, news, scope);
@@ -179,7 +178,7 @@ const IDENTITY = ["projectId", "branchId", "type"];
 
 async function deleteCompute(rt: Runtime, id: string, props: Props): Promise<void> {
   const { projectId, endpointId } = parseId(id, props);
-  if (claimedByCreate(rt).has(claimKey(endpointId, props.createdAt))) {
+  if (rt.ledger.computesClaimed.has(claimKey(endpointId, props.createdAt))) {
     // A create-before-delete replacement (a forced `--replace` without deleteBeforeReplace, as the
     // plugin's YAML/Python/Go resources default to) whose create took this very compute over: it
     // now belongs to the replacement, and deleting "the old one" would delete it.
@@ -189,7 +188,7 @@ async function deleteCompute(rt: Runtime, id: string, props: Props): Promise<voi
     );
     return;
   }
-  const known = knownComputes(rt);
+  const known = rt.ledger.knownComputes(rt.client());
   await rt.serialized(projectId, async () => {
     const result = await known
       .changing(projectId, () => known.api.endpoints.delete(projectId, endpointId))

@@ -9,7 +9,7 @@ import { InitError } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import { diffCompute, PROJECT_SUSPEND_DEFAULT_KEY } from "./diff";
 import { withProjectDefault } from "./project-default";
-import { knownComputes, type KnownComputes } from "./known";
+import type { KnownComputes } from "./known";
 import { describe, parseId, patchApplied, settledEndpoint, toOutputs, updateBody } from "./mapping";
 import { ensureStarted, neverStarted, operationsOf } from "./recovery";
 import type { Checked } from "../kit";
@@ -27,11 +27,11 @@ export async function updateCompute(
   // Moved to another branch (or made read_write): roles and databases there wait for it.
   const arrives =
     news.type === "read_write" && (given.branchId !== news.branchId || given.type !== "read_write");
-  if (arrives) rt.computeStarted(news.branchId);
+  if (arrives) rt.ledger.computeStarted(news.branchId);
   try {
     return await changeCompute(rt, id, given, news);
   } finally {
-    if (arrives) rt.computeSettled(news.branchId);
+    if (arrives) rt.ledger.computeSettled(news.branchId);
   }
 }
 
@@ -42,7 +42,7 @@ async function changeCompute(
   news: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { projectId, endpointId } = parseId(id, given);
-  const known = knownComputes(rt);
+  const known = rt.ledger.knownComputes(rt.client());
   const olds = await withProjectDefault(known.api, given, news);
   const log = rt.logger(news);
   const body = updateBody(olds, news);

@@ -97,7 +97,7 @@ export const takeOver: TakeOverStep<DatabaseInputs> = async (rt, inputs, i) => {
   }
   // An imported object is this resource's to delete: no other delete of this update may (an adopted
   // one is never deleted, only released).
-  if (!i.adopt) rt.noteTakenOver("database", String(current.id));
+  if (!i.adopt) rt.ledger.noteTakenOver("database", String(current.id));
   log.info(
     i.adopt
       ? `adopted ${describeDatabase(current)}; destroy will leave it in place`

@@ -34,8 +34,8 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
 
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffDatabase(olds, news);
-  if (rt.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(rt, id, olds, news);
-  if (rt.isPlanning(news) && d.replaces.length > 0) {
+  if (rt.ledger.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(rt, id, olds, news);
+  if (rt.ledger.isPlanning(news) && d.replaces.length > 0) {
     const what = `database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)}`;
     if (olds.adopted === true) {
       rt.logger(news).warn(

@@ -32,14 +32,14 @@ function ownerId(news: Props): string | undefined {
 /** The URN of the Role of this program that declares the owner of `news`, if one has been checked. */
 function declaringRole(rt: Runtime, news: Props): string | undefined {
   const id = ownerId(news);
-  return id ? rt.declaredBy(`role:${id}`) : undefined;
+  return id ? rt.ledger.declaredBy(`role:${id}`) : undefined;
 }
 
 /** Records, at a Role's check, that removing that Role deletes its role (it was not adopted). */
 export function declareDeletingRole(rt: Runtime, news: Props, urn: string): void {
   const { projectId, branchId, name } = news;
   if (known(projectId) && known(branchId) && known(name)) {
-    rt.declare(`deleting-role:${importIdOf({ projectId, branchId, name })}`, urn);
+    rt.ledger.declare(`deleting-role:${importIdOf({ projectId, branchId, name })}`, urn);
   }
 }
 
@@ -81,9 +81,9 @@ export async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFail
 export function withOwnerRole(rt: Runtime, olds: Props, inputs: Props): Props {
   const { [OWNER_ROLE_KEY]: _, ...rest } = inputs;
   const id = ownerId(inputs);
-  const role = id ? rt.declaredBy(`deleting-role:${id}`) : undefined;
+  const role = id ? rt.ledger.declaredBy(`deleting-role:${id}`) : undefined;
   if (!id || !role) return rest;
-  const certain = rt.madeThisRun("role", id) || olds[OWNER_ROLE_KEY] === role;
+  const certain = rt.ledger.madeThisRun("role", id) || olds[OWNER_ROLE_KEY] === role;
   return certain ? { ...rest, [OWNER_ROLE_KEY]: role } : rest;
 }
 
@@ -97,7 +97,7 @@ export function refuseOwnerLeaving(rt: Runtime, id: string, olds: Props, news: P
   if (typeof was !== "string") return;
   if (!known(news.ownerName) || news.ownerName !== olds.ownerName || news.branchId !== olds.branchId) return;
   const owner = ownerId(news);
-  if (!owner || rt.declaredBy(`deleting-role:${owner}`)) return;
+  if (!owner || rt.ledger.declaredBy(`deleting-role:${owner}`)) return;
   const roleName = was.slice(was.lastIndexOf("::") + 2);
   throw new Error(
     `Failed to plan database "${String(news.name ?? olds.name)}" (id ${id}) of branch ${String(olds.branchId)}: ` +

@@ -89,11 +89,6 @@ export async function pendingOps(api: NeonClient, projectId: string): Promise<Op
  */
 const TAKEOVER_WINDOW_MS = 60 * 60 * 1000;
 
-/** Projects a create of this instance took over: a delete in the same run must leave them. */
-export function claimedByCreate(rt: Runtime): Set<string> {
-  return rt.store("project.claimedByCreate", () => new Set<string>());
-}
-
 export function refuseStranger(name: string, found: Project[]): Error {
   const ids = found.map((p) => p.id);
   return new Error(
@@ -184,7 +179,7 @@ export async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pu
     log.info(
       `found ${describeProject(before[0])}, created for this resource by an interrupted run; finishing it`,
     );
-    claimedByCreate(rt).add(before[0].id);
+    rt.ledger.projectsClaimed.add(before[0].id);
     started = { project: before[0], operations: await pendingOps(api, before[0].id) };
   } else {
     started = await createOrReconcile(api, i, name, log);

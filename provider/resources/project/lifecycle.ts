@@ -14,7 +14,7 @@ import { PROJECT_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
 import type { ProjectInputs } from "./types";
 import { describeProject, settingsBody, toOutputs, type ProjectParts } from "./mapping";
-import { claimedByCreate, create, isScopeRefusal, readParts } from "./create";
+import { create, isScopeRefusal, readParts } from "./create";
 
 type Props = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dy
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProject(olds, news);
   const known = d.refused.filter((k) => news[k] !== UNKNOWN);
-  if (known.length > 0 && rt.isPlanning(news)) throw refusal(id, olds, news, known);
+  if (known.length > 0 && rt.ledger.isPlanning(news)) throw refusal(id, olds, news, known);
   return diffResult(d, false);
 }
 
@@ -124,7 +124,7 @@ async function update(
 
 async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
   const log = rt.logger(props);
-  if (claimedByCreate(rt).has(id)) {
+  if (rt.ledger.projectsClaimed.has(id)) {
     log.info(`left project ${id} in place: this run's create took it over`);
     return;
   }

@@ -62,7 +62,7 @@ async function importGrant(rt: Runtime, inputs: Checked<ProjectPermissionInputs>
   const g = grants.find((x) => x.id === ref.permissionId);
   const problem = importProblem(importId, inputs.email, g);
   if (problem || !g) throw new Error(`Failed to import project access: ${problem}.`);
-  rt.noteTakenOver(projectPermissionNoun, importId);
+  rt.ledger.noteTakenOver(projectPermissionNoun, importId);
   rt.logger(inputs).info(`took over ${describeGrant(ref.projectId, g.granted_to_email, g.id)}`);
   return { id: importId, outs: toOutputs(inputs, ref.projectId, g) };
 }

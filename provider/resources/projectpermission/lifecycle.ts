@@ -46,7 +46,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const fail = (property: string, reason: string) => ({ inputs: news, failures: [{ property, reason }] });
   const other =
     typeof news.__urn === "string"
-      ? rt.declare(`project access:${projectId}/${email}`, news.__urn)
+      ? rt.ledger.declare(`project access:${projectId}/${email}`, news.__urn)
       : undefined;
   if (other) {
     return fail(

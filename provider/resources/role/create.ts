@@ -138,7 +138,7 @@ export const takeOver: TakeOverStep<RoleInputs> = async (rt, inputs, i) => {
   const password = noLogin ? undefined : await revealed(api, ref, log);
   // An imported object is this resource's to delete: no other delete of this update may (an adopted
   // one is never deleted, only released).
-  if (!i.adopt) rt.noteTakenOver("role", roleId(ref));
+  if (!i.adopt) rt.ledger.noteTakenOver("role", roleId(ref));
   log.info(
     i.adopt
       ? `adopted ${describeRole(ref)}; destroy will leave it in place`

@@ -31,13 +31,13 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const isNew = Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
   // A branch not known yet, or made earlier in this run, is new: it has no connections to drop.
   const branchKnown = typeof news.branchId === "string" && news.branchId !== UNKNOWN;
-  const fresh = branchKnown && rt.madeThisRun("branch", String(news.branchId));
+  const fresh = branchKnown && rt.ledger.madeThisRun("branch", String(news.branchId));
   if (isNew && branchKnown && !fresh && news.adopt !== true && news.importId === undefined) {
     const name = typeof news.name === "string" && news.name !== UNKNOWN ? ` "${news.name}"` : "";
     const line =
       `creating role${name} drops the open connections to the computes of branch ${String(news.branchId)} ` +
       "(clients reconnect); an idle compute is woken briefly";
-    if (rt.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
+    if (rt.ledger.firstTime(`${String(news.__urn)}\n${line}`)) rt.logger(news).warn(line);
   }
   if (isNew && branchKnown && news.adopt !== true && news.importId === undefined)
     await warnComputeLess(rt, "role", news);
@@ -56,7 +56,7 @@ function deletesFirst(olds: Props, news: Props): boolean {
 async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffRole(olds, news);
   const first = deletesFirst(olds, news);
-  if (rt.isPlanning(news)) {
+  if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
     const ref = refOf(olds);
     const api = rt.client();

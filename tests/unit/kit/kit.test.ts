@@ -98,9 +98,9 @@ describe("bind: the kit's rules around a resource's steps", () => {
     const calls: string[] = [];
     const deadlines: number[] = [];
     const w = bind(kindWith(calls, deadlines, rt), rt);
-    expect(rt.isPlanning({ __urn: urn })).toBe(false);
+    expect(rt.ledger.isPlanning({ __urn: urn })).toBe(false);
     await w.check({}, { __urn: urn, projectId: "p" });
-    expect(rt.isPlanning({ __urn: urn })).toBe(true);
+    expect(rt.ledger.isPlanning({ __urn: urn })).toBe(true);
     await w.create({ __urn: urn, projectId: "p", operationTimeoutSeconds: 5 });
     await w.update("w-1", {}, { __urn: urn, projectId: "p" });
     // The resource's own 5 s for its create; the instance's 60 s otherwise.
