@@ -17,5 +17,5 @@ export * from "./projects";
 export * from "./roles";
 export { type ProjectPermission, type PermissionCalls } from "./permissions";
 export { paginate, collectAll, type Page } from "./pager";
-export { ApiError, type ApiErrorKind, type RetryInfo } from "../http";
+export { ApiError, isNotFound, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

@@ -164,6 +164,10 @@ export class ApiError extends Error {
   }
 }
 
+/** True for a 404: the object (or what it belongs to, e.g. its branch) is not there. */
+export const isNotFound = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.kind === "not_found";
+
 /**
  * Thrown by a request's `parse` function when a body does not match its schema; the client turns
  * it into an `invalid_response` {@link ApiError} that lists the problems.

@@ -4,6 +4,7 @@
  */
 export {
   ApiError,
+  isNotFound,
   ResponseShapeError,
   type ApiErrorKind,
   type ApiErrorInit,

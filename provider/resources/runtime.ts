@@ -198,7 +198,6 @@ export class Runtime {
   forgetProject(projectId: string): void {
     this.ledger.projectReads.delete(projectId);
   }
-
 }
 
 /** True for the errors this provider raises on purpose (API answers, failed waits, its own advice). */

@@ -13,7 +13,9 @@ type Props = Record<string, unknown>;
 
 /** For a new resource: the expiry at which a refresh of this run found its branch deleted. */
 export function expiredThisRun(rt: Runtime, olds: Props, news: Props): string | undefined {
-  return isNewResource(olds) && typeof news.__urn === "string" ? rt.ledger.expiredThisRun(news.__urn) : undefined;
+  return isNewResource(olds) && typeof news.__urn === "string"
+    ? rt.ledger.expiredThisRun(news.__urn)
+    : undefined;
 }
 
 /**

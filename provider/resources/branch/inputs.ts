@@ -7,7 +7,7 @@ import { z } from "zod";
 import { checkAgainst, displayName, inputSchema, type InputsCheck } from "../check";
 import { OWNER_KEYS, UNKNOWN } from "../kit";
 import { checkComputeInput } from "../compute/inputs";
-import { branchIdRule } from "../branch-objects";
+import { branchIdRule } from "../branch-objects/objects";
 import { BRANCH_DEFINITION } from "./definition";
 import type { BranchInputs } from "./types";
 

@@ -55,7 +55,9 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   const { projectId, name } = inputs;
   if (typeof projectId === "string" && typeof name === "string" && ![projectId, name].includes(UNKNOWN)) {
     const other =
-      typeof news.__urn === "string" ? rt.ledger.declare(`branch:${projectId}/${name}`, news.__urn) : undefined;
+      typeof news.__urn === "string"
+        ? rt.ledger.declare(`branch:${projectId}/${name}`, news.__urn)
+        : undefined;
     if (other) {
       return {
         inputs: news,

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { checkAgainst, inputSchema, type CheckFailure, type InputsCheck } from "../check";
 import { UNKNOWN } from "../kit";
-import { branchIdRule } from "../branch-objects";
+import { branchIdRule } from "../branch-objects/objects";
 import { didYouMean } from "../settings";
 import { COMPUTE_DEFINITION } from "./definition";
 import { MAX_AUTOSCALING_CU, isOfferedSize } from "./sizing";

@@ -7,8 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type NeonClient } from "../../api";
 import type { Checked, TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
-import { parseImportId, pendingBranchOps, refOf, refuseTaken, type BranchObjectRef } from "../branch-objects";
-import { createOnBranch, type Made } from "../branch-object-create";
+import {
+  parseImportId,
+  pendingBranchOps,
+  refOf,
+  refuseTaken,
+  type BranchObjectRef,
+} from "../branch-objects/objects";
+import { createOnBranch, type Made } from "../branch-objects/create";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
 import { explainOwner } from "./owner";

@@ -2,7 +2,13 @@
  * Inputs of the `Database` resource and `check`: validation at `pulumi preview`. Pure.
  */
 import { checkAgainst, inputSchema, type InputsCheck } from "../check";
-import { apiId as id, branchIdRule, importIdFailures, pgName, threePartImportId } from "../branch-objects";
+import {
+  apiId as id,
+  branchIdRule,
+  importIdFailures,
+  pgName,
+  threePartImportId,
+} from "../branch-objects/objects";
 import { DATABASE_DEFINITION } from "./definition";
 
 const inputsSchema = inputSchema(DATABASE_DEFINITION, {

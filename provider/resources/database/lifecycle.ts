@@ -5,12 +5,13 @@
  * update (rename and owner change in place: the id and data stay) in `update.ts`; the owner's rules
  * in `owner.ts`.
  */
+import { isNotFound } from "../../api";
 import type * as pulumi from "@pulumi/pulumi";
 import type { Database } from "../../api";
 import { confirmGone, deleteAndWait, diffResult, isNewResource, type ResourceSteps } from "../kit";
 import { clause, type Runtime } from "../runtime";
-import { duplicateFailure, isNotFound, refuseTakenTarget } from "../branch-objects";
-import { NoComputeError, refuseComputeLessTarget, warnComputeLess } from "../needs-compute";
+import { duplicateFailure, refuseTakenTarget } from "../branch-objects/objects";
+import { NoComputeError, refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, diffDatabase } from "./mapping";

@@ -9,11 +9,12 @@
  * fail at `up` — the service refuses to delete a role that owns a database — so the preview fails
  * instead.
  */
+import { isNotFound } from "../../api";
 import type { ApiError, NeonClient } from "../../api";
 import type { CheckFailure } from "../check";
 import { UNKNOWN } from "../kit";
 import type { Runtime } from "../runtime";
-import { importIdOf, isNotFound, type BranchObjectRef } from "../branch-objects";
+import { importIdOf, type BranchObjectRef } from "../branch-objects/objects";
 
 type Props = Record<string, unknown>;
 

@@ -3,12 +3,12 @@
  * (rename and owner change in place: the id and data stay).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Database, type DatabaseOperations, type NeonClient } from "../../api";
+import { ApiError, type Database, type DatabaseOperations, type NeonClient, isNotFound } from "../../api";
 import { confirmGone, refreshInputs, waitingLine, type UpdateStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps } from "../branch-objects";
-import { throughCompute } from "../needs-compute";
+import { parseImportId, pendingBranchOps } from "../branch-objects/objects";
+import { throughCompute } from "../branch-objects/needs-compute";
 import { DATABASE_DEFINITION } from "./definition";
 import type { DatabaseInputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";

@@ -3,10 +3,10 @@
  * access before the grant was sent), or the take-over of the grant `importId` names.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError } from "../../api";
+import { ApiError, isNotFound } from "../../api";
 import { createOnce, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
-import { isNotFound } from "../branch-objects";
+
 import type { ProjectPermissionInputs } from "./types";
 import { describeGrant, parseGrantRef, resourceId, toOutputs } from "./mapping";
 import { projectPermissionNoun } from "./kind";

@@ -3,7 +3,7 @@
  */
 import { z } from "zod";
 import { checkAgainst, inputSchema, type InputsCheck } from "../check";
-import { apiId } from "../branch-objects";
+import { apiId } from "../branch-objects/objects";
 import { PROJECT_PERMISSION_DEFINITION } from "./definition";
 import type { ProjectPermissionInputs } from "./types";
 

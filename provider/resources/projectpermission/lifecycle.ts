@@ -4,6 +4,7 @@
  * already revoked is deleted) here; create in `create.ts`, the rules check and create share in
  * `rules.ts`. A grant starts no operation: no step waits for the project's lock.
  */
+import { isNotFound } from "../../api";
 import type * as pulumi from "@pulumi/pulumi";
 import { definedDiff } from "../compare";
 import {
@@ -17,7 +18,7 @@ import {
   type ResourceSteps,
 } from "../kit";
 import type { Runtime } from "../runtime";
-import { isNotFound } from "../branch-objects";
+
 import { PROJECT_PERMISSION_DEFINITION as DEF } from "./definition";
 import { checkInputs } from "./inputs";
 import type { ProjectPermissionInputs } from "./types";

@@ -4,12 +4,12 @@
  * adopted or imported. The password goes only into the outputs.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
+import { ApiError, type NeonClient, type Role, type RoleOperations, isNotFound } from "../../api";
 import type { Checked, TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps, refOf, refuseTaken } from "../branch-objects";
-import { createOnBranch, type Made } from "../branch-object-create";
+import { parseImportId, pendingBranchOps, refOf, refuseTaken } from "../branch-objects/objects";
+import { createOnBranch, type Made } from "../branch-objects/create";
 import type { RoleInputs } from "./types";
 import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
 

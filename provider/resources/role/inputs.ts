@@ -10,7 +10,7 @@ import {
   pgName,
   reservedRoleName,
   threePartImportId,
-} from "../branch-objects";
+} from "../branch-objects/objects";
 import { ROLE_DEFINITION } from "./definition";
 
 const inputsSchema = inputSchema(ROLE_DEFINITION, {

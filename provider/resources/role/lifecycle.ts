@@ -6,11 +6,11 @@
  * log line or a message.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type NeonClient, type Role } from "../../api";
+import { ApiError, type NeonClient, type Role, isNotFound } from "../../api";
 import { deleteAndWait, diffResult, UNKNOWN, type ResourceSteps } from "../kit";
 import type { Runtime } from "../runtime";
-import { duplicateFailure, isNotFound, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects";
-import { refuseComputeLessTarget, warnComputeLess } from "../needs-compute";
+import { duplicateFailure, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects/objects";
+import { refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
 import { declareDeletingRole } from "../database/owner";
 import type { RoleInputs } from "./types";

@@ -3,7 +3,7 @@
  * importId) and its outputs. The password goes only into the outputs, which the classes mark secret.
  */
 import type { Role } from "../../api";
-import { importIdOf, type BranchObjectRef } from "../branch-objects";
+import { importIdOf, type BranchObjectRef } from "../branch-objects/objects";
 import { stateOf } from "../kit";
 import { definedDiff } from "../compare";
 import { ROLE_DEFINITION } from "./definition";

@@ -3,12 +3,12 @@
  * which reports the new password only when the reset has finished.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type NeonClient, type Role, type RoleOperations } from "../../api";
+import { ApiError, type NeonClient, type Role, type RoleOperations, isNotFound } from "../../api";
 import { confirmGone, InitError, refreshInputs, waitingLine, type UpdateStep } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { isNotFound, parseImportId, pendingBranchOps, refOf } from "../branch-objects";
-import { throughCompute } from "../needs-compute";
+import { parseImportId, pendingBranchOps, refOf } from "../branch-objects/objects";
+import { throughCompute } from "../branch-objects/needs-compute";
 import { ROLE_DEFINITION } from "./definition";
 import { describeRole, diffRole, roleId, toOutputs, type RoleRef } from "./mapping";
 import { revealed } from "./create";

@@ -4,10 +4,10 @@
  * owner role and database, the ones a child branch inherits).
  */
 import { z } from "zod";
-import { ApiError, type NeonClient, type Operation } from "../api";
-import { displayName, type CheckFailure } from "./check";
-import { createdByStack, pendingOperations, UNKNOWN } from "./kit";
-import type { Runtime } from "./runtime";
+import { type NeonClient, type Operation, isNotFound } from "../../api";
+import { displayName, type CheckFailure } from "../check";
+import { createdByStack, pendingOperations, UNKNOWN } from "../kit";
+import type { Runtime } from "../runtime";
 
 /** Where an object of a branch is. */
 export interface BranchObjectRef {
@@ -41,10 +41,6 @@ export async function pendingBranchOps(
 ): Promise<Operation[]> {
   return pendingOperations(api, projectId, (o) => o.branch_id === branchId, { includeFailed: false });
 }
-
-/** True for a 404 (the object, or its branch, is not there). */
-export const isNotFound = (err: unknown): err is ApiError =>
-  err instanceof ApiError && err.kind === "not_found";
 
 /**
  * The error for a name a stack did not create (it existed before this create was sent): it names

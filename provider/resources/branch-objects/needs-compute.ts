@@ -4,11 +4,11 @@
  * refused so waits for the Compute this program declares on the branch, or fails saying what to
  * declare; a delete-first replacement onto such a branch is refused before the delete; a preview warns.
  */
-import { ApiError } from "../api";
-import { isNotFound, type BranchObjectRef } from "./branch-objects";
-import { UNKNOWN } from "./kit";
-import type { Runtime } from "./runtime";
-import type { ResourceLogger } from "./engine-log";
+import { ApiError, isNotFound } from "../../api";
+import { type BranchObjectRef } from "./objects";
+import { UNKNOWN } from "../kit";
+import type { Runtime } from "../runtime";
+import type { ResourceLogger } from "../engine-log";
 
 type Props = Record<string, unknown>;
 
@@ -157,7 +157,8 @@ async function hasReadWrite(rt: Runtime, projectId: string, branchId: string): P
 async function computeOrComing(rt: Runtime, news: Props): Promise<boolean | undefined> {
   const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
   if (!known(news.projectId) || !known(news.branchId)) return undefined;
-  if (rt.ledger.computeComing(news.branchId) || rt.ledger.madeThisRun("compute-on", news.branchId)) return true;
+  if (rt.ledger.computeComing(news.branchId) || rt.ledger.madeThisRun("compute-on", news.branchId))
+    return true;
   return hasReadWrite(rt, news.projectId, news.branchId);
 }
 

@@ -7,11 +7,11 @@
  * its own calls and rules ({@link BranchObjectCreate}).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { NeonClient, Operation } from "../api";
-import type { ResourceLogger } from "./engine-log";
-import { createOnce, keptInStack, waitingLine } from "./kit";
-import type { Runtime } from "./runtime";
-import { knownAbsent, leftByThisStack, refOf, refuseTaken, type BranchObjectRef } from "./branch-objects";
+import type { NeonClient, Operation } from "../../api";
+import type { ResourceLogger } from "../engine-log";
+import { createOnce, keptInStack, waitingLine } from "../kit";
+import type { Runtime } from "../runtime";
+import { knownAbsent, leftByThisStack, refOf, refuseTaken, type BranchObjectRef } from "./objects";
 import { throughCompute } from "./needs-compute";
 
 /** An object a create made or found, and the operations still to wait for. */
