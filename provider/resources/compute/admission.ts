@@ -6,7 +6,7 @@
  * create waiting in its project's queue inside the provider (one operation per project at a time)
  * holds its step the whole time. Registered in declaration order, the first project's computes take
  * every step and the other projects wait for them: 100 computes over 5 projects took 3.1× their
- * floor with 8 steps (BENCHMARKS.md). Admitting registrations so that at most `parallel` of them are
+ * floor with 8 steps (docs/decisions/0015). Admitting registrations so that at most `parallel` of them are
  * in the engine at once (or two per project, when that is more), each next one from the project with
  * the fewest in flight, keeps every project's queue busy with the same 8 steps.
  *

@@ -74,7 +74,7 @@ describe("what a program's process loads", () => {
 // A TypeScript program is type-checked at every `pulumi up` (Pulumi's ts-node), in each of a team's
 // parallel pipelines: the declarations the package's types reach are read and bound each time. The
 // classes, lookups and sweep need none of the API client's (zod's schemas, axios), which cost about
-// 0.2 s of CPU per `up` (BENCHMARKS.md, "What a program's type-check reads"); internal helpers are `@internal` and
+// 0.2 s of CPU per `up` (bench/results/history.md, "What a program's type-check reads"); internal helpers are `@internal` and
 // the build strips them (tsconfig.build.json `stripInternal`).
 describe("what a program's type-check reads", () => {
   const pkgDir = path.dirname(
