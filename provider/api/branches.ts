@@ -16,15 +16,16 @@ export const BRANCH_PAGE_SIZE = 1000;
 /** Branches read at most from one project's listing: a plan's cap (5000) and then some. */
 export const MAX_BRANCHES = 20_000;
 
-export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
-  const branch = (p: string, b: string) => `branch ${b} of project ${p}`;
-  // The string values of an annotation as the service answers it.
-  const strings = (
-    a: { value?: Record<string, unknown> | null } | null | undefined,
-  ): Record<string, string> =>
-    Object.fromEntries(
-      Object.entries(a?.value ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"),
-    );
+const branch = (p: string, b: string) => `branch ${b} of project ${p}`;
+
+// The string values of an annotation as the service answers it.
+const strings = (a: { value?: Record<string, unknown> | null } | null | undefined): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(a?.value ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
+
+/** The reads of branches with their annotations: one branch, and every page of the listing. */
+function annotatedCalls(call: Call): Pick<NeonClient["branches"], "getAnnotated" | "listAnnotated"> {
   // One read of a branch: the branch, and the string values of its annotation.
   const getAnnotated: NeonClient["branches"]["getAnnotated"] = (p, b) =>
     call(
@@ -53,6 +54,11 @@ export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"
       }),
       { limit: MAX_BRANCHES },
     );
+  return { getAnnotated, listAnnotated };
+}
+
+export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
+  const { getAnnotated, listAnnotated } = annotatedCalls(call);
   return {
     get: async (p, b) => (await getAnnotated(p, b)).branch,
     getAnnotated,

@@ -1,7 +1,7 @@
 /**
  * Typed calls of the Neon API v2: the client's interface, its operation calls and the operation
  * waiter bound to it; each other area's calls are in their own file (endpoints, branches, projects,
- * roles and databases, API keys).
+ * roles and databases, API keys), and a 423's reading of the project's lock in `projectlock.ts`.
  */
 import type { z } from "zod";
 import {
@@ -10,12 +10,10 @@ import {
   ResponseShapeError,
   route,
   type HttpClient,
-  type Clock,
   type HttpClientOptions,
   type LockWait,
   type Route,
 } from "../http";
-import { estimateLock, FAR_WAKE_SPREAD_MS, holderGraceMs, lockWaitMs } from "../operations/lock";
 import {
   describeIssues,
   OperationResponseSchema,
@@ -50,6 +48,7 @@ import {
 import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./roles";
 import { paginate } from "./pager";
 import { permissionCalls, type PermissionCalls } from "./permissions";
+import { projectLockWait } from "./projectlock";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
 
@@ -208,6 +207,8 @@ export function classifyPollError(err: unknown): PollErrorClass {
   return "transient";
 }
 
+export { projectLockWait, type OperationsReader } from "./projectlock";
+
 /** Creates a client. Sends nothing until the first call. */
 export function createNeonClient(opts: NeonClientOptions): NeonClient {
   if (!opts || typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
@@ -223,103 +224,6 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
   return client;
 }
 
-/** How many of a project's latest operations a 423 reads: what is pending, and enough history to time it. */
-const LOCK_PAGE = 20;
-/**
- * How long one reading of a project's operations may answer the 423s of this process (ms), at most;
- * and about the least time between two readings of one project by this process (at least this less
- * {@link LOCK_READING_SLACK_MS}): the operations route also carries every process's polls, the account
- * allows 40 requests per rolling second per route, and thirty waiters that each look about once a
- * second stay under it. A 423 asked within that second gets a wait until it has passed (no reading),
- * at whose end the change is looked for.
- */
-const LOCK_READING_MS = 1_000;
-/**
- * How early within that second a reading is still taken rather than waited for: a timer measures its
- * wait from the event loop's time, which lags the wall clock by what the loop was doing when the timer
- * was set (tens of ms on a busy machine), so a wait until the second's end may end a little before it
- * on the wall clock — and another wait of a few ms, one more retry reported, would follow.
- */
-const LOCK_READING_SLACK_MS = 50;
-
-/**
- * The wait of a 423 on a project: one page of its operations says what holds the lock and until when
- * (`estimateLock`). A reading — even one under way, or one that failed — serves every 423 of this
- * process on that project that it can explain: those asked with a `since` at or before its start (the
- * HTTP client passes the time the 423 arrived, or the end of a wait), and for a second those
- * asked with none. A route outside a project, or a page with nothing pending, gets no wait (the
- * backoff applies, or the change is tried).
- */
-export function projectLockWait(
-  client: Pick<NeonClient, "operations" | "serviceNow">,
-  clock: Pick<Clock, "now" | "random">,
-) {
-  const readings = new Map<
-    string,
-    { at: number; page: Promise<{ ops: Operation[]; nowMs: number } | undefined> }
-  >();
-  return async (route: Route, since?: number): Promise<LockWait | undefined> => {
-    const encoded = /^\/projects\/([^/]+)(?:\/|$)/.exec(route.path)?.[1];
-    if (!encoded) return undefined;
-    const projectId = decodeURIComponent(encoded);
-    let reading = readings.get(projectId);
-    if (!reading || reading.at < (since ?? clock.now() - LOCK_READING_MS)) {
-      // Not within a second of this client's last reading of the project: a change refused just after
-      // a look (another pipeline took the lock first) waits, then looks a second after that one. A
-      // wait like any other, so that the call's deadline cuts it (no progress line: no holder).
-      const soonest = reading ? reading.at + LOCK_READING_MS - clock.now() : 0;
-      if (soonest > LOCK_READING_SLACK_MS) return { delayMs: Math.min(soonest, LOCK_READING_MS) };
-      for (const [p, r] of readings) if (clock.now() - r.at > LOCK_READING_MS) readings.delete(p);
-      const page = client.operations
-        .listPage(projectId, { limit: LOCK_PAGE })
-        .then((answer) => ({ ops: answer.operations, nowMs: client.serviceNow() }))
-        .catch(() => undefined);
-      reading = { at: clock.now(), page };
-      readings.set(projectId, reading);
-    }
-    const read = await reading.page;
-    if (!read) return undefined;
-    // The change's own branch: the one its route names, none for a branch's create (runs of other
-    // branches apply), unknown (`null`: no run rule) for a change on a branch its route does not name.
-    const branch = /\/branches\/([^/]+)/.exec(route.path)?.[1];
-    const own =
-      branch !== undefined
-        ? decodeURIComponent(branch)
-        : route.template === "POST /projects/{project_id}/branches"
-          ? undefined
-          : null;
-    const e = estimateLock(read.ops, read.nowMs, own);
-    if (!e) {
-      const grace = holderGraceMs(read.ops, client.serviceNow(), own);
-      return grace > 0
-        ? {
-            // No operation holds it: the lock is passing from one change to the next. At the
-            // grace's end the change is tried, not looked for: a look within a second of this one
-            // would have to wait for that second (thirty waiters' two looks in one second met 429s,
-            // bench runs 30 and 35), and the project would idle meanwhile. Spread as a far wake is,
-            // as the waiters of a grace all wait for the same moment; those a faster waiter beat to
-            // the lock meet one 423 each, and look a second after this look.
-            delayMs: grace + clock.random() * FAR_WAKE_SPREAD_MS,
-            thenTry: true,
-            holder: `project ${projectId} is free; the branch that held it is expected to go on`,
-          }
-        : undefined;
-    }
-    // The estimate is on the service's clock; the wait is a duration, the same on both.
-    const now = client.serviceNow();
-    return {
-      delayMs: lockWaitMs(e, now, clock.random),
-      operationId: e.running.id,
-      holder:
-        `project ${projectId} is running ${e.running.action} (operation ${e.running.id}, ` +
-        `${e.running.status} for ${Math.max(0, Math.round((now - e.startedMs) / 1000))} s` +
-        `${e.pending > 1 ? `; ${e.pending} operations pending` : ""}` +
-        `${e.followingChanges > 0 ? `; its branch is expected to send ${e.followingChanges} more` : ""})`,
-    };
-  };
-}
-
-/** One typed call: a route, what it does (for messages), the answer's schema. */
 /** What `compare_schema` compares: a database, against a base branch, optionally at points in time. */
 export interface SchemaCompareQuery {
   databaseName: string;
@@ -330,6 +234,7 @@ export interface SchemaCompareQuery {
   baseTimestamp?: string;
 }
 
+/** One typed call: a route, what it does (for messages), the answer's schema. */
 export type Call = <S extends z.ZodType, T = z.infer<S>>(
   to: Route,
   verb: string,
@@ -342,9 +247,9 @@ export type Call = <S extends z.ZodType, T = z.infer<S>>(
   },
 ) => Promise<T>;
 
-/** Builds the typed client over an HTTP client (tests pass their own). */
-export function buildClient(http: HttpClient): NeonClient {
-  function call<S extends z.ZodType, T = z.infer<S>>(
+/** The typed call over an HTTP client: the answer is checked against `schema`, then mapped. */
+function typedCall(http: HttpClient): Call {
+  return <S extends z.ZodType, T = z.infer<S>>(
     to: Route,
     verb: string,
     thing: string,
@@ -354,8 +259,8 @@ export function buildClient(http: HttpClient): NeonClient {
       body?: unknown;
       map?: (v: z.infer<S>) => T;
     } = {},
-  ): Promise<T> {
-    return http.request<T>({
+  ): Promise<T> =>
+    http.request<T>({
       route: to,
       verb,
       thing,
@@ -367,7 +272,11 @@ export function buildClient(http: HttpClient): NeonClient {
         return extra.map ? extra.map(r.data) : (r.data as T);
       },
     });
-  }
+}
+
+/** Builds the typed client over an HTTP client (tests pass their own). */
+export function buildClient(http: HttpClient): NeonClient {
+  const call = typedCall(http);
 
   const endpoints = endpointCalls(call, http);
 

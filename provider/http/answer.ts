@@ -12,7 +12,7 @@ import {
   type ApiErrorKind,
 } from "./errors";
 import { parseRetryAfter, type AttemptOutcome } from "./retry";
-import type { RequestSpec } from "./client";
+import type { RequestSpec } from "./types";
 
 /** The parts of an HTTP answer read here; an `AxiosResponse` has them. */
 export interface Answer {

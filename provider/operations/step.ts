@@ -338,8 +338,8 @@ export function nextPollAt(
     const target = long && elapsed + cfg.minIntervalMs < half ? half : w.lo;
     return t.anchorAt + target;
   }
-  // Densely through the window. (Skipping empty stretches between the durations seen was tried: it
-  // saved polls with a two-cluster history but cost jittered 30 s waits ~0.4 s; see BENCHMARKS.md.)
+  // Densely through the window, gaps between the durations seen included: skipping them saves a few
+  // polls but sees an end that falls in a gap late (see docs/decisions/0014).
   if (elapsed < w.hi) return now + step;
   // Late: start at the window's pace and slow down gently, on the scale of the window's width.
   const late = step * (1 + (elapsed - w.hi) / Math.max(w.hi - w.lo, step));
