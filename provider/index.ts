@@ -3,14 +3,8 @@
  *
  * @packageDocumentation
  */
-// One line per resource of the registry (TypeScript names cannot come from data).
-export * from "./resources/compute/resource";
-export * from "./resources/apikey/resource";
-export * from "./resources/project/resource";
-export * from "./resources/branch/resource";
-export * from "./resources/role/resource";
-export * from "./resources/database/resource";
-export * from "./resources/projectpermission/resource";
+// Every resource of the registry, generated (`npm run types:gen`).
+export * from "./dynamic/resources";
 export { COMPUTE_SIZES, deriveSizing, type ComputeSizing } from "./resources/compute/sizing";
 export {
   getProjects,

@@ -1,21 +1,161 @@
 /**
- * The registry: every resource and lookup of the package, in one list each. The dynamic face
- * (`dynamic/`), the plugin's faces and schema (`plugin/`), the generated docs
- * (`scripts/lib/api-docs.ts`) read it. A new resource is a folder under `resources/` and a line
- * here, as CONTRIBUTING.md lists (a test holds the list to the code): the dynamic face loads
- * every resource through its one entry (`dynamic/impl.ts`); TypeScript names
- * cannot come from data, so the public index and the plugin SDK each re-export its classes by name.
+ * The registry: every resource and lookup of the package, in one list each. A resource is a folder
+ * under `resources/` and an entry here, as CONTRIBUTING.md lists (a test holds the list to the code):
+ * the dynamic face loads every resource through its one entry (`dynamic/impl.ts`); both faces'
+ * classes are generated from this file (`npm run types:gen`: `dynamic/resources.ts`,
+ * `plugin/resources.ts`); the plugin's schema and the generated docs (`scripts/lib/api-docs.ts`) read it.
  */
 import { LOOKUPS, OBJECT_TYPES as LOOKUP_TYPES } from "./lookups/definitions";
-import { apiKey } from "./resources/apikey/kind";
-import { branch } from "./resources/branch/kind";
-import { compute } from "./resources/compute/kind";
-import { database } from "./resources/database/kind";
-import { project } from "./resources/project/kind";
-import { projectPermission } from "./resources/projectpermission/kind";
-import { role } from "./resources/role/kind";
+import { APIKEY_DEFINITION } from "./resources/apikey/definition";
+import type * as apiKeyLifecycle from "./resources/apikey/lifecycle";
+import type { ApiKeyInputs } from "./resources/apikey/types";
+import { BRANCH_COMPUTE_TYPE, BRANCH_DEFINITION } from "./resources/branch/definition";
+import type * as branchLifecycle from "./resources/branch/lifecycle";
+import type { BranchInputs } from "./resources/branch/types";
+import { admit } from "./resources/compute/admission";
+import { COMPUTE_DEFINITION } from "./resources/compute/definition";
+import type * as computeLifecycle from "./resources/compute/lifecycle";
+import type { ComputeInputs } from "./resources/compute/types";
+import { DATABASE_DEFINITION } from "./resources/database/definition";
+import type * as databaseLifecycle from "./resources/database/lifecycle";
+import type { DatabaseInputs } from "./resources/database/types";
+import { PROJECT_DEFAULT_COMPUTE_TYPE, PROJECT_DEFINITION } from "./resources/project/definition";
+import type * as projectLifecycle from "./resources/project/lifecycle";
+import type { ProjectInputs } from "./resources/project/types";
+import {
+  PROJECT_PERMISSION_DEFINITION,
+  PROJECT_PERMISSION_NOUN,
+} from "./resources/projectpermission/definition";
+import type * as projectPermissionLifecycle from "./resources/projectpermission/lifecycle";
+import type { ProjectPermissionInputs } from "./resources/projectpermission/types";
+import { ROLE_DEFINITION } from "./resources/role/definition";
+import type * as roleLifecycle from "./resources/role/lifecycle";
+import type { RoleInputs } from "./resources/role/types";
 import type { ObjectTypeDef } from "./resources/definition";
-import type { ResourceKind } from "./resources/kit";
+import type { ResourceKind, ResourceSteps } from "./resources/kit";
+
+/**
+ * A registry entry: the definition, the steps (loaded at the first step: a program's process only
+ * makes classes, and the steps load the API client) and what the kit needs besides.
+ */
+function entry<I extends object>(
+  steps: () => ResourceSteps<I>,
+  rest: Omit<ResourceKind<I>, "steps">,
+): ResourceKind<I> {
+  let loaded: ResourceSteps<I> | undefined;
+  return {
+    ...rest,
+    get steps() {
+      return (loaded ??= steps());
+    },
+  };
+}
+
+export const compute = entry<ComputeInputs>(
+  () => (require("./resources/compute/lifecycle") as typeof computeLifecycle).computeSteps,
+  {
+    definition: COMPUTE_DEFINITION,
+    noun: "compute",
+    adoptInput: "adoptExistingPrimary",
+    releasedDynamic: {
+      module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/compute/impl",
+      label: "Compute",
+    },
+    classes: {
+      // A branch holds one read_write compute: replacements delete first, also when forced
+      // (`--replace`, `replaceOnChanges`), where the engine does not ask diff (docs/decisions/0005).
+      deleteBeforeReplace: true,
+      // During `up`, a fair share of the engine's parallel steps per project (compute/admission.ts).
+      admit,
+    },
+  },
+);
+
+export const apiKey = entry<ApiKeyInputs>(
+  () => (require("./resources/apikey/lifecycle") as typeof apiKeyLifecycle).apiKeySteps,
+  {
+    definition: APIKEY_DEFINITION,
+    noun: "API key",
+    releasedDynamic: {
+      module: "@neon-labs-unofficial/pulumi-neon-compute/dist/provider/resources/apikey/impl",
+      label: "API key",
+    },
+    // No deleteBeforeReplace: a rotation creates the new key before the old one is revoked.
+  },
+);
+
+export const project = entry<ProjectInputs>(
+  () => (require("./resources/project/lifecycle") as typeof projectLifecycle).projectSteps,
+  {
+    definition: PROJECT_DEFINITION,
+    noun: "project",
+    objectTypes: [PROJECT_DEFAULT_COMPUTE_TYPE],
+    // Never replaced (diff refuses); a forced replacement creates first and its create takes the
+    // project over, so the delete that follows leaves it: no deleteBeforeReplace.
+  },
+);
+
+export const branch = entry<BranchInputs>(
+  () => (require("./resources/branch/lifecycle") as typeof branchLifecycle).branchSteps,
+  {
+    definition: BRANCH_DEFINITION,
+    noun: "branch",
+    adoptInput: "adoptDefault",
+    objectTypes: [BRANCH_COMPUTE_TYPE],
+    // Branch names are unique in a project: a replacement deletes the old branch first.
+    classes: { deleteBeforeReplace: true },
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "parentId", kind: "branch" },
+    ],
+  },
+);
+
+export const role = entry<RoleInputs>(
+  () => (require("./resources/role/lifecycle") as typeof roleLifecycle).roleSteps,
+  {
+    definition: ROLE_DEFINITION,
+    noun: "role",
+    adoptInput: "adopt",
+    // No deleteBeforeReplace class option: the diff says per change (a rename creates the new role
+    // first, so its databases can move to it in the same update); the kit leaves in place an object
+    // this run's replacement took over.
+    unknownAtCreate: ["name"],
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
+export const database = entry<DatabaseInputs>(
+  () => (require("./resources/database/lifecycle") as typeof databaseLifecycle).databaseSteps,
+  {
+    definition: DATABASE_DEFINITION,
+    noun: "database",
+    adoptInput: "adopt",
+    // Database names are unique in a branch: a replacement deletes the old database first.
+    classes: { deleteBeforeReplace: true },
+    unknownAtCreate: ["name"],
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
+export const projectPermission = entry<ProjectPermissionInputs>(
+  () =>
+    (require("./resources/projectpermission/lifecycle") as typeof projectPermissionLifecycle)
+      .projectPermissionSteps,
+  {
+    definition: PROJECT_PERMISSION_DEFINITION,
+    noun: PROJECT_PERMISSION_NOUN,
+    adoptInput: "importId",
+    // A changed address or project is granted before the old grant is revoked: no deleteBeforeReplace.
+    targets: [{ property: "projectId", kind: "project" }],
+  },
+);
 
 /** The resources, in schema and docs order. */
 export const RESOURCES: readonly ResourceKind[] = [

@@ -24,14 +24,8 @@ import type {
   SchemaDiff,
 } from "../lookups";
 
-// One line per resource of the registry (TypeScript names cannot come from data).
-export * from "../resources/compute/plugin";
-export * from "../resources/apikey/plugin";
-export * from "../resources/project/plugin";
-export * from "../resources/branch/plugin";
-export * from "../resources/role/plugin";
-export * from "../resources/database/plugin";
-export * from "../resources/projectpermission/plugin";
+// Every resource of the registry, generated (`npm run types:gen`).
+export * from "./resources";
 
 /** Arguments of an explicit {@link Provider}: one Neon account. */
 export interface ProviderArgs {

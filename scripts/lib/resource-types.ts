@@ -98,6 +98,84 @@ export function resourceTypes(): Record<string, string> {
   return files;
 }
 
+/** `ApiKey` → `apiKey`: a resource's registry entry's name (provider/registry.ts). */
+const camel = (name: string) => name[0].toLowerCase() + name.slice(1);
+
+/** `ProjectPermission` → `PROJECT_PERMISSION`; the names released in 0.1.0 as they were. */
+const constant = (name: string) =>
+  ({ ApiKey: "APIKEY" })[name] ?? name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+
+/**
+ * Both faces' classes, generated from the registry (`npm run types:gen` writes
+ * `provider/dynamic/resources.ts` and `provider/plugin/resources.ts`): per resource its class, its
+ * args and outputs types and, in the dynamic face, its type token (and, for the resources released
+ * in 0.1.0, the output keys they exported). A resource is a registry line, not a template per face.
+ */
+export function faceClasses(): Record<string, string> {
+  const head = (face: string) => [
+    `// Generated from provider/registry.ts by \`npm run types:gen\`: do not edit (a test fails when it is stale).`,
+    `/** The ${face}'s class of every resource of the registry, with its args and outputs types. */`,
+  ];
+  const imports: string[] = [];
+  const reexports: string[] = [];
+  const dynamic: string[] = [];
+  const plugin: string[] = [];
+  for (const kind of RESOURCES) {
+    const def = kind.definition;
+    const n = def.name;
+    const folder = `../resources/${n.toLowerCase()}/types`;
+    const types = [...(kind.objectTypes ?? []).map((o) => `${o.name}Args`), `${n}Args`, `${n}Outputs`];
+    const doc = (face: string) =>
+      tsdoc(`${def.description} ${face} Inputs and outputs: \`docs/api/${n}.md\`.`, "");
+    imports.push(`import type { ${n}Args, ${n}Outputs } from "${folder}";`);
+    reexports.push(`export type { ${types.join(", ")} } from "${folder}";`);
+    dynamic.push(
+      `/** The type token of the dynamic class: \`pulumi-nodejs:dynamic/neon:${n}\`. */`,
+      `export const ${constant(n)}_TYPE_TOKEN = dynamicTypeToken(registry.${camel(n)}.definition);`,
+      ...(kind.releasedDynamic
+        ? [
+            `/** The keys seeded on every {@link ${n}} so that each output appears on the class. */`,
+            `export const ${constant(n)}_OUTPUT_KEYS: readonly string[] = outputNames(registry.${camel(n)}.definition.properties);`,
+          ]
+        : []),
+      doc(
+        "A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`).",
+      ),
+      `export const ${n} = dynamicClass<${n}Args, ${n}Outputs>(registry.${camel(n)});`,
+      `export type ${n} = InstanceType<typeof ${n}>;`,
+    );
+    plugin.push(
+      doc(`Served by the provider plugin as \`neoncompute:index:${n}\`.`),
+      `export const ${n} = pluginClass<${n}Args, ${n}Outputs>(registry.${camel(n)});`,
+      `export type ${n} = InstanceType<typeof ${n}>;`,
+    );
+  }
+  const file = (face: string, own: string[], body: string[]) =>
+    [
+      ...head(face),
+      ...own,
+      `import * as registry from "../registry";`,
+      ...imports,
+      ...reexports,
+      ...body,
+    ].join("\n") + "\n";
+  return {
+    "provider/dynamic/resources.ts": file(
+      "dynamic face",
+      [
+        `import { dynamicClass, dynamicTypeToken } from "./class";`,
+        `import { outputNames } from "../resources/definition";`,
+      ],
+      dynamic,
+    ),
+    "provider/plugin/resources.ts": file(
+      "provider plugin",
+      [`import { pluginClass } from "./class";`],
+      plugin,
+    ),
+  };
+}
+
 /** The TypeScript type of a lookup's argument or result field (plain values: no `pulumi.Input`). */
 function plainType(p: PropertyDef): string {
   const t = p.type;

@@ -9,7 +9,7 @@ import type { Runtime } from "../runtime";
 
 import type { ProjectPermissionInputs } from "./types";
 import { describeGrant, parseGrantRef, resourceId, toOutputs } from "./mapping";
-import { projectPermissionNoun } from "./kind";
+import { PROJECT_PERMISSION_NOUN } from "./definition";
 import { grantOf, heldMessage, importProblem } from "./rules";
 
 /** Grants the declared address access, once; or, given `importId`, takes over that grant. */
@@ -62,7 +62,7 @@ async function importGrant(rt: Runtime, inputs: Checked<ProjectPermissionInputs>
   const g = grants.find((x) => x.id === ref.permissionId);
   const problem = importProblem(importId, inputs.email, g);
   if (problem || !g) throw new Error(`Failed to import project access: ${problem}.`);
-  rt.ledger.noteTakenOver(projectPermissionNoun, importId);
+  rt.ledger.noteTakenOver(PROJECT_PERMISSION_NOUN, importId);
   rt.logger(inputs).info(`took over ${describeGrant(ref.projectId, g.granted_to_email, g.id)}`);
   return { id: importId, outs: toOutputs(inputs, ref.projectId, g) };
 }

@@ -7,6 +7,9 @@
 import type { ResourceDef } from "../definition";
 import { fixedInput, importIdInput } from "../definition";
 
+/** What a ProjectPermission is called in messages. */
+export const PROJECT_PERMISSION_NOUN = "project access";
+
 export const PROJECT_PERMISSION_DEFINITION = {
   name: "ProjectPermission",
   description:

@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { COMPUTE_OUTPUT_KEYS } from "../../../provider/resources/compute/resource";
+import { COMPUTE_OUTPUT_KEYS } from "../../../provider/dynamic/resources";
 import { toOutputs } from "../../../provider/resources/compute/mapping";
 import { outputNames } from "../../../provider/resources/definition";
 import { RESOURCES } from "../../../provider/registry";

@@ -30,7 +30,7 @@ import { RESOURCES } from "../../../provider/registry";
 import { apiDocs } from "../../../scripts/lib/api-docs";
 import { registryDocs } from "../../../scripts/lib/registry-docs";
 import { PROGRAM_ENVIRONMENT, SETTINGS } from "../../../provider/resources/settings";
-import { lookupTypes, resourceTypes } from "../../../scripts/lib/resource-types";
+import { faceClasses, lookupTypes, resourceTypes } from "../../../scripts/lib/resource-types";
 import { formatted } from "../../../scripts/lib/formatted";
 
 const names = (props: readonly PropertyDef[], keep: (p: PropertyDef) => boolean) =>
@@ -248,7 +248,7 @@ describe.each(
 });
 
 describe("the generated types files", () => {
-  const generated = { ...resourceTypes(), ...lookupTypes() };
+  const generated = { ...resourceTypes(), ...lookupTypes(), ...faceClasses() };
   it.each(Object.keys(generated))(
     "%s is generated from the current definitions (run `npm run types:gen`)",
     (file) => {

@@ -1,0 +1,109 @@
+// Generated from provider/registry.ts by `npm run types:gen`: do not edit (a test fails when it is stale).
+/** The dynamic face's class of every resource of the registry, with its args and outputs types. */
+import { dynamicClass, dynamicTypeToken } from "./class";
+import { outputNames } from "../resources/definition";
+import * as registry from "../registry";
+import type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
+import type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
+import type { ProjectArgs, ProjectOutputs } from "../resources/project/types";
+import type { BranchArgs, BranchOutputs } from "../resources/branch/types";
+import type { RoleArgs, RoleOutputs } from "../resources/role/types";
+import type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
+import type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
+export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
+export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
+export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
+export type { BranchComputeArgs, BranchArgs, BranchOutputs } from "../resources/branch/types";
+export type { RoleArgs, RoleOutputs } from "../resources/role/types";
+export type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
+export type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Compute`. */
+export const COMPUTE_TYPE_TOKEN = dynamicTypeToken(registry.compute.definition);
+/** The keys seeded on every {@link Compute} so that each output appears on the class. */
+export const COMPUTE_OUTPUT_KEYS: readonly string[] = outputNames(registry.compute.definition.properties);
+/**
+ * A Neon compute endpoint: the Postgres server attached to a branch. Every change blocks until the control
+ * plane's operations finish, so resources that depend on a compute only proceed once it is ready. A Pulumi
+ * dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` /
+ * `NEON_API_URL`). Inputs and outputs: `docs/api/Compute.md`.
+ */
+export const Compute = dynamicClass<ComputeArgs, ComputeOutputs>(registry.compute);
+export type Compute = InstanceType<typeof Compute>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:ApiKey`. */
+export const APIKEY_TYPE_TOKEN = dynamicTypeToken(registry.apiKey.definition);
+/** The keys seeded on every {@link ApiKey} so that each output appears on the class. */
+export const APIKEY_OUTPUT_KEYS: readonly string[] = outputNames(registry.apiKey.definition.properties);
+/**
+ * A Neon API key: personal (no `orgId`/`projectId`), organization (`orgId`) or project-scoped (`projectId`).
+ * Its `token` is a secret output, known only for keys this stack created. Any input change replaces the key,
+ * creating the new key before revoking the old one, so resources that use the token switch to the new one
+ * without an outage. Deleting the resource revokes the key. A Pulumi dynamic resource (credentials: stack
+ * config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs:
+ * `docs/api/ApiKey.md`.
+ */
+export const ApiKey = dynamicClass<ApiKeyArgs, ApiKeyOutputs>(registry.apiKey);
+export type ApiKey = InstanceType<typeof ApiKey>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Project`. */
+export const PROJECT_TYPE_TOKEN = dynamicTypeToken(registry.project.definition);
+/**
+ * A Neon project with its default branch, primary compute, owner role and database. A project is **never
+ * replaced**: a change that would need a new project fails at preview and names the property. A killed run or
+ * a lost answer is reconciled by the project's name (never a second, billed project). Destroy deletes the
+ * project with every branch, compute and database in it. A Pulumi dynamic resource (credentials: stack config
+ * `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs:
+ * `docs/api/Project.md`.
+ */
+export const Project = dynamicClass<ProjectArgs, ProjectOutputs>(registry.project);
+export type Project = InstanceType<typeof Project>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Branch`. */
+export const BRANCH_TYPE_TOKEN = dynamicTypeToken(registry.branch.definition);
+/**
+ * A Neon branch, optionally with its read_write compute created in the same request. A killed run or a lost
+ * answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held by a
+ * branch this stack did not create fails with the exact `importId`. The project's default branch can be
+ * managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected or parent
+ * branch is not deleted, and the error says which. A Pulumi dynamic resource (credentials: stack config
+ * `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs:
+ * `docs/api/Branch.md`.
+ */
+export const Branch = dynamicClass<BranchArgs, BranchOutputs>(registry.branch);
+export type Branch = InstanceType<typeof Branch>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Role`. */
+export const ROLE_TYPE_TOKEN = dynamicTypeToken(registry.role.definition);
+/**
+ * A Postgres role of a branch, with its password as a secret output. Changing `passwordRotationTrigger`
+ * resets the password through the service and reports the new one only when the reset has finished (the old
+ * one works until then). Creating a role drops the open connections to the branch's computes. The roles the
+ * service made (a project's owner role, the roles a branch inherits) are managed with `adopt` or `importId`.
+ * A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` /
+ * `NEON_API_URL`). Inputs and outputs: `docs/api/Role.md`.
+ */
+export const Role = dynamicClass<RoleArgs, RoleOutputs>(registry.role);
+export type Role = InstanceType<typeof Role>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Database`. */
+export const DATABASE_TYPE_TOKEN = dynamicTypeToken(registry.database.definition);
+/**
+ * A Postgres database of a branch. A rename or an owner change is made in place (the database keeps its id
+ * and data); only another project or branch replaces it. A lost answer is reconciled by the name; a name held
+ * by a database this stack did not create fails with the exact `importId`. The databases the service made (a
+ * project's first database, the ones a branch inherits) are managed with `adopt` or `importId`. Delete waits.
+ * A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` /
+ * `NEON_API_URL`). Inputs and outputs: `docs/api/Database.md`.
+ */
+export const Database = dynamicClass<DatabaseArgs, DatabaseOutputs>(registry.database);
+export type Database = InstanceType<typeof Database>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:ProjectPermission`. */
+export const PROJECT_PERMISSION_TYPE_TOKEN = dynamicTypeToken(registry.projectPermission.definition);
+/**
+ * Access to a project for another Neon account, by its email address (the console's project sharing). A grant
+ * starts no operation: nothing waits for the project's lock. An address that already has access through a
+ * grant no resource of the stack manages fails at preview with the exact `importId` (the service does not
+ * record who made a grant: also one a killed run made, or one a resource renamed without an alias holds). A
+ * change of `projectId` or `email` grants the new access before the old one is revoked. Deleting the resource
+ * revokes the access. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`,
+ * or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/ProjectPermission.md`.
+ */
+export const ProjectPermission = dynamicClass<ProjectPermissionArgs, ProjectPermissionOutputs>(
+  registry.projectPermission,
+);
+export type ProjectPermission = InstanceType<typeof ProjectPermission>;

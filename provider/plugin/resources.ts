@@ -1,0 +1,84 @@
+// Generated from provider/registry.ts by `npm run types:gen`: do not edit (a test fails when it is stale).
+/** The provider plugin's class of every resource of the registry, with its args and outputs types. */
+import { pluginClass } from "./class";
+import * as registry from "../registry";
+import type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
+import type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
+import type { ProjectArgs, ProjectOutputs } from "../resources/project/types";
+import type { BranchArgs, BranchOutputs } from "../resources/branch/types";
+import type { RoleArgs, RoleOutputs } from "../resources/role/types";
+import type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
+import type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
+export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
+export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
+export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
+export type { BranchComputeArgs, BranchArgs, BranchOutputs } from "../resources/branch/types";
+export type { RoleArgs, RoleOutputs } from "../resources/role/types";
+export type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
+export type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
+/**
+ * A Neon compute endpoint: the Postgres server attached to a branch. Every change blocks until the control
+ * plane's operations finish, so resources that depend on a compute only proceed once it is ready. Served by
+ * the provider plugin as `neoncompute:index:Compute`. Inputs and outputs: `docs/api/Compute.md`.
+ */
+export const Compute = pluginClass<ComputeArgs, ComputeOutputs>(registry.compute);
+export type Compute = InstanceType<typeof Compute>;
+/**
+ * A Neon API key: personal (no `orgId`/`projectId`), organization (`orgId`) or project-scoped (`projectId`).
+ * Its `token` is a secret output, known only for keys this stack created. Any input change replaces the key,
+ * creating the new key before revoking the old one, so resources that use the token switch to the new one
+ * without an outage. Deleting the resource revokes the key. Served by the provider plugin as
+ * `neoncompute:index:ApiKey`. Inputs and outputs: `docs/api/ApiKey.md`.
+ */
+export const ApiKey = pluginClass<ApiKeyArgs, ApiKeyOutputs>(registry.apiKey);
+export type ApiKey = InstanceType<typeof ApiKey>;
+/**
+ * A Neon project with its default branch, primary compute, owner role and database. A project is **never
+ * replaced**: a change that would need a new project fails at preview and names the property. A killed run or
+ * a lost answer is reconciled by the project's name (never a second, billed project). Destroy deletes the
+ * project with every branch, compute and database in it. Served by the provider plugin as
+ * `neoncompute:index:Project`. Inputs and outputs: `docs/api/Project.md`.
+ */
+export const Project = pluginClass<ProjectArgs, ProjectOutputs>(registry.project);
+export type Project = InstanceType<typeof Project>;
+/**
+ * A Neon branch, optionally with its read_write compute created in the same request. A killed run or a lost
+ * answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held by a
+ * branch this stack did not create fails with the exact `importId`. The project's default branch can be
+ * managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected or parent
+ * branch is not deleted, and the error says which. Served by the provider plugin as
+ * `neoncompute:index:Branch`. Inputs and outputs: `docs/api/Branch.md`.
+ */
+export const Branch = pluginClass<BranchArgs, BranchOutputs>(registry.branch);
+export type Branch = InstanceType<typeof Branch>;
+/**
+ * A Postgres role of a branch, with its password as a secret output. Changing `passwordRotationTrigger`
+ * resets the password through the service and reports the new one only when the reset has finished (the old
+ * one works until then). Creating a role drops the open connections to the branch's computes. The roles the
+ * service made (a project's owner role, the roles a branch inherits) are managed with `adopt` or `importId`.
+ * Served by the provider plugin as `neoncompute:index:Role`. Inputs and outputs: `docs/api/Role.md`.
+ */
+export const Role = pluginClass<RoleArgs, RoleOutputs>(registry.role);
+export type Role = InstanceType<typeof Role>;
+/**
+ * A Postgres database of a branch. A rename or an owner change is made in place (the database keeps its id
+ * and data); only another project or branch replaces it. A lost answer is reconciled by the name; a name held
+ * by a database this stack did not create fails with the exact `importId`. The databases the service made (a
+ * project's first database, the ones a branch inherits) are managed with `adopt` or `importId`. Delete waits.
+ * Served by the provider plugin as `neoncompute:index:Database`. Inputs and outputs: `docs/api/Database.md`.
+ */
+export const Database = pluginClass<DatabaseArgs, DatabaseOutputs>(registry.database);
+export type Database = InstanceType<typeof Database>;
+/**
+ * Access to a project for another Neon account, by its email address (the console's project sharing). A grant
+ * starts no operation: nothing waits for the project's lock. An address that already has access through a
+ * grant no resource of the stack manages fails at preview with the exact `importId` (the service does not
+ * record who made a grant: also one a killed run made, or one a resource renamed without an alias holds). A
+ * change of `projectId` or `email` grants the new access before the old one is revoked. Deleting the resource
+ * revokes the access. Served by the provider plugin as `neoncompute:index:ProjectPermission`. Inputs and
+ * outputs: `docs/api/ProjectPermission.md`.
+ */
+export const ProjectPermission = pluginClass<ProjectPermissionArgs, ProjectPermissionOutputs>(
+  registry.projectPermission,
+);
+export type ProjectPermission = InstanceType<typeof ProjectPermission>;
