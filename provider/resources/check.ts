@@ -8,8 +8,7 @@
  * Pure: no network, no clock.
  */
 import { z } from "zod";
-import type { PropertyDef, ResourceDef } from "./definition";
-import { INTERNAL_KEYS, UNKNOWN } from "./kit";
+import { INTERNAL_KEYS, UNKNOWN, type PropertyDef, type ResourceDef } from "./definition";
 import { didYouMean } from "./settings";
 
 type Props = Record<string, unknown>;

@@ -4,12 +4,9 @@
  * from it a resource's replace / update / refused lists and the keys of the engine's detailed diff;
  * a resource overrides only what is special (Compute's effective sizes). Pure.
  */
-import { stableNames, type PropertyDef, type ResourceDef } from "./definition";
+import { stableNames, UNKNOWN, type PropertyDef, type ResourceDef } from "./definition";
 
 type Props = Record<string, unknown>;
-
-/** The value Pulumi passes for inputs not yet known during preview (also in kit.ts). */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Equal as JSON, absent counting as `null`. */
 export function same(a: unknown, b: unknown): boolean {

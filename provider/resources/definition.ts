@@ -7,6 +7,21 @@
  * Dependency-free data: the program process, the provider process and the generators all load it.
  */
 
+/** The value Pulumi passes for inputs not yet known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Properties the faces add for the provider's own use; never user inputs. */
+export const INTERNAL_KEYS = ["__provider", "__urn"] as const;
+
+/**
+ * An input naming where a new object is made: a project, or a branch of the project the resource's
+ * `project` target names. Read by `check` when the resource is new or the value changed.
+ */
+export interface TargetDef {
+  property: string;
+  kind: "project" | "branch";
+}
+
 /** The module of the dynamic resources' type tokens: `pulumi-nodejs:dynamic/neon:<Name>`. */
 export const DYNAMIC_MODULE = "neon";
 

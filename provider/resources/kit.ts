@@ -19,7 +19,7 @@
  * The faces (the dynamic provider, the plugin) and the tests all call resources through `bind`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ObjectTypeDef, ResourceDef } from "./definition";
+import type { ObjectTypeDef, ResourceDef, TargetDef } from "./definition";
 import { definedChangedKeys } from "./compare";
 import type { Runtime } from "./runtime";
 import { definedImportInputs, InitError } from "./steps";
@@ -31,8 +31,7 @@ export { targetFailures, unfinishedCreation } from "./targets";
 
 type Props = Record<string, unknown>;
 
-/** The value Pulumi passes to `check`/`diff` for inputs not yet known during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN, type TargetDef } from "./definition";
 
 /**
  * Inputs as `check` returned them: the resource's typed inputs (`<Name>Inputs`, generated from its
@@ -66,15 +65,6 @@ export interface ResourceSteps<I extends object = object> {
    * in the way afterwards (e.g. a database given to the stack's role goes back to its owner).
    */
   release?(rt: Runtime, id: string, props: Props): Promise<void>;
-}
-
-/**
- * An input naming where a new object is made: a project, or a branch of the project the resource's
- * `project` target names. Read by `check` when the resource is new or the value changed.
- */
-export interface TargetDef {
-  property: string;
-  kind: "project" | "branch";
 }
 
 /** How the classes of a resource are made (program side). */

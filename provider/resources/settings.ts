@@ -4,7 +4,7 @@
  * `neoncompute:<name>` (and as an explicit provider's arguments); the plugin schema and the docs are
  * generated from this list. Dependency-free.
  */
-import type { PropertyDef } from "./definition";
+import { UNKNOWN, type PropertyDef } from "./definition";
 
 /** One setting: a property with the environment variable it falls back to. */
 export type SettingDef = PropertyDef & { env: string };
@@ -76,9 +76,6 @@ export interface SettingFailure {
 export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
 /** Default time one request may go unanswered. */
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
-
-/** The value Pulumi passes for a value not known yet (an explicit provider fed from an output). */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Examples of the timeouts, for messages. */
 const EXAMPLE_SECONDS: Record<string, number> = { operationTimeoutSeconds: 1800, requestTimeoutSeconds: 60 };

@@ -8,15 +8,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "crypto";
 import { ApiError, type NeonClient, type Operation } from "../api";
 import { isSucceeded, isTerminal } from "../operations";
-import type { ResourceDef } from "./definition";
+import { INTERNAL_KEYS, type ResourceDef } from "./definition";
 import type { ResourceLogger } from "./engine-log";
 import { clause, type Runtime } from "./runtime";
 import type { DefinedDiff } from "./compare";
 
 type Props = Record<string, unknown>;
 
-/** Properties the faces add for the provider's own use; never user inputs. */
-export const INTERNAL_KEYS = ["__provider", "__urn"] as const;
+export { INTERNAL_KEYS } from "./definition";
 
 /** True when the inputs of `olds` are empty: the resource is new (not an update or a replacement). */
 export function isNewResource(olds: Props): boolean {

@@ -6,14 +6,11 @@
 import { ApiError, type Branch, type NeonClient } from "../api";
 import { isTerminal } from "../operations";
 import type { CheckFailure } from "./check";
-import type { TargetDef } from "./kit";
+import { UNKNOWN, type TargetDef } from "./definition";
 import type { Runtime } from "./runtime";
 import { isNewResource } from "./steps";
 
 type Props = Record<string, unknown>;
-
-/** The value Pulumi passes for inputs not yet known during preview. */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 const knownString = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
 
