@@ -1,6 +1,6 @@
-/** The branch calls of the client (`NeonClient["branches"]`). */
+/** The branch calls of the client (`BranchCalls`). */
 import { route, type HttpClient } from "../http";
-import type { Call, NeonClient } from "./client";
+import type { Call } from "./call";
 import { collectAll, paginate } from "./pager";
 import { deleteOr204 } from "./deletes";
 import {
@@ -8,7 +8,59 @@ import {
   BranchOperationsSchema,
   BranchResponseSchema,
   SchemaCompareSchema,
+  type Branch,
+  type BranchCreateBody,
+  type BranchOperations,
+  type BranchUpdateBody,
 } from "./schemas";
+
+/** What `compare_schema` compares: a database, against a base branch, optionally at points in time. */
+export interface SchemaCompareQuery {
+  databaseName: string;
+  baseBranchId?: string;
+  lsn?: string;
+  timestamp?: string;
+  baseLsn?: string;
+  baseTimestamp?: string;
+}
+
+/** The branch calls of the client. */
+export interface BranchCalls {
+  /** One branch by id; 404 when it does not exist in the project. */
+  get(projectId: string, branchId: string): Promise<Branch>;
+  /** One branch with the annotation its create gave (`annotation_value`; `{}` when none). */
+  getAnnotated(
+    projectId: string,
+    branchId: string,
+  ): Promise<{ branch: Branch; annotation: Record<string, string> }>;
+  /** Every branch of the project (every page); `search` keeps those whose name or id contains it. */
+  list(projectId: string, opts?: { search?: string }): Promise<Branch[]>;
+  /** {@link list} with each branch's annotation (`{}` when none). */
+  listAnnotated(
+    projectId: string,
+    opts?: { search?: string },
+  ): Promise<{ branch: Branch; annotation: Record<string, string> }[]>;
+  /** Creates a branch, with its computes (`endpoints`) in the same request. */
+  create(projectId: string, body: BranchCreateBody): Promise<BranchOperations>;
+  update(projectId: string, branchId: string, body: BranchUpdateBody): Promise<BranchOperations>;
+  /**
+   * Resets the branch to `sourceBranchId`'s head (`restore`), keeping its id; `preserveUnderName`
+   * keeps its previous state as a new branch of that name (required when it has children).
+   */
+  restore(
+    projectId: string,
+    branchId: string,
+    sourceBranchId: string,
+    preserveUnderName?: string,
+  ): Promise<BranchOperations>;
+  /** `undefined` when the API answers 204 (the branch does not exist or is already deleted). */
+  delete(projectId: string, branchId: string): Promise<BranchOperations | undefined>;
+  /**
+   * The unified difference between a base branch's schema of a database and this branch's
+   * (`compare_schema`; the base defaults to the branch's parent): "" when they agree.
+   */
+  compareSchema(projectId: string, branchId: string, q: SchemaCompareQuery): Promise<string>;
+}
 
 /** Branches asked for per page of the listing (the spec allows up to 10000). */
 export const BRANCH_PAGE_SIZE = 1000;
@@ -25,9 +77,9 @@ const strings = (a: { value?: Record<string, unknown> | null } | null | undefine
   );
 
 /** The reads of branches with their annotations: one branch, and every page of the listing. */
-function annotatedCalls(call: Call): Pick<NeonClient["branches"], "getAnnotated" | "listAnnotated"> {
+function annotatedCalls(call: Call): Pick<BranchCalls, "getAnnotated" | "listAnnotated"> {
   // One read of a branch: the branch, and the string values of its annotation.
-  const getAnnotated: NeonClient["branches"]["getAnnotated"] = (p, b) =>
+  const getAnnotated: BranchCalls["getAnnotated"] = (p, b) =>
     call(
       route("GET /projects/{project_id}/branches/{branch_id}", { project_id: p, branch_id: b }),
       "read",
@@ -36,7 +88,7 @@ function annotatedCalls(call: Call): Pick<NeonClient["branches"], "getAnnotated"
       { map: (r) => ({ branch: r.branch, annotation: strings(r.annotation) }) },
     );
   // Every page of the listing, following `pagination.next` to the end.
-  const listAnnotated: NeonClient["branches"]["listAnnotated"] = (p, o = {}) =>
+  const listAnnotated: BranchCalls["listAnnotated"] = (p, o = {}) =>
     collectAll(
       paginate(BRANCH_PAGE_SIZE, async (cursor) => {
         const page = await call(
@@ -57,7 +109,7 @@ function annotatedCalls(call: Call): Pick<NeonClient["branches"], "getAnnotated"
   return { getAnnotated, listAnnotated };
 }
 
-export function branchCalls(call: Call, http: HttpClient): NeonClient["branches"] {
+export function branchCalls(call: Call, http: HttpClient): BranchCalls {
   const { getAnnotated, listAnnotated } = annotatedCalls(call);
   return {
     get: async (p, b) => (await getAnnotated(p, b)).branch,

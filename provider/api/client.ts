@@ -20,31 +20,13 @@ import {
   OperationsPageSchema,
   CurrentUserSchema,
   type CurrentUser,
-  type ApiKey,
-  type ApiKeyCreated,
-  type ApiKeyRevoked,
-  type Endpoint,
-  type EndpointCreateBody,
-  type EndpointUpdateBody,
   type Operation,
-  type Project,
-  type ProjectDetails,
-  type Branch,
-  type BranchCreateBody,
-  type BranchOperations,
-  type BranchUpdateBody,
 } from "./schemas";
-import { branchCalls } from "./branches";
-import { endpointCalls } from "./endpoints";
-import { apiKeyCalls } from "./keys";
-import {
-  projectCalls,
-  type ConnectionUriQuery,
-  type ProjectCreateBody,
-  type ProjectCreated,
-  type ProjectOperations,
-  type ProjectUpdateBody,
-} from "./projects";
+import type { Call } from "./call";
+import { branchCalls, type BranchCalls } from "./branches";
+import { endpointCalls, type EndpointCalls } from "./endpoints";
+import { apiKeyCalls, type ApiKeyCalls } from "./keys";
+import { projectCalls, type ProjectCalls } from "./projects";
 import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./roles";
 import { paginate } from "./pager";
 import { permissionCalls, type PermissionCalls } from "./permissions";
@@ -71,12 +53,6 @@ export type NeonClientOptions = Pick<
   | "rateLimits"
 >;
 
-/** `{ endpoint, operations }` as returned by state-changing endpoint calls. */
-export interface EndpointOperations {
-  endpoint: Endpoint;
-  operations: Operation[];
-}
-
 /** One page of operations. */
 export interface OperationsPage {
   operations: Operation[];
@@ -86,75 +62,15 @@ export interface OperationsPage {
 
 /** The client. Holds the API key only inside its HTTP instance. */
 export interface NeonClient {
-  endpoints: {
-    list(projectId: string): Promise<Endpoint[]>;
-    get(projectId: string, endpointId: string): Promise<Endpoint>;
-    listByBranch(projectId: string, branchId: string): Promise<Endpoint[]>;
-    create(projectId: string, body: EndpointCreateBody): Promise<EndpointOperations>;
-    update(projectId: string, endpointId: string, body: EndpointUpdateBody): Promise<EndpointOperations>;
-    /** `undefined` when the API answers 204 (the endpoint does not exist or is already deleted). */
-    delete(projectId: string, endpointId: string): Promise<EndpointOperations | undefined>;
-    start(projectId: string, endpointId: string): Promise<EndpointOperations>;
-    suspend(projectId: string, endpointId: string): Promise<EndpointOperations>;
-    restart(projectId: string, endpointId: string): Promise<EndpointOperations>;
-  };
+  endpoints: EndpointCalls;
   operations: {
     get(projectId: string, operationId: string): Promise<Operation>;
     /** All operations of the project, newest first, fetched page by page as iterated. */
     list(projectId: string, opts?: { limit?: number }): AsyncIterable<Operation>;
     listPage(projectId: string, opts: { limit: number; cursor?: string }): Promise<OperationsPage>;
   };
-  projects: {
-    list(opts?: { limit?: number; orgId?: string; search?: string }): AsyncIterable<Project>;
-    /**
-     * One project by id (its `org_id` names the organization that owns it, `owner` its plan); 404
-     * when it does not exist or the key cannot see it.
-     */
-    get(projectId: string): Promise<ProjectDetails>;
-    /** Creates a project with its default branch, primary compute, role and database. */
-    create(body: ProjectCreateBody): Promise<ProjectCreated>;
-    update(projectId: string, body: ProjectUpdateBody): Promise<ProjectOperations>;
-    /** Deletes the project with every branch, compute and database; 404 when already gone. */
-    delete(projectId: string): Promise<ProjectDetails>;
-    /** A connection URI (it carries the role's password: a secret). */
-    connectionUri(projectId: string, q: ConnectionUriQuery): Promise<string>;
-  };
-  branches: {
-    /** One branch by id; 404 when it does not exist in the project. */
-    get(projectId: string, branchId: string): Promise<Branch>;
-    /** One branch with the annotation its create gave (`annotation_value`; `{}` when none). */
-    getAnnotated(
-      projectId: string,
-      branchId: string,
-    ): Promise<{ branch: Branch; annotation: Record<string, string> }>;
-    /** Every branch of the project (every page); `search` keeps those whose name or id contains it. */
-    list(projectId: string, opts?: { search?: string }): Promise<Branch[]>;
-    /** {@link list} with each branch's annotation (`{}` when none). */
-    listAnnotated(
-      projectId: string,
-      opts?: { search?: string },
-    ): Promise<{ branch: Branch; annotation: Record<string, string> }[]>;
-    /** Creates a branch, with its computes (`endpoints`) in the same request. */
-    create(projectId: string, body: BranchCreateBody): Promise<BranchOperations>;
-    update(projectId: string, branchId: string, body: BranchUpdateBody): Promise<BranchOperations>;
-    /**
-     * Resets the branch to `sourceBranchId`'s head (`restore`), keeping its id; `preserveUnderName`
-     * keeps its previous state as a new branch of that name (required when it has children).
-     */
-    restore(
-      projectId: string,
-      branchId: string,
-      sourceBranchId: string,
-      preserveUnderName?: string,
-    ): Promise<BranchOperations>;
-    /** `undefined` when the API answers 204 (the branch does not exist or is already deleted). */
-    delete(projectId: string, branchId: string): Promise<BranchOperations | undefined>;
-    /**
-     * The unified difference between a base branch's schema of a database and this branch's
-     * (`compare_schema`; the base defaults to the branch's parent): "" when they agree.
-     */
-    compareSchema(projectId: string, branchId: string, q: SchemaCompareQuery): Promise<string>;
-  };
+  projects: ProjectCalls;
+  branches: BranchCalls;
   roles: RoleCalls;
   databases: DatabaseCalls;
   permissions: PermissionCalls;
@@ -162,14 +78,7 @@ export interface NeonClient {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
   };
-  apiKeys: {
-    list(): Promise<ApiKey[]>;
-    create(name: string): Promise<ApiKeyCreated>;
-    revoke(keyId: number): Promise<ApiKeyRevoked>;
-    listOrg(orgId: string): Promise<ApiKey[]>;
-    createOrg(orgId: string, name: string, projectId?: string): Promise<ApiKeyCreated>;
-    revokeOrg(orgId: string, keyId: number): Promise<ApiKeyRevoked>;
-  };
+  apiKeys: ApiKeyCalls;
   /**
    * Waits until every given operation of the project is `finished` or
    * `skipped`; rejects with an `OperationError` when one ends in `error` or
@@ -208,6 +117,9 @@ export function classifyPollError(err: unknown): PollErrorClass {
 }
 
 export { projectLockWait, type OperationsReader } from "./projectlock";
+export type { Call } from "./call";
+export type { EndpointOperations } from "./endpoints";
+export type { SchemaCompareQuery } from "./branches";
 
 /** Creates a client. Sends nothing until the first call. */
 export function createNeonClient(opts: NeonClientOptions): NeonClient {
@@ -223,29 +135,6 @@ export function createNeonClient(opts: NeonClientOptions): NeonClient {
   lockWait = projectLockWait(client, http.clock);
   return client;
 }
-
-/** What `compare_schema` compares: a database, against a base branch, optionally at points in time. */
-export interface SchemaCompareQuery {
-  databaseName: string;
-  baseBranchId?: string;
-  lsn?: string;
-  timestamp?: string;
-  baseLsn?: string;
-  baseTimestamp?: string;
-}
-
-/** One typed call: a route, what it does (for messages), the answer's schema. */
-export type Call = <S extends z.ZodType, T = z.infer<S>>(
-  to: Route,
-  verb: string,
-  thing: string,
-  schema: S,
-  extra?: {
-    query?: Record<string, string | number | boolean | undefined>;
-    body?: unknown;
-    map?: (v: z.infer<S>) => T;
-  },
-) => Promise<T>;
 
 /** The typed call over an HTTP client: the answer is checked against `schema`, then mapped. */
 function typedCall(http: HttpClient): Call {

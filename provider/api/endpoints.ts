@@ -1,10 +1,38 @@
-/** The compute (endpoint) calls of the client (`NeonClient["endpoints"]`). */
+/** The compute (endpoint) calls of the client (`EndpointCalls`). */
 import { route, type HttpClient } from "../http";
-import type { Call, NeonClient } from "./client";
+import type { Call } from "./call";
 import { deleteOr204 } from "./deletes";
-import { EndpointOperationsSchema, EndpointResponseSchema, EndpointsResponseSchema } from "./schemas";
+import {
+  EndpointOperationsSchema,
+  EndpointResponseSchema,
+  EndpointsResponseSchema,
+  type Endpoint,
+  type EndpointCreateBody,
+  type EndpointUpdateBody,
+  type Operation,
+} from "./schemas";
 
-export function endpointCalls(call: Call, http: HttpClient): NeonClient["endpoints"] {
+/** `{ endpoint, operations }` as returned by state-changing endpoint calls. */
+export interface EndpointOperations {
+  endpoint: Endpoint;
+  operations: Operation[];
+}
+
+/** The compute (endpoint) calls of the client. */
+export interface EndpointCalls {
+  list(projectId: string): Promise<Endpoint[]>;
+  get(projectId: string, endpointId: string): Promise<Endpoint>;
+  listByBranch(projectId: string, branchId: string): Promise<Endpoint[]>;
+  create(projectId: string, body: EndpointCreateBody): Promise<EndpointOperations>;
+  update(projectId: string, endpointId: string, body: EndpointUpdateBody): Promise<EndpointOperations>;
+  /** `undefined` when the API answers 204 (the endpoint does not exist or is already deleted). */
+  delete(projectId: string, endpointId: string): Promise<EndpointOperations | undefined>;
+  start(projectId: string, endpointId: string): Promise<EndpointOperations>;
+  suspend(projectId: string, endpointId: string): Promise<EndpointOperations>;
+  restart(projectId: string, endpointId: string): Promise<EndpointOperations>;
+}
+
+export function endpointCalls(call: Call, http: HttpClient): EndpointCalls {
   const compute = (p: string, e: string) => `compute ${e} in project ${p}`;
 
   return {

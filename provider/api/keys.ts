@@ -1,9 +1,26 @@
-/** The API key calls of the client (`NeonClient["apiKeys"]`): personal and organization keys. */
+/** The API key calls of the client (`ApiKeyCalls`): personal and organization keys. */
 import { route } from "../http";
-import type { Call, NeonClient } from "./client";
-import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeyRevokedSchema } from "./schemas";
+import type { Call } from "./call";
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeyRevokedSchema,
+  type ApiKey,
+  type ApiKeyCreated,
+  type ApiKeyRevoked,
+} from "./schemas";
 
-export function apiKeyCalls(call: Call): NeonClient["apiKeys"] {
+/** The API key calls of the client. */
+export interface ApiKeyCalls {
+  list(): Promise<ApiKey[]>;
+  create(name: string): Promise<ApiKeyCreated>;
+  revoke(keyId: number): Promise<ApiKeyRevoked>;
+  listOrg(orgId: string): Promise<ApiKey[]>;
+  createOrg(orgId: string, name: string, projectId?: string): Promise<ApiKeyCreated>;
+  revokeOrg(orgId: string, keyId: number): Promise<ApiKeyRevoked>;
+}
+
+export function apiKeyCalls(call: Call): ApiKeyCalls {
   return {
     list: () => call(route("GET /api_keys"), "list", "API keys", ApiKeyListSchema),
     create: (name) =>

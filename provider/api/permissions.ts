@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { route } from "../http";
-import type { Call } from "./client";
+import type { Call } from "./call";
 
 /** `ProjectPermission`: one grant (a revoke's answer also carries `revoked_at`). */
 export const ProjectPermissionSchema = z.object({

@@ -1,12 +1,12 @@
 /**
- * The project calls of the client (`NeonClient["projects"]`) and the schemas of their answers, with
+ * The project calls of the client (`ProjectCalls`) and the schemas of their answers, with
  * the role and database shapes (their calls are in `roles.ts`). A project's create answer carries a connection URI with
  * a password: it is parsed here and handed to the resource, never logged.
  */
 import { z } from "zod";
 import { route } from "../http";
 import { paginate } from "./pager";
-import type { Call, NeonClient } from "./client";
+import type { Call } from "./call";
 import {
   BranchSchema,
   EndpointSchema,
@@ -14,6 +14,8 @@ import {
   ProjectResponseSchema,
   ProjectSchema,
   ProjectsPageSchema,
+  type Project,
+  type ProjectDetails,
 } from "./schemas";
 
 /** A role of a branch as listed (the password is never listed). */
@@ -94,7 +96,24 @@ export interface ConnectionUriQuery {
   pooled?: boolean;
 }
 
-export function projectCalls(call: Call, pageSize: number): NeonClient["projects"] {
+/** The project calls of the client. */
+export interface ProjectCalls {
+  list(opts?: { limit?: number; orgId?: string; search?: string }): AsyncIterable<Project>;
+  /**
+   * One project by id (its `org_id` names the organization that owns it, `owner` its plan); 404
+   * when it does not exist or the key cannot see it.
+   */
+  get(projectId: string): Promise<ProjectDetails>;
+  /** Creates a project with its default branch, primary compute, role and database. */
+  create(body: ProjectCreateBody): Promise<ProjectCreated>;
+  update(projectId: string, body: ProjectUpdateBody): Promise<ProjectOperations>;
+  /** Deletes the project with every branch, compute and database; 404 when already gone. */
+  delete(projectId: string): Promise<ProjectDetails>;
+  /** A connection URI (it carries the role's password: a secret). */
+  connectionUri(projectId: string, q: ConnectionUriQuery): Promise<string>;
+}
+
+export function projectCalls(call: Call, pageSize: number): ProjectCalls {
   return {
     list: (o = {}) => {
       const limit = o.limit ?? pageSize;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { route, type HttpClient } from "../http";
 import { deleteOr204 } from "./deletes";
-import type { Call } from "./client";
+import type { Call } from "./call";
 import { DatabaseSchema, RoleSchema, type Database, type Role } from "./projects";
 import { OperationSchema } from "./schemas";
 
