@@ -6,7 +6,7 @@
  * The stock provider server answers CheckConfig "unimplemented" and drops Configure's values; the
  * plugin's server (`server.ts`) answers both with these functions instead.
  */
-import { PACKAGE } from "../resources/definition";
+import { PACKAGE, type Bag } from "../resources/definition";
 import {
   parseSettings,
   settingsOrThrow,
@@ -15,8 +15,6 @@ import {
   type SettingFailure,
 } from "../resources/settings";
 import { reveal } from "./secrets";
-
-type Props = Record<string, unknown>;
 
 /** Keys the engine itself adds to a provider's inputs. */
 const ENGINE_KEYS = ["version", "pluginDownloadURL"];
@@ -29,8 +27,8 @@ export type ConfigFailure = SettingFailure;
  * `NEON_API_KEY`), the timeouts must be positive numbers and the URL an http(s) URL. Values not
  * known yet (an explicit provider fed from another resource's output) are not judged.
  */
-export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): ConfigFailure[] {
-  const values = reveal(news) as Props;
+export function checkConfig(news: Bag, env: NodeJS.ProcessEnv = process.env): ConfigFailure[] {
+  const values = reveal(news) as Bag;
   const keys = Object.keys(values).filter((k) => !ENGINE_KEYS.includes(k));
   return parseSettings(PACKAGE, (name) => values[name], keys, env).failures;
 }
@@ -41,11 +39,11 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
  * fall back to the environment.
  */
 export function settingsFrom(
-  args: Props | undefined,
+  args: Bag | undefined,
   variables: Record<string, string>,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderSettings {
-  const a = (reveal(args ?? {}) as Props) ?? {};
+  const a = (reveal(args ?? {}) as Bag) ?? {};
   const get = (name: string): unknown =>
     a[name] ?? variables[`${PACKAGE}:config:${name}`] ?? variables[`${PACKAGE}:${name}`];
   // Unknown keys and a missing key are CheckConfig's to report; Configure judges only the values.
@@ -54,8 +52,8 @@ export function settingsFrom(
 }
 
 /** DiffConfig: which settings differ. A new key or URL never replaces resources: it is another login. */
-export function diffConfig(olds: Props, news: Props): string[] {
-  const o = reveal(olds) as Props;
-  const n = reveal(news) as Props;
+export function diffConfig(olds: Bag, news: Bag): string[] {
+  const o = reveal(olds) as Bag;
+  const n = reveal(news) as Bag;
   return SETTINGS.map((c) => c.name).filter((k) => JSON.stringify(o[k]) !== JSON.stringify(n[k]));
 }

@@ -5,6 +5,7 @@
  * transport: the URN comes with each request instead of an `__urn` input, secrets arrive and leave
  * wrapped, and `pulumi import` (a read without state) needs the inputs to write into code.
  */
+import type { Bag } from "../resources/definition";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import * as lookups from "../lookups";
@@ -21,8 +22,6 @@ import {
 import { Runtime } from "../resources/runtime";
 import { schemaJson } from "./schema";
 import { conceal, reveal, secretKeys } from "./secrets";
-
-type Props = Record<string, unknown>;
 
 /** The type token of a URN: `urn:pulumi:<stack>::<project>::<parent$>…<type>::<name>`. */
 export function typeOfUrn(urn: string): string {
@@ -45,40 +44,38 @@ function kindOf(urn: string): ResourceKind {
   return kind;
 }
 
-function clean(props: Props | undefined): Props {
+function clean(props: Bag | undefined): Bag {
   return Object.fromEntries(
     Object.entries(props ?? {}).filter(([k]) => !(INTERNAL_KEYS as readonly string[]).includes(k)),
   );
 }
 
 /** Keys to return as secrets: the definition's secret outputs and whatever arrived secret. */
-function secretsOf(kind: ResourceKind, ...sources: (Props | undefined)[]): Set<string> {
+function secretsOf(kind: ResourceKind, ...sources: (Bag | undefined)[]): Set<string> {
   const keys = new Set(kind.definition.properties.filter((p) => p.secret).map((p) => p.name));
   for (const s of sources) for (const k of secretKeys(s)) keys.add(k);
   return keys;
 }
 
 /** The provider's result, with internal keys removed and secrets wrapped. */
-function outputs(kind: ResourceKind, props: Props | undefined, ...sources: (Props | undefined)[]): Props {
+function outputs(kind: ResourceKind, props: Bag | undefined, ...sources: (Bag | undefined)[]): Bag {
   return conceal(clean(props), secretsOf(kind, ...sources));
 }
 
 /** A failed create/update that keeps the resource carries its properties: clean and wrap them too. */
-function rethrow(err: unknown, kind: ResourceKind, ...sources: (Props | undefined)[]): never {
-  const e = err as { properties?: Props };
+function rethrow(err: unknown, kind: ResourceKind, ...sources: (Bag | undefined)[]): never {
+  const e = err as { properties?: Bag };
   if (e && typeof e === "object" && e.properties) e.properties = outputs(kind, e.properties, ...sources);
   throw err;
 }
 
-const plain = (p: unknown): Props => (reveal(p ?? {}) as Props) ?? {};
+const plain = (p: unknown): Bag => (reveal(p ?? {}) as Bag) ?? {};
 
 /** Runs a lookup by token (`neoncompute:index:getProjects` …) with the runtime's client. */
-async function invoke(rt: Runtime, token: string, args: Props): Promise<provider.InvokeResult> {
+async function invoke(rt: Runtime, token: string, args: Bag): Promise<provider.InvokeResult> {
   const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : "";
   const def = LOOKUPS.find((l) => l.name === name);
-  const fn = def
-    ? (lookups as unknown as Record<string, (a: Props) => Promise<unknown>>)[def.name]
-    : undefined;
+  const fn = def ? (lookups as unknown as Record<string, (a: Bag) => Promise<unknown>>)[def.name] : undefined;
   if (!def || !fn) {
     throw new Error(
       `Failed to invoke ${token}: not a function of the ${PACKAGE} provider; its functions are ` +
@@ -86,7 +83,7 @@ async function invoke(rt: Runtime, token: string, args: Props): Promise<provider
     );
   }
   const result = await lookups.withLookupClient(rt.client(), () => fn(plain(args)));
-  const outs = def.wraps ? { [def.wraps]: result } : (result as Props);
+  const outs = def.wraps ? { [def.wraps]: result } : (result as Bag);
   // A secret field (a connection string) leaves the plugin marked secret.
   return {
     outputs: conceal(
@@ -98,9 +95,9 @@ async function invoke(rt: Runtime, token: string, args: Props): Promise<provider
 
 /** The plugin's provider object; `configure` hands it the runtime of this plugin process's settings. */
 export function createProvider(version: string): provider.Provider & {
-  diffDetailed(id: string, urn: string, olds: Props, news: Props): Promise<DetailedDiff>;
+  diffDetailed(id: string, urn: string, olds: Bag, news: Bag): Promise<DetailedDiff>;
   /** The inputs an update changes (no reads, no warnings): for the preview of an update. */
-  changedKeys(urn: string, olds: Props, news: Props): string[];
+  changedKeys(urn: string, olds: Bag, news: Bag): string[];
   /** Inputs unknown in the preview of a create (see `ResourceKind.unknownAtCreate`). */
   unknownAtCreate(urn: string): readonly string[];
   /** Makes `rt` this provider instance's runtime (Configure). */
@@ -127,7 +124,7 @@ export function createProvider(version: string): provider.Provider & {
       const { kind, r } = bound(urn);
       const result = await r.check(plain(olds), { ...plain(news), __urn: urn });
       return {
-        inputs: result.inputs ? outputs(kind, result.inputs as Props, news) : undefined,
+        inputs: result.inputs ? outputs(kind, result.inputs as Bag, news) : undefined,
         failures: result.failures,
       };
     },

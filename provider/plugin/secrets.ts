@@ -4,7 +4,7 @@
  * values, and outputs that must stay secret go back wrapped the same way.
  */
 
-type Props = Record<string, unknown>;
+import type { Bag } from "../resources/definition";
 
 /** The signature key and value Pulumi uses to mark a secret on the wire. */
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -12,7 +12,7 @@ const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** True when `v` is a wire-format secret. */
 export function isSecret(v: unknown): v is { value: unknown } {
-  return Boolean(v && typeof v === "object" && (v as Props)[SIG] === SECRET_SIG);
+  return Boolean(v && typeof v === "object" && (v as Bag)[SIG] === SECRET_SIG);
 }
 
 /** A plain copy of `v` with every secret replaced by its value. */
@@ -20,7 +20,7 @@ export function reveal(v: unknown): unknown {
   if (isSecret(v)) return reveal(v.value);
   if (Array.isArray(v)) return v.map(reveal);
   if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v as Props).map(([k, x]) => [k, reveal(x)]));
+    return Object.fromEntries(Object.entries(v as Bag).map(([k, x]) => [k, reveal(x)]));
   }
   return v;
 }
@@ -29,14 +29,14 @@ export function reveal(v: unknown): unknown {
 function holdsSecret(v: unknown): boolean {
   if (isSecret(v)) return true;
   if (Array.isArray(v)) return v.some(holdsSecret);
-  return Boolean(v && typeof v === "object" && Object.values(v as Props).some(holdsSecret));
+  return Boolean(v && typeof v === "object" && Object.values(v as Bag).some(holdsSecret));
 }
 
 /**
  * The top-level keys of `props` whose values are or hold secrets: a map with one secret value (a
  * branch's `annotations`) goes back secret as a whole, since outputs are marked per top-level key.
  */
-export function secretKeys(props: Props | undefined): string[] {
+export function secretKeys(props: Bag | undefined): string[] {
   return Object.entries(props ?? {})
     .filter(([, v]) => holdsSecret(v))
     .map(([k]) => k);
@@ -48,7 +48,7 @@ export function secret(v: unknown): unknown {
 }
 
 /** A copy of `props` whose `keys` (when present) are marked secret. */
-export function conceal(props: Props, keys: Iterable<string>): Props {
+export function conceal(props: Bag, keys: Iterable<string>): Bag {
   const out = { ...props };
   for (const k of keys) if (out[k] !== undefined && !isSecret(out[k])) out[k] = secret(out[k]);
   return out;

@@ -8,10 +8,15 @@
  * Pure: no network, no clock.
  */
 import { z } from "zod";
-import { INTERNAL_KEYS, UNKNOWN, type PropertyDef, type ResourceDef } from "./definition";
+import {
+  INTERNAL_KEYS,
+  UNKNOWN,
+  type Bag,
+  type Checked,
+  type PropertyDef,
+  type ResourceDef,
+} from "./definition";
 import { didYouMean } from "./settings";
-
-type Props = Record<string, unknown>;
 
 /**
  * A name people read and type (a project, a branch, a role, a database): 1–`max` characters with no
@@ -89,15 +94,25 @@ function withName<T>(def: ResourceDef, f: () => T): T {
 }
 
 /** A resource's checked inputs (normalised, unknown values left as they are) and what is wrong with them. */
-export interface InputsCheck {
-  inputs: Record<string, unknown>;
+export interface InputsCheck<I extends object = object> {
+  inputs: Checked<I>;
   failures: CheckFailure[];
 }
 
+/**
+ * A resource's checked inputs: `news` as given (values not known yet kept as they are), typed as
+ * the resource's inputs. The type is the definition's (`types.ts` is generated from it) and so is
+ * the schema `checkAgainst` judged them by; where `failures` is not empty the step answers them with
+ * the inputs as given instead.
+ */
+export function inputsChecked<I extends object>(news: Bag, failures: CheckFailure[]): InputsCheck<I> {
+  return { inputs: { ...news } as Checked<I>, failures };
+}
+
 /** The outcome of {@link checkAgainst}. */
-export interface Checked {
+export interface AgainstSchema {
   /** The known values, parsed when they passed. */
-  value: Props;
+  value: Bag;
   /** Inputs whose value is not known yet. */
   unknownKeys: Set<string>;
   failures: CheckFailure[];
@@ -114,8 +129,8 @@ function formatPath(path: readonly PropertyKey[]): string {
  * validation (a required input that is merely unknown is not reported missing), and so are the
  * unknown entries of a map.
  */
-export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Props): Checked {
-  const known: Props = {};
+export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Bag): AgainstSchema {
+  const known: Bag = {};
   const unknownKeys = new Set<string>();
   for (const [key, value] of Object.entries(news)) {
     if ((INTERNAL_KEYS as readonly string[]).includes(key)) continue;
@@ -154,7 +169,7 @@ export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Props)
     }
   }
   return {
-    value: result.success ? (result.data as Props) : known,
+    value: result.success ? (result.data as Bag) : known,
     unknownKeys,
     failures,
     parsed: result.success,

@@ -4,9 +4,7 @@
  * from it a resource's replace / update / refused lists and the keys of the engine's detailed diff;
  * a resource overrides only what is special (Compute's effective sizes). Pure.
  */
-import { stableNames, UNKNOWN, type PropertyDef, type ResourceDef } from "./definition";
-
-type Props = Record<string, unknown>;
+import { stableNames, UNKNOWN, type PropertyDef, type ResourceDef, type Bag } from "./definition";
 
 /** Equal as JSON, absent counting as `null`. */
 export function same(a: unknown, b: unknown): boolean {
@@ -14,7 +12,7 @@ export function same(a: unknown, b: unknown): boolean {
 }
 
 /** Whether input `p` differs between the old outputs and the new inputs, by its `compare`. */
-export function inputChanged(p: PropertyDef, olds: Props, news: Props): boolean {
+export function inputChanged(p: PropertyDef, olds: Bag, news: Bag): boolean {
   const next = news[p.name];
   const old = olds[p.name];
   if (next === UNKNOWN) return true;
@@ -24,9 +22,7 @@ export function inputChanged(p: PropertyDef, olds: Props, news: Props): boolean 
     case "nested":
       if (next === undefined) return false;
       if (typeof next !== "object" || next === null) return !same(old, next);
-      return Object.entries(next as Props).some(
-        ([k, v]) => v === UNKNOWN || !same(((old ?? {}) as Props)[k], v),
-      );
+      return Object.entries(next as Bag).some(([k, v]) => v === UNKNOWN || !same(((old ?? {}) as Bag)[k], v));
     case "false-when-absent":
       return (next ?? false) !== (old ?? false);
     case "trigger":
@@ -42,7 +38,7 @@ export function inputChanged(p: PropertyDef, olds: Props, news: Props): boolean 
 }
 
 /** Whether the input named `key` of `def` changed (see {@link inputChanged}). */
-export function changedInput(def: ResourceDef, key: string, olds: Props, news: Props): boolean {
+export function changedInput(def: ResourceDef, key: string, olds: Bag, news: Bag): boolean {
   const p = def.properties.find((q) => q.name === key && q.input);
   if (!p) throw new Error(`${def.name} has no input ${key}`);
   return inputChanged(p, olds, news);
@@ -62,7 +58,7 @@ export interface DefinedDiff {
 }
 
 /** The diff a definition implies between old outputs and new inputs (inputs in definition order). */
-export function definedDiff(def: ResourceDef, olds: Props, news: Props): DefinedDiff {
+export function definedDiff(def: ResourceDef, olds: Bag, news: Bag): DefinedDiff {
   const changed = def.properties.filter((p) => p.input && inputChanged(p, olds, news));
   const by = (...effects: string[]) =>
     changed.filter((p) => effects.includes(p.change ?? "")).map((p) => p.name);
@@ -72,7 +68,7 @@ export function definedDiff(def: ResourceDef, olds: Props, news: Props): Defined
 }
 
 /** The keys of the engine's detailed diff: every input whose change does something. */
-export function definedChangedKeys(def: ResourceDef, olds: Props, news: Props): string[] {
+export function definedChangedKeys(def: ResourceDef, olds: Bag, news: Bag): string[] {
   const d = definedDiff(def, olds, news);
   return [...d.replaces, ...d.refused, ...d.updates];
 }

@@ -7,6 +7,26 @@
  * Dependency-free data: the program process, the provider process and the generators all load it.
  */
 
+/**
+ * Values as the engine passes them: a step's inputs before `check`, a state before the kit hands it
+ * on. Only the kit and the faces hold one; a resource's steps get {@link Checked} inputs and
+ * {@link Stated} outputs.
+ */
+export type Bag = Record<string, unknown>;
+
+/**
+ * Inputs as `check` returned them: the resource's typed inputs (`<Name>Inputs`, generated from its
+ * definition into `types.ts`) and the faces' own keys (`__urn`). At a preview a value may still be
+ * unknown ({@link UNKNOWN}); `create` and `update` only ever get known ones.
+ */
+export type Checked<I extends object> = I & Bag;
+
+/**
+ * A state as the engine holds it: the resource's outputs (`<Name>Outputs`), as this or an earlier
+ * version wrote them (so each may be missing), and the faces' own keys.
+ */
+export type Stated<O extends object> = Partial<O> & Bag;
+
 /** The value Pulumi passes for inputs not yet known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

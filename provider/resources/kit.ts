@@ -19,7 +19,8 @@
  * The faces (the dynamic provider, the plugin) and the tests all call resources through `bind`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ObjectTypeDef, ResourceDef, TargetDef } from "./definition";
+import type { Bag, Checked, ObjectTypeDef, ResourceDef, Stated, TargetDef } from "./definition";
+import type { CheckFailure } from "./check";
 import { definedChangedKeys } from "./compare";
 import type { Runtime } from "./runtime";
 import { definedImportInputs, InitError } from "./steps";
@@ -29,42 +30,44 @@ import { namedWhereIdWanted, targetFailures } from "./targets";
 export * from "./steps";
 export { targetFailures, unfinishedCreation } from "./targets";
 
-type Props = Record<string, unknown>;
-
-export { UNKNOWN, type TargetDef } from "./definition";
+export { UNKNOWN, type Bag, type Checked, type Stated, type TargetDef } from "./definition";
 
 /**
- * Inputs as `check` returned them: the resource's typed inputs (`<Name>Inputs`, generated from its
- * definition into `types.ts`) and the faces' own keys (`__urn`).
+ * What a resource's `check` answers: its inputs typed when they passed, or the inputs as given with
+ * the failures, each naming a property.
  */
-export type Checked<I extends object> = I & Props;
+export type CheckResult<I extends object> =
+  { inputs: Checked<I>; failures?: undefined } | { inputs: Bag; failures: CheckFailure[] };
 
 /**
- * A resource's own steps: what only it knows. Each gets the instance's runtime first; create and
- * update get the inputs `check` parsed, typed.
+ * A resource's own steps: what only it knows, typed as the requests of pulumi-go-provider's `infer`
+ * are. Each gets the instance's runtime first; `check` turns the engine's inputs into the typed
+ * inputs (`I`) that `create`, `update` and `diff` receive; `read`, `diff`, `update` and `delete`
+ * receive the state as its outputs (`O`).
  */
-export interface ResourceSteps<I extends object = object> {
-  check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+export interface ResourceSteps<I extends object = object, O extends object = object> {
+  /** `olds`: the inputs the last `check` returned (none for a new resource). */
+  check(rt: Runtime, olds: Stated<I>, news: Bag): Promise<CheckResult<I>>;
+  diff(rt: Runtime, id: string, olds: Stated<O>, news: Checked<I>): Promise<pulumi.dynamic.DiffResult>;
   /**
    * The inputs that differ, for the engine's detailed diff; left out, the definition's (every input
    * whose change does something, compared as the definition says: {@link definedChangedKeys}).
    */
-  changedKeys?(olds: Props, news: Props): string[];
+  changedKeys?(olds: Stated<O>, news: Checked<I>): string[];
   create(rt: Runtime, inputs: Checked<I>): Promise<pulumi.dynamic.CreateResult>;
-  read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
+  read(rt: Runtime, id: string, props?: Stated<O>): Promise<pulumi.dynamic.ReadResult>;
   /**
    * The inputs that describe a resource read by `pulumi import` as it is (they become its code); left
    * out, the definition's ({@link definedImportInputs}).
    */
-  importInputs?(outs: Props): Props;
-  update(rt: Runtime, id: string, olds: Props, news: Checked<I>): Promise<pulumi.dynamic.UpdateResult>;
-  delete(rt: Runtime, id: string, props: Props): Promise<void>;
+  importInputs?(outs: Stated<O>): Bag;
+  update(rt: Runtime, id: string, olds: Stated<O>, news: Checked<I>): Promise<pulumi.dynamic.UpdateResult>;
+  delete(rt: Runtime, id: string, props: Stated<O>): Promise<void>;
   /**
    * For an adopted object, instead of a delete: undoes what taking it over changed that would stand
    * in the way afterwards (e.g. a database given to the stack's role goes back to its owner).
    */
-  release?(rt: Runtime, id: string, props: Props): Promise<void>;
+  release?(rt: Runtime, id: string, props: Stated<O>): Promise<void>;
 }
 
 /** How the classes of a resource are made (program side). */
@@ -108,38 +111,42 @@ export interface ResourceKind<I extends object = object> {
 }
 
 /** The inputs that differ between old outputs and new inputs, for the engine's detailed diff. */
-export function changedKeysOf(kind: ResourceKind, olds: Props, news: Props): string[] {
+export function changedKeysOf(kind: ResourceKind, olds: Bag, news: Bag): string[] {
   return kind.steps.changedKeys?.(olds, news) ?? definedChangedKeys(kind.definition, olds, news);
 }
 
-/** A resource's update step, typed by its checked inputs. */
-export type UpdateStep<I extends object> = ResourceSteps<I>["update"];
+/** A resource's update step, typed by its checked inputs and its outputs. */
+export type UpdateStep<I extends object, O extends object> = ResourceSteps<I, O>["update"];
 
 /**
  * A step that takes over an object that exists (`adopt`, `importId`, `adoptDefault`): the runtime,
  * the checked inputs as the engine gave them, and what the resource parsed from them.
  */
-export type TakeOverStep<A> = (rt: Runtime, inputs: Props, parsed: A) => Promise<pulumi.dynamic.CreateResult>;
+export type TakeOverStep<I extends object, A> = (
+  rt: Runtime,
+  inputs: Checked<I>,
+  parsed: A,
+) => Promise<pulumi.dynamic.CreateResult>;
 
 /** The inputs that describe an object `pulumi import` read, as it is: the resource's own, else the definition's. */
-export function importInputsOf(kind: ResourceKind, outs: Props): Props {
+export function importInputsOf(kind: ResourceKind, outs: Bag): Bag {
   return kind.steps.importInputs?.(outs) ?? definedImportInputs(kind.definition, outs);
 }
 
 /** A resource's steps with the kit's rules, for one runtime: what the faces call. */
 export interface BoundResource {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
+  check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Bag): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props?: Bag): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Bag): Promise<void>;
 }
 
 /** The kit's rules around a resource's steps (see the module comment). */
 export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
   const s = kind.steps;
-  const timed = <T>(props: Props, fn: () => Promise<T>) =>
+  const timed = <T>(props: Bag, fn: () => Promise<T>) =>
     rt.withOperationTimeout(props.operationTimeoutSeconds, fn);
   return afterLinesArrive(rt, {
     check: async (olds, news) => {
@@ -216,7 +223,7 @@ function afterLinesArrive(rt: Runtime, b: BoundResource): BoundResource {
  * A create that failed after this run's replacement deleted the old object (delete first): the
  * message says the old one is gone and what the next `up` does.
  */
-function withReplacedNote(rt: Runtime, kind: ResourceKind, inputs: Props, err: unknown): unknown {
+function withReplacedNote(rt: Runtime, kind: ResourceKind, inputs: Bag, err: unknown): unknown {
   const urn = inputs.__urn;
   const gone = typeof urn === "string" ? rt.ledger.deletedThisRun(urn) : undefined;
   if (!gone || err instanceof InitError || !(err instanceof Error)) return err;
@@ -230,8 +237,8 @@ function withReplacedNote(rt: Runtime, kind: ResourceKind, inputs: Props, err: u
  * A number given for a string input, as a string: Pulumi YAML passes number-like config values
  * (`"2026"`) as numbers, and a trigger or a name is still meant as the text the user wrote.
  */
-export function stringInputs(def: ResourceDef, news: Props): Props {
-  let out: Props | undefined;
+export function stringInputs(def: ResourceDef, news: Bag): Bag {
+  let out: Bag | undefined;
   for (const p of def.properties) {
     const v = news[p.name];
     if (p.input && p.type === "string" && !p.enum && typeof v === "number" && Number.isFinite(v)) {

@@ -13,12 +13,8 @@
  * state. Keys of objects are `noun:id` (`branch:br-…`) unless a field says otherwise.
  */
 import type { NeonClient, ProjectDetails } from "../api";
+import type { Bag } from "./definition";
 import { KnownComputes } from "./compute/known";
-
-/** A resource's inputs or outputs, as far as the ledger looks at them: the engine adds the URN. */
-interface Urned {
-  readonly __urn?: unknown;
-}
 
 /** What a branch made by this run held when its create answered (its parent's roles and databases). */
 export interface MadeWith {
@@ -138,12 +134,12 @@ export class RunLedger {
   private readonly computeListings = new WeakMap<NeonClient, KnownComputes>();
 
   /** Records that the engine checked these inputs (they carry their resource's `__urn`). */
-  markChecked(news: Urned): void {
+  markChecked(news: Bag): void {
     if (typeof news.__urn === "string") this.checked.add(news.__urn);
   }
 
   /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
-  isPlanning(news: Urned): boolean {
+  isPlanning(news: Bag): boolean {
     return typeof news.__urn === "string" && this.checked.has(news.__urn);
   }
 

@@ -6,6 +6,7 @@
  *
  * It lives only in the provider process; nothing here is serialized into state.
  */
+import type { Bag } from "./definition";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   ApiError,
@@ -26,8 +27,6 @@ import {
 } from "./settings";
 
 export type { ProviderSettings } from "./settings";
-
-type Props = Record<string, unknown>;
 
 /** What a {@link Runtime} is made of. */
 export interface RuntimeOptions {
@@ -93,7 +92,7 @@ export class Runtime {
   }
 
   /** The logger of the resource whose inputs or outputs are `props` (they carry its `__urn`). */
-  logger(props: Props): ResourceLogger {
+  logger(props: Bag): ResourceLogger {
     return this.engine.logger(typeof props.__urn === "string" ? props.__urn : undefined);
   }
 
@@ -215,6 +214,6 @@ export function clause(err: unknown): string {
 }
 
 /** A copy of `o` without its `undefined` values (the engine refuses them in outputs). */
-export function stripUndefined<T extends Props>(o: T): T {
+export function stripUndefined<T extends Bag>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

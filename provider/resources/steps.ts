@@ -8,17 +8,15 @@ import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "crypto";
 import { ApiError, type NeonClient, type Operation } from "../api";
 import { isSucceeded, isTerminal } from "../operations";
-import { INTERNAL_KEYS, type ResourceDef } from "./definition";
+import { INTERNAL_KEYS, type ResourceDef, type Bag } from "./definition";
 import type { ResourceLogger } from "./engine-log";
 import { clause, type Runtime } from "./runtime";
 import type { DefinedDiff } from "./compare";
 
-type Props = Record<string, unknown>;
-
 export { INTERNAL_KEYS } from "./definition";
 
 /** True when the inputs of `olds` are empty: the resource is new (not an update or a replacement). */
-export function isNewResource(olds: Props): boolean {
+export function isNewResource(olds: Bag): boolean {
   return Object.keys(olds).filter((k) => !k.startsWith("__")).length === 0;
 }
 
@@ -30,7 +28,7 @@ export class InitError extends Error {
   constructor(
     message: string,
     readonly id: string,
-    readonly properties: Props,
+    readonly properties: Bag,
     readonly reasons: string[],
   ) {
     super(message);
@@ -43,7 +41,7 @@ export class InitError extends Error {
  * messages describe it) stays in the stack with its outputs as they are, so that the next `up`
  * finishes it or `destroy` removes it.
  */
-export function keptInStack(what: string, err: unknown, id: string, outs: Props): InitError {
+export function keptInStack(what: string, err: unknown, id: string, outs: Bag): InitError {
   const reason = clause(err);
   return new InitError(
     `Failed to finish creating ${what}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
@@ -141,12 +139,12 @@ export function waitingLine(done: string, operations: readonly { action: string 
  */
 export function refreshInputs(
   def: ResourceDef,
-  old: Props,
-  outs: Props,
+  old: Bag,
+  outs: Bag,
   always: readonly string[] = requiredInputNames(def),
-): Props {
+): Bag {
   const given = Array.isArray(old.__inputNames) ? (old.__inputNames as string[]) : undefined;
-  const inputs: Props = {};
+  const inputs: Bag = {};
   for (const p of def.properties.filter((q) => q.input)) {
     const k = p.name;
     const wanted = given ? given.includes(k) : k in old;
@@ -166,8 +164,8 @@ export function requiredInputNames(def: ResourceDef): string[] {
  * input whose change does something to the object (not read at creation only, not a trigger) that
  * the outputs hold; a flag whose absence means `false` only when it is `true`.
  */
-export function definedImportInputs(def: ResourceDef, outs: Props): Props {
-  const inputs: Props = {};
+export function definedImportInputs(def: ResourceDef, outs: Bag): Bag {
+  const inputs: Bag = {};
   for (const p of def.properties) {
     if (!p.input || p.change === "create-only" || p.change === "none" || p.compare === "trigger") continue;
     if (outs[p.name] === undefined || (p.compare === "false-when-absent" && outs[p.name] !== true)) continue;
@@ -177,7 +175,7 @@ export function definedImportInputs(def: ResourceDef, outs: Props): Props {
 }
 
 /** The names of the inputs set in `inputs`, as {@link refreshInputs} reads them back. */
-export function givenInputNames(def: ResourceDef, inputs: Props): string[] {
+export function givenInputNames(def: ResourceDef, inputs: Bag): string[] {
   return def.properties.filter((p) => p.input && inputs[p.name] !== undefined).map((p) => p.name);
 }
 
@@ -185,8 +183,8 @@ export function givenInputNames(def: ResourceDef, inputs: Props): string[] {
  * The outputs a step returns: `fields` without the absent ones, and the names of the inputs the
  * program gave (an earlier step's record when there is one, else read from `inputs`).
  */
-export function stateOf(def: ResourceDef, inputs: Props, fields: Props): Props {
-  const outs: Props = {
+export function stateOf(def: ResourceDef, inputs: Bag, fields: Bag): Bag {
+  const outs: Bag = {
     ...fields,
     __inputNames: Array.isArray(inputs.__inputNames) ? inputs.__inputNames : givenInputNames(def, inputs),
   };
@@ -266,8 +264,8 @@ export async function deleteAndWait(
 export async function keepOutputs(
   _rt: Runtime,
   _id: string,
-  olds: Props,
-  news: Props,
+  olds: Bag,
+  news: Bag,
 ): Promise<pulumi.dynamic.UpdateResult> {
   return { outs: { ...olds, ...news } };
 }

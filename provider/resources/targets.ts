@@ -6,11 +6,9 @@
 import { ApiError, type Branch, type NeonClient } from "../api";
 import { isTerminal } from "../operations";
 import type { CheckFailure } from "./check";
-import { UNKNOWN, type TargetDef } from "./definition";
+import { UNKNOWN, type TargetDef, type Bag } from "./definition";
 import type { Runtime } from "./runtime";
 import { isNewResource } from "./steps";
-
-type Props = Record<string, unknown>;
 
 const knownString = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
 
@@ -24,8 +22,8 @@ const knownString = (v: unknown): v is string => typeof v === "string" && v !== 
 export async function targetFailures(
   rt: Runtime,
   targets: readonly TargetDef[],
-  olds: Props,
-  news: Props,
+  olds: Bag,
+  news: Bag,
 ): Promise<CheckFailure[]> {
   const project = targets.find((t) => t.kind === "project");
   if (!project) return [];
@@ -136,7 +134,7 @@ async function branchNamed(rt: Runtime, projectId: string, value: string): Promi
 export async function namedWhereIdWanted(
   rt: Runtime,
   targets: readonly TargetDef[],
-  news: Props,
+  news: Bag,
   failures: CheckFailure[],
 ): Promise<CheckFailure[]> {
   const project = targets.find((t) => t.kind === "project");

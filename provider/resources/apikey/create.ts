@@ -6,16 +6,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type ApiKeyCreated, type NeonClient } from "../../api";
-import type { Checked } from "../kit";
+import type { Checked, Bag } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ApiKeyInputs } from "./types";
 import { describeKey, parseKeyRef, resourceId, toOutputs, type KeyRef } from "./mapping";
 import { findKey, revoke } from "./listing";
 
-type Props = Record<string, unknown>;
-
 export async function create(rt: Runtime, i: Checked<ApiKeyInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
+  const inputs: Bag = i;
   if (i.importId) return importExisting(rt, inputs, i);
   const api = rt.client();
   const orgId = i.orgId ?? (i.projectId ? await organizationOf(api, i.projectId) : undefined);
@@ -123,7 +121,7 @@ async function ensureScope(api: NeonClient, i: ApiKeyInputs, ref: KeyRef & { pro
  */
 async function importExisting(
   rt: Runtime,
-  inputs: Props,
+  inputs: Bag,
   i: ApiKeyInputs,
 ): Promise<pulumi.dynamic.CreateResult> {
   const ref = parseKeyRef(i.importId as string);

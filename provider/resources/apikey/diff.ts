@@ -4,14 +4,13 @@
  * created before the old key is revoked: programs that hand the token on switch to the new one
  * while the old one still works.
  */
+import type { Bag } from "../kit";
 import { UNKNOWN } from "./inputs";
 import { replaceNames, stableNames, type ResourceDef } from "../definition";
 import { APIKEY_DEFINITION } from "./definition";
 
 /** Inputs whose change replaces the key (a key cannot be edited); `importId` only matters at create. */
 const REPLACE_PROPERTIES = replaceNames((APIKEY_DEFINITION as ResourceDef).properties);
-
-type Props = Record<string, unknown>;
 
 /** The outputs an update keeps (the definition says which). */
 const STABLE_OUTPUTS = stableNames((APIKEY_DEFINITION as ResourceDef).properties);
@@ -26,7 +25,7 @@ export interface ApiKeyDiff {
 }
 
 /** True when `key` differs between the old outputs and the new inputs. */
-export function propertyChanged(key: string, olds: Props, news: Props): boolean {
+export function propertyChanged(key: string, olds: Bag, news: Bag): boolean {
   const next = news[key];
   if (next === UNKNOWN) return true;
   // A trigger removed asks for nothing: there is no new value to rotate to.
@@ -37,7 +36,7 @@ export function propertyChanged(key: string, olds: Props, news: Props): boolean 
 }
 
 /** Compares old outputs with new inputs; see the module comment. */
-export function diffApiKey(olds: Props, news: Props): ApiKeyDiff {
+export function diffApiKey(olds: Bag, news: Bag): ApiKeyDiff {
   const replaces = REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
   return {
     changes: replaces.length > 0,

@@ -4,8 +4,9 @@
  * Pure: no network, no clock. Every invalid input becomes one `CheckFailure` naming the property
  * and the remedy, so nothing invalid reaches the API.
  */
+import type { Bag } from "../kit";
 import { z } from "zod";
-import { checkAgainst, inputSchema, type InputsCheck } from "../check";
+import { checkAgainst, inputSchema, inputsChecked, type InputsCheck } from "../check";
 import { APIKEY_DEFINITION } from "./definition";
 import type { ApiKeyInputs } from "./types";
 
@@ -44,11 +45,11 @@ const inputsSchema = inputSchema(APIKEY_DEFINITION, {
  * Validates raw inputs. Values not known yet (preview) are neither validated nor altered. An
  * `importId` of an organization key fills in `orgId` when it is not given.
  */
-export function checkInputs(news: Record<string, unknown>): InputsCheck {
+export function checkInputs(news: Bag): InputsCheck<ApiKeyInputs> {
   const checked = checkAgainst(APIKEY_DEFINITION, inputsSchema, news);
   const { unknownKeys, failures } = checked;
-  const inputs: Record<string, unknown> = { ...news };
-  if (!checked.parsed) return { inputs, failures };
+  const inputs: Bag = { ...news };
+  if (!checked.parsed) return inputsChecked(inputs, failures);
 
   const v = checked.value as Partial<ApiKeyInputs>;
   const imported = v.importId !== undefined ? IMPORT_ID_PATTERN.exec(v.importId) : null;
@@ -70,5 +71,5 @@ export function checkInputs(news: Record<string, unknown>): InputsCheck {
       inputs.orgId = importOrg;
     }
   }
-  return { inputs, failures };
+  return inputsChecked(inputs, failures);
 }

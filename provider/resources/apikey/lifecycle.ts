@@ -7,26 +7,43 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError } from "../../api";
-import { keepOutputs, refreshInputs, type ResourceSteps } from "../kit";
+import {
+  keepOutputs,
+  refreshInputs,
+  type Bag,
+  type CheckResult,
+  type Checked,
+  type ResourceSteps,
+  type Stated,
+} from "../kit";
 import type { Runtime } from "../runtime";
 import { APIKEY_DEFINITION } from "./definition";
 import { diffApiKey } from "./diff";
 import { checkInputs } from "./inputs";
-import type { ApiKeyInputs } from "./types";
+import type { ApiKeyInputs, ApiKeyOutputs } from "./types";
 import { describeKey, parseKeyRef, toOutputs } from "./mapping";
 import { create } from "./create";
 import { ensureOwnList, findKey, revoke } from "./listing";
 
-type Props = Record<string, unknown>;
+type State = Stated<ApiKeyOutputs>;
 
 // --- check / diff ----------------------------------------------------------------------------
 
-async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(
+  _rt: Runtime,
+  _olds: Stated<ApiKeyInputs>,
+  news: Bag,
+): Promise<CheckResult<ApiKeyInputs>> {
   const { inputs, failures } = checkInputs(news);
   return failures.length > 0 ? { inputs: news, failures } : { inputs };
 }
 
-async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  _rt: Runtime,
+  _id: string,
+  olds: State,
+  news: Checked<ApiKeyInputs>,
+): Promise<pulumi.dynamic.DiffResult> {
   const d = diffApiKey(olds, news);
   return { changes: d.changes, replaces: d.replaces, stables: d.stables, deleteBeforeReplace: false };
 }
@@ -38,8 +55,8 @@ async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promis
  * list the provider could read was revoked: no id drops it from the stack. A list the provider
  * cannot read (its key lacks the scope) fails instead: that says nothing about the key.
  */
-async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
-  const old = props ?? {};
+async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dynamic.ReadResult> {
+  const old: State = props ?? {};
   const ref = parseKeyRef(id);
   const api = rt.client();
   const found = await findKey(api, ref, "read");
@@ -55,10 +72,10 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
 // --- delete --------------------------------------------------------------------------------
 
 /** Revokes the key. A key already revoked, or one the service no longer knows, is success. */
-async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, id: string, props: State): Promise<void> {
   const ref = parseKeyRef(id);
   const api = rt.client();
-  const what = describeKey({ ...ref, projectId: props?.projectId as string | undefined });
+  const what = describeKey({ ...ref, projectId: props?.projectId });
   try {
     await revoke(api, ref);
   } catch (err) {
@@ -82,7 +99,7 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `ApiKey`'s own steps (see `../kit.ts`). */
-export const apiKeySteps: ResourceSteps<ApiKeyInputs> = {
+export const apiKeySteps: ResourceSteps<ApiKeyInputs, ApiKeyOutputs> = {
   check,
   diff,
   changedKeys: (olds, news) => diffApiKey(olds, news).replaces,

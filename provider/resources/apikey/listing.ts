@@ -2,10 +2,9 @@
  * Where `ApiKey`'s keys are found and revoked: the list of the organization that owns a key, or the
  * caller's own personal keys — a personal key is visible only to its owner.
  */
+import type { Bag } from "../kit";
 import { ApiError, type ApiKey as ListedKey, type NeonClient } from "../../api";
 import { describeKey, type KeyRef } from "./mapping";
-
-type Props = Record<string, unknown>;
 
 /** The key as listed, `undefined` when the list lacks it; fails when the list cannot be read. */
 export async function findKey(api: NeonClient, ref: KeyRef, verb: string): Promise<ListedKey | undefined> {
@@ -30,7 +29,7 @@ export async function findKey(api: NeonClient, ref: KeyRef, verb: string): Promi
  * The personal list holds only the caller's own keys: a key missing from another user's list may
  * well exist. Fails unless the provider's key belongs to the user who created this one.
  */
-export async function ensureOwnList(api: NeonClient, ref: KeyRef, old: Props, verb: string): Promise<void> {
+export async function ensureOwnList(api: NeonClient, ref: KeyRef, old: Bag, verb: string): Promise<void> {
   const owner = typeof old.createdBy === "string" ? old.createdBy : undefined;
   if (ref.orgId || !owner) return;
   const me = await api.users.me();

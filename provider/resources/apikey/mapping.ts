@@ -1,9 +1,8 @@
 /**
  * Mapping between `ApiKey` outputs, resource ids and the API's key shapes. Pure.
  */
+import type { Bag } from "../kit";
 import { stripUndefined } from "../runtime";
-
-type Props = Record<string, unknown>;
 
 /** The fields of a key that create, list and revoke answers share. */
 export interface KeyFields {
@@ -50,7 +49,7 @@ export function creatorId(createdBy: KeyFields["created_by"]): string | undefine
  * Outputs: the inputs the user gave, overlaid with what the API reports. `token` is only known at
  * creation; later reads pass the one kept in state.
  */
-export function toOutputs(inputs: Props, key: KeyFields, orgId: string | undefined, token?: unknown): Props {
+export function toOutputs(inputs: Bag, key: KeyFields, orgId: string | undefined, token?: unknown): Bag {
   return stripUndefined({
     ...inputs,
     name: key.name,

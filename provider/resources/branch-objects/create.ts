@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { NeonClient, Operation } from "../../api";
 import type { ResourceLogger } from "../engine-log";
-import { createOnce, keptInStack, waitingLine } from "../kit";
+import { createOnce, keptInStack, waitingLine, type Bag } from "../kit";
 import type { Runtime } from "../runtime";
 import { knownAbsent, leftByThisStack, refOf, refuseTaken, type BranchObjectRef } from "./objects";
 import { throughCompute } from "./needs-compute";
@@ -28,7 +28,7 @@ export interface BranchObjectCreate<O extends { created_at?: string }> {
   /** The resource's id for the object. */
   id(o: O): string;
   /** The resource's outputs for the object. */
-  outputs(o: O): Record<string, unknown>;
+  outputs(o: O): Bag;
   /** The object of the declared name on the branch, if there is one (one look). */
   find(): Promise<O | undefined>;
   /** The names of this kind of object on a branch (its parent's tell an inherited one from a made one). */
@@ -52,7 +52,7 @@ export interface BranchObjectCreate<O extends { created_at?: string }> {
  */
 export async function createOnBranch<O extends { created_at?: string }>(
   rt: Runtime,
-  inputs: Record<string, unknown>,
+  inputs: Bag,
   steps: (api: NeonClient, ref: BranchObjectRef) => BranchObjectCreate<O>,
 ): Promise<pulumi.dynamic.CreateResult> {
   const log = rt.logger(inputs);

@@ -6,11 +6,9 @@
  */
 import { ApiError, isNotFound } from "../../api";
 import { type BranchObjectRef } from "./objects";
-import { UNKNOWN } from "../kit";
+import { UNKNOWN, type Bag } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-
-type Props = Record<string, unknown>;
 
 /**
  * True for the service's refusal of a role or database change on a branch without a read_write
@@ -154,7 +152,7 @@ async function hasReadWrite(rt: Runtime, projectId: string, branchId: string): P
  * read_write compute and this program declares none for it; true or `undefined` otherwise (a branch
  * or project not there is for other checks to say).
  */
-async function computeOrComing(rt: Runtime, news: Props): Promise<boolean | undefined> {
+async function computeOrComing(rt: Runtime, news: Bag): Promise<boolean | undefined> {
   const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
   if (!known(news.projectId) || !known(news.branchId)) return undefined;
   if (rt.ledger.computeComing(news.branchId) || rt.ledger.madeThisRun("compute-on", news.branchId))
@@ -170,8 +168,8 @@ async function computeOrComing(rt: Runtime, news: Props): Promise<boolean | unde
 export async function refuseComputeLessTarget(
   rt: Runtime,
   noun: "role" | "database",
-  olds: Props,
-  news: Props,
+  olds: Bag,
+  news: Bag,
 ): Promise<void> {
   if ((await computeOrComing(rt, news)) !== false) return;
   throw new Error(
@@ -188,7 +186,7 @@ export async function refuseComputeLessTarget(
  * read_write compute and this program has declared none so far (its Compute may come later in the
  * run, so this is no failure), since the create would be refused.
  */
-export async function warnComputeLess(rt: Runtime, noun: "role" | "database", news: Props): Promise<void> {
+export async function warnComputeLess(rt: Runtime, noun: "role" | "database", news: Bag): Promise<void> {
   if ((await computeOrComing(rt, news)) !== false) return;
   const line =
     `branch ${String(news.branchId)} has no read_write compute, and Neon makes roles and databases through it: creating ` +

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { type NeonClient, type Operation, isNotFound } from "../../api";
 import { displayName, type CheckFailure } from "../check";
-import { createdByStack, pendingOperations, UNKNOWN } from "../kit";
+import { createdByStack, pendingOperations, UNKNOWN, type Bag } from "../kit";
 import type { Runtime } from "../runtime";
 
 /** Where an object of a branch is. */
@@ -27,7 +27,7 @@ export function parseImportId(id: string): BranchObjectRef | undefined {
 }
 
 /** Where the object of these inputs or outputs is. */
-export const refOf = (p: Record<string, unknown>): BranchObjectRef => ({
+export const refOf = (p: Bag): BranchObjectRef => ({
   projectId: String(p.projectId),
   branchId: String(p.branchId),
   name: String(p.name),
@@ -82,7 +82,7 @@ export function importIdFailures(v: {
     const [p, b, ...rest] = v.importId.split("/");
     const declared = { projectId: p, branchId: b, name: rest.join("/") };
     for (const [k, actual] of Object.entries(declared)) {
-      const given = (v as Record<string, unknown>)[k];
+      const given = (v as Bag)[k];
       if (typeof given === "string" && given !== actual) {
         failures.push({
           property: "importId",
@@ -221,11 +221,7 @@ export async function leftByThisStack(
  * A check failure when another resource of this program already declares the same object (the same
  * project, branch and name): two resources would own one object. Values not known yet are not judged.
  */
-export function duplicateFailure(
-  rt: Runtime,
-  noun: "role" | "database",
-  news: Record<string, unknown>,
-): CheckFailure[] {
+export function duplicateFailure(rt: Runtime, noun: "role" | "database", news: Bag): CheckFailure[] {
   const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
   if (!known(news.projectId) || !known(news.branchId) || !known(news.name) || typeof news.__urn !== "string")
     return [];

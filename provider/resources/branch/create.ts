@@ -16,15 +16,12 @@ import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutput
 import { refusePassedExpiry } from "./expiry";
 import { applyChanges } from "./update";
 
-type Props = Record<string, unknown>;
-
 export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
-  if (i.importId) return importExisting(rt, inputs, i);
+  if (i.importId) return importExisting(rt, i, i);
   if (i.adoptDefault) return adoptDefault(rt, i);
   const api = rt.client();
-  const log = rt.logger(inputs);
-  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  const log = rt.logger(i);
+  const urn = typeof i.__urn === "string" ? i.__urn : undefined;
   const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
   if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
   let branch: Branch | undefined;
@@ -86,11 +83,11 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
         current_state: "active",
         pending_state: undefined,
       };
-      return { id: b.id, outs: toOutputs(inputs, settled, ep, answered.annotation) };
+      return { id: b.id, outs: toOutputs(i, settled, ep, answered.annotation) };
     }
     const fresh = await api.branches.getAnnotated(i.projectId, b.id);
     const ep = await readWriteCompute(api, i.projectId, b.id);
-    return { id: b.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation) };
+    return { id: b.id, outs: toOutputs(i, fresh.branch, ep, fresh.annotation) };
   } catch (err) {
     if (!branch) throw err;
     // As it is now (its compute too, when readable), so that the next up knows what to finish.
@@ -99,12 +96,7 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
       .getAnnotated(i.projectId, b.id)
       .catch(() => ({ branch: b, annotation: undefined }));
     const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
-    throw keptInStack(
-      describeBranch(branch),
-      err,
-      branch.id,
-      toOutputs(inputs, now.branch, ep, now.annotation),
-    );
+    throw keptInStack(describeBranch(branch), err, branch.id, toOutputs(i, now.branch, ep, now.annotation));
   }
 }
 
@@ -181,9 +173,8 @@ export async function adoptDefault(
   rt: Runtime,
   i: Checked<BranchInputs>,
 ): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
   const api = rt.client();
-  const log = rt.logger(inputs);
+  const log = rt.logger(i);
   const def = (await api.branches.list(i.projectId)).find((b) => b.default);
   if (!def) throw new Error(`Failed to adopt the default branch of project ${i.projectId}: it has none`);
   log.info(
@@ -195,9 +186,9 @@ export async function adoptDefault(
     def.id,
     olds,
     i,
-    diffBranch(olds, inputs).updates.filter((k) => k !== "resetTrigger"),
+    diffBranch(olds, i).updates.filter((k) => k !== "resetTrigger"),
   );
   const fresh = await api.branches.getAnnotated(i.projectId, def.id);
   const ep = await readWriteCompute(api, i.projectId, def.id);
-  return { id: def.id, outs: toOutputs(inputs, fresh.branch, ep, fresh.annotation, { adopted: true }) };
+  return { id: def.id, outs: toOutputs(i, fresh.branch, ep, fresh.annotation, { adopted: true }) };
 }

@@ -6,13 +6,11 @@
  * `Date`).
  */
 import type { Runtime } from "../runtime";
-import { isNewResource, UNKNOWN } from "../kit";
-import type { BranchInputs } from "./types";
-
-type Props = Record<string, unknown>;
+import { isNewResource, UNKNOWN, type Bag, type Checked, type Stated } from "../kit";
+import type { BranchInputs, BranchOutputs } from "./types";
 
 /** For a new resource: the expiry at which a refresh of this run found its branch deleted. */
-export function expiredThisRun(rt: Runtime, olds: Props, news: Props): string | undefined {
+export function expiredThisRun(rt: Runtime, olds: Stated<BranchInputs>, news: Bag): string | undefined {
   return isNewResource(olds) && typeof news.__urn === "string"
     ? rt.ledger.expiredThisRun(news.__urn)
     : undefined;
@@ -22,7 +20,7 @@ export function expiredThisRun(rt: Runtime, olds: Props, news: Props): string | 
  * Before a new or changed `expiresAt` is judged: the service's time, known (one read when this
  * process has had no answer yet), so that "in the future" is the service's verdict, not this machine's.
  */
-export async function primeForExpiry(rt: Runtime, olds: Props, news: Props): Promise<void> {
+export async function primeForExpiry(rt: Runtime, olds: Stated<BranchInputs>, news: Bag): Promise<void> {
   const at = news.expiresAt;
   if (typeof at !== "string" || at === UNKNOWN || (!isNewResource(olds) && olds.expiresAt === at)) return;
   const p = news.projectId;
@@ -33,7 +31,12 @@ export async function primeForExpiry(rt: Runtime, olds: Props, news: Props): Pro
  * At the diff of a preview or an update: a replacement would create the branch anew, which the
  * service refuses with an expiry that has passed — and a replacement deletes the old branch first.
  */
-export function refuseReplacementPastExpiry(rt: Runtime, id: string, news: Props, replaces: string[]): void {
+export function refuseReplacementPastExpiry(
+  rt: Runtime,
+  id: string,
+  news: Checked<BranchInputs>,
+  replaces: string[],
+): void {
   const at = news.expiresAt;
   if (replaces.length === 0 || typeof at !== "string" || at === UNKNOWN) return;
   if (Date.parse(at) > rt.serviceNow()) return;
@@ -45,7 +48,12 @@ export function refuseReplacementPastExpiry(rt: Runtime, id: string, news: Props
 }
 
 /** Says that the branch deleted at its expiry will be created again, and what `up` needs for that. */
-export function sayRecreation(rt: Runtime, news: Props, inputs: Props, expiredAt: string | undefined): void {
+export function sayRecreation(
+  rt: Runtime,
+  news: Bag,
+  inputs: Checked<BranchInputs>,
+  expiredAt: string | undefined,
+): void {
   if (expiredAt === undefined || inputs.expiresAt === UNKNOWN) return;
   if (Date.parse(String(inputs.expiresAt)) !== Date.parse(expiredAt)) return;
   rt.logger(news).warn(
@@ -56,7 +64,7 @@ export function sayRecreation(rt: Runtime, news: Props, inputs: Props, expiredAt
 }
 
 /** A branch gone at refresh whose expiry had passed: the service deleted it then; said, and noted for check. */
-export function noteExpired(rt: Runtime, branchId: string, props: Props): void {
+export function noteExpired(rt: Runtime, branchId: string, props: Stated<BranchOutputs>): void {
   const at = props.expiresAt;
   if (typeof at !== "string" || !(Date.parse(at) <= rt.serviceNow())) return;
   if (typeof props.__urn === "string") rt.ledger.noteExpired(props.__urn, at);

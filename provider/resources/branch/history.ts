@@ -6,10 +6,9 @@
  */
 import { ApiError } from "../../api";
 import type { CheckFailure } from "../check";
-import { UNKNOWN } from "../kit";
+import { UNKNOWN, type Checked } from "../kit";
 import type { Runtime } from "../runtime";
-
-type Props = Record<string, unknown>;
+import type { BranchInputs } from "./types";
 
 /**
  * How much of the window a replacement keeps in hand: between its preview and its create come the
@@ -22,7 +21,11 @@ export const REPLACEMENT_MARGIN_MS = 30 * 60_000;
  * Failures of `parentTimestamp` against the project's history retention and the parent's creation;
  * `marginMs` more of the window is required (a replacement, which deletes the old branch first).
  */
-export async function historyFailures(rt: Runtime, inputs: Props, marginMs = 0): Promise<CheckFailure[]> {
+export async function historyFailures(
+  rt: Runtime,
+  inputs: Checked<BranchInputs>,
+  marginMs = 0,
+): Promise<CheckFailure[]> {
   const { projectId, parentId, parentTimestamp } = inputs;
   if (typeof parentTimestamp !== "string" || typeof projectId !== "string") return [];
   if ([projectId, parentId, parentTimestamp].includes(UNKNOWN)) return [];

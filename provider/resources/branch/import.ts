@@ -5,29 +5,30 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch } from "../../api";
 import { changedInput } from "../compare";
-import { readImported, UNKNOWN, type TakeOverStep } from "../kit";
+import { readImported, UNKNOWN, type Checked, type Stated, type TakeOverStep } from "../kit";
 import type { Runtime } from "../runtime";
 import { BRANCH_DEFINITION } from "./definition";
 import { describeBranch, toOutputs } from "./mapping";
 import { readWriteCompute } from "./rules";
-import type { BranchInputs } from "./types";
-
-type Props = Record<string, unknown>;
+import type { BranchInputs, BranchOutputs } from "./types";
 
 /**
  * The keys of the declared annotations whose values the branch does not carry (a branch may carry
  * more: other tools write theirs); none while a declared value is unknown.
  */
-export function differingAnnotations(declared: unknown, actual: unknown): string[] {
+export function differingAnnotations(
+  declared: Record<string, string> | undefined,
+  actual: Record<string, string> | undefined,
+): string[] {
   if (!declared || typeof declared !== "object" || JSON.stringify(declared).includes(UNKNOWN)) return [];
-  const has = (actual && typeof actual === "object" ? actual : {}) as Record<string, unknown>;
-  return Object.entries(declared as Record<string, unknown>)
+  const has: Record<string, string> = actual && typeof actual === "object" ? actual : {};
+  return Object.entries(declared)
     .filter(([k, v]) => has[k] !== v)
     .map(([k]) => k);
 }
 
 /** What of the declared inputs differs from the branch `actual` (its outputs), as a sentence; or nothing. */
-function importDifferences(inputs: Props, actual: Props): string | undefined {
+function importDifferences(inputs: Checked<BranchInputs>, actual: Stated<BranchOutputs>): string | undefined {
   const differences = [
     "name",
     "parentId",
@@ -64,7 +65,7 @@ function importDifferences(inputs: Props, actual: Props): string | undefined {
  */
 export async function previewImport(
   rt: Runtime,
-  inputs: Props,
+  inputs: Checked<BranchInputs>,
 ): Promise<pulumi.dynamic.CheckResult["failures"]> {
   const importId = inputs.importId;
   if (typeof importId !== "string" || importId === UNKNOWN) return [];
@@ -93,7 +94,7 @@ export async function previewImport(
 }
 
 /** Adopts the branch `importId` names; the declared inputs must describe it as it is. */
-export const importExisting: TakeOverStep<BranchInputs> = async (rt, inputs, i) => {
+export const importExisting: TakeOverStep<BranchInputs, BranchInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const branchId = (i.importId as string).split("/")[1];
   const found = await readImported("branch", i.importId as string, () =>

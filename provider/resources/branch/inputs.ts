@@ -4,8 +4,8 @@
  * that judges `expiresAt` is passed in.
  */
 import { z } from "zod";
-import { checkAgainst, displayName, inputSchema, type InputsCheck } from "../check";
-import { OWNER_KEYS, UNKNOWN } from "../kit";
+import { checkAgainst, displayName, inputsChecked, inputSchema, type InputsCheck } from "../check";
+import { OWNER_KEYS, UNKNOWN, type Bag, type Stated } from "../kit";
 import { checkComputeInput } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects/objects";
 import { BRANCH_DEFINITION } from "./definition";
@@ -73,15 +73,15 @@ export function normalizedTime(value: string): string {
  * nor altered.
  */
 export function checkInputs(
-  news: Record<string, unknown>,
+  news: Bag,
   now: number,
-  olds: Record<string, unknown> = {},
+  olds: Stated<BranchInputs> = {},
   /** A refresh of this run found the branch deleted at this expiry: its recreation is said, not refused. */
   expiredAt?: string,
-): InputsCheck {
+): InputsCheck<BranchInputs> {
   const checked = checkAgainst(BRANCH_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures];
-  const inputs: Record<string, unknown> = { ...news };
+  const inputs: Bag = { ...news };
   const v = checked.value as Partial<BranchInputs>;
   failures.push(
     ...checkComputeInput(
@@ -177,7 +177,7 @@ export function checkInputs(
       reason: `importId names project ${v.importId.split("/")[0]} but projectId is ${v.projectId}; make them the same`,
     });
   }
-  return { inputs, failures };
+  return inputsChecked(inputs, failures);
 }
 
 export { UNKNOWN };

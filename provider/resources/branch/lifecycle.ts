@@ -15,7 +15,11 @@ import {
   isNewResource,
   unfinishedCreation,
   UNKNOWN,
+  type Bag,
+  type CheckResult,
+  type Checked,
   type ResourceSteps,
+  type Stated,
 } from "../kit";
 import { same } from "../compare";
 import type { Runtime } from "../runtime";
@@ -32,15 +36,16 @@ import {
   refuseUndeletable,
   sizeOf,
 } from "./rules";
-import type { BranchInputs } from "./types";
+import type { BranchInputs, BranchOutputs } from "./types";
 import { diffBranch } from "./mapping";
 import { expiredThisRun, primeForExpiry, refuseReplacementPastExpiry, sayRecreation } from "./expiry";
 import { create } from "./create";
 import { read, update } from "./update";
 
-type Props = Record<string, unknown>;
+type Inputs = BranchInputs;
+type State = Stated<BranchOutputs>;
 
-async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<CheckResult<Inputs>> {
   const expiredAt = expiredThisRun(rt, olds, news);
   // A new branch's budget and name are read from the project's listing: asked now, with the project's
   // read that an expiry's judgement waits for, not after it (a round trip less before its create).
@@ -100,7 +105,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
     if (history.length) return { inputs, failures: history };
   }
   // A size above the free plan's, for a new compute or a changed one: one read, only then.
-  const c = inputs.compute as Props | undefined;
+  const c = inputs.compute;
   if (
     c &&
     (isNewResource(olds) || !same(olds.compute, inputs.compute) || olds.projectId !== inputs.projectId)
@@ -112,13 +117,18 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
 }
 
 /** The project whose budget a check of a new branch (not imported, not the default adopted) reads. */
-function budgetToRead(olds: Props, news: Props): string | undefined {
+function budgetToRead(olds: Stated<Inputs>, news: Bag): string | undefined {
   const p = news.projectId;
   const fresh = isNewResource(olds) && news.importId === undefined && !news.adoptDefault;
   return fresh && typeof p === "string" && p !== "" && p !== UNKNOWN ? p : undefined;
 }
 
-async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  rt: Runtime,
+  id: string,
+  olds: State,
+  news: Checked<Inputs>,
+): Promise<pulumi.dynamic.DiffResult> {
   const d = diffBranch(olds, news);
   if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
@@ -201,7 +211,7 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
 
 // --- delete --------------------------------------------------------------------------------
 
-async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, id: string, props: State): Promise<void> {
   const api = rt.client();
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {
@@ -232,4 +242,11 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 const REFUSALS: readonly ApiErrorKind[] = ["invalid", "conflict", "forbidden"];
 
 /** `Branch`'s own steps (see `../kit.ts`). */
-export const branchSteps: ResourceSteps<BranchInputs> = { check, diff, create, read, update, delete: remove };
+export const branchSteps: ResourceSteps<Inputs, BranchOutputs> = {
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+};

@@ -3,21 +3,27 @@
  * compute in `endpoints[]`), the compute's update body, and the outputs of a branch and its compute.
  */
 import type { Branch, BranchCreateBody, Endpoint, EndpointUpdateBody } from "../../api";
-import { OWNER_KEYS, derivedName, stateOf, ownerAnnotations } from "../kit";
+import {
+  OWNER_KEYS,
+  derivedName,
+  stateOf,
+  ownerAnnotations,
+  type Bag,
+  type Checked,
+  type Stated,
+} from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
 import { definedDiff } from "../compare";
 import { normalizedTime } from "./inputs";
-import type { BranchComputeInputs, BranchInputs } from "./types";
-
-type Props = Record<string, unknown>;
+import type { BranchComputeInputs, BranchInputs, BranchOutputs } from "./types";
 
 /**
  * The diff the definition derives (replaces, updates) for a branch's old and new inputs. A state
  * written before `initSource` was recorded says nothing of it: declaring it then replaces nothing
  * (the next refresh or update records the branch's own).
  */
-export const diffBranch = (olds: Props, news: Props) =>
+export const diffBranch = (olds: Stated<BranchOutputs>, news: Checked<BranchInputs>) =>
   definedDiff(
     BRANCH_DEFINITION,
     olds.initSource === undefined && olds.currentState !== undefined
@@ -93,14 +99,14 @@ export function userAnnotations(annotation: Record<string, string>): Record<stri
  * are. `annotation` is the branch's as read (undefined when it could not be read: the declared pairs stand).
  */
 export function toOutputs(
-  inputs: Props,
+  inputs: Bag,
   b: Branch,
   ep: Endpoint | undefined,
   annotation: Record<string, string> | undefined,
-  extra: Props = {},
-): Props {
+  extra: Partial<BranchOutputs> = {},
+): Bag {
   const user = annotation ? userAnnotations(annotation) : inputs.annotations;
-  const outs: Props = {
+  const outs: Bag = {
     ...inputs,
     ...extra,
     projectId: b.project_id,

@@ -12,8 +12,6 @@ import type { Runtime } from "../runtime";
 import { autoName, describeBranch } from "./mapping";
 import type { BranchInputs } from "./types";
 
-type Props = Record<string, unknown>;
-
 /**
  * At preview, a new branch's name (declared, or derived from the URN) as the project holds it: a
  * branch this resource's earlier run left (killed, or its state gone) is said to be managed by `up`;
@@ -21,12 +19,11 @@ type Props = Record<string, unknown>;
  */
 export async function previewName(
   rt: Runtime,
-  inputs: Props,
+  i: Checked<BranchInputs>,
   /** The project's whole listing when the budget read it: the name is looked up there. */
   listed?: readonly Named[],
 ): Promise<{ failures: CheckFailure[]; exists: boolean }> {
-  const i = inputs as Checked<BranchInputs>;
-  const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
+  const urn = typeof i.__urn === "string" ? i.__urn : undefined;
   const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
   if (!name || [i.projectId, name].includes(UNKNOWN)) return { failures: [], exists: false };
   let found: Named | undefined;
@@ -46,7 +43,7 @@ export async function previewName(
   if (!isOwnLeftover(found, urn)) {
     return { failures: [{ property: "name", reason: strangerReason(i, found, urn) }], exists: true };
   }
-  rt.logger(inputs).info(
+  rt.logger(i).info(
     `${describeBranch(found.branch)} was made for this resource by an earlier run of this stack ` +
       `(${annotatedStack(found.annotation)}, its annotation says): \`pulumi up\` manages it instead of creating one`,
   );

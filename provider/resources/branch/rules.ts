@@ -6,10 +6,9 @@
  * read_write compute, its unfinished operations).
  */
 import { ApiError, type Branch, type Endpoint, type NeonClient } from "../../api";
-import { pendingOperations, UNKNOWN } from "../kit";
+import { pendingOperations, UNKNOWN, type Checked, type Stated } from "../kit";
 import { describeBranch, NEVER_STARTED_KEY } from "./mapping";
-
-type Props = Record<string, unknown>;
+import type { BranchComputeInputs, BranchComputeOutputs, BranchInputs, BranchOutputs } from "./types";
 
 /**
  * At preview, what the service would refuse of an update: a reset of a branch that stays protected,
@@ -20,7 +19,7 @@ export async function refuseServiceRules(
   projectId: string,
   id: string,
   updates: string[],
-  news: Props,
+  news: Checked<BranchInputs>,
 ): Promise<void> {
   if (updates.includes("resetTrigger") && news.protected === true) {
     throw new Error(
@@ -52,13 +51,16 @@ export function preservedName(name: string, nowMs: number): string {
 }
 
 /** A branch's compute as a Compute's size inputs (`cu` is equal bounds). */
-export function sizeOf(c: unknown): Props {
-  const v = (c && typeof c === "object" ? c : {}) as Props;
+export function sizeOf(c: BranchComputeInputs | BranchComputeOutputs | undefined): {
+  minCu?: number;
+  maxCu?: number;
+} {
+  const v: BranchComputeInputs = c && typeof c === "object" ? c : {};
   return v.cu !== undefined ? { minCu: v.cu, maxCu: v.cu } : { minCu: v.minCu, maxCu: v.maxCu };
 }
 
 /** True when the branch's declared compute is missing or has never started (per the outputs). */
-export function computeToFinish(olds: Props): boolean {
+export function computeToFinish(olds: Stated<BranchOutputs>): boolean {
   return olds.computeId === undefined || olds[NEVER_STARTED_KEY] === true;
 }
 

@@ -4,20 +4,27 @@
  * run left unfinished is finished first. Every change waits for its operations.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Branch } from "../../api";
+import { ApiError, type Branch, type BranchUpdateBody } from "../../api";
 import { ensureStarted } from "../compute/recovery";
-import { confirmGone, refreshInputs, unfinishedCreation, type Checked, type UpdateStep } from "../kit";
+import {
+  confirmGone,
+  refreshInputs,
+  unfinishedCreation,
+  type Checked,
+  type Stated,
+  type UpdateStep,
+} from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { BRANCH_DEFINITION } from "./definition";
 import { childrenOf, preservedName, computeToFinish, pendingOps, readWriteCompute } from "./rules";
-import type { BranchInputs } from "./types";
+import type { BranchInputs, BranchOutputs } from "./types";
 import { computeBody, diffBranch, toOutputs } from "./mapping";
 import { noteExpired } from "./expiry";
 
-type Props = Record<string, unknown>;
+type State = Stated<BranchOutputs>;
 
-export async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dynamic.ReadResult> {
   const api = rt.client();
   const projectId = String(props?.projectId ?? id.split("/")[0]);
   const branchId = id.includes("/") ? id.split("/")[1] : id;
@@ -33,7 +40,7 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
     throw err;
   }
   const b = found.branch;
-  const old = props ?? {};
+  const old: State = props ?? {};
   const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id), found.annotation);
   return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs) };
 }
@@ -41,14 +48,14 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
 export async function applyChanges(
   rt: Runtime,
   id: string,
-  olds: Props,
+  olds: State,
   news: Checked<BranchInputs>,
   updates: string[],
 ): Promise<void> {
   const api = rt.client();
   const projectId = String(news.projectId);
   const log = rt.logger(news);
-  const patch: Record<string, unknown> = {};
+  const patch: BranchUpdateBody = {};
   if (updates.includes("name") && news.name !== undefined) patch.name = news.name;
   if (updates.includes("protected")) patch.protected = news.protected ?? false;
   if (updates.includes("expiresAt")) patch.expires_at = news.expiresAt ?? null;
@@ -72,7 +79,7 @@ export async function applyChanges(
       await rt.waitFor(projectId, r.operations, log);
     }
     if (updates.includes("resetTrigger")) {
-      const parent = (olds.parentId ?? news.parentId) as string | undefined;
+      const parent = olds.parentId ?? news.parentId;
       if (!parent)
         throw new Error(
           `Failed to reset branch ${id}: it has no parent to reset to (a default or root branch)`,
@@ -95,7 +102,7 @@ export async function applyChanges(
   });
 }
 
-export const update: UpdateStep<BranchInputs> = async (rt, id, olds, news) => {
+export const update: UpdateStep<BranchInputs, BranchOutputs> = async (rt, id, olds, news) => {
   const api = rt.client();
   const projectId = String(news.projectId);
   const log = rt.logger(news);

@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Endpoint, type NeonClient } from "../../api";
 import type { ResourceLogger } from "../engine-log";
 import type { Runtime } from "../runtime";
-import { keptInStack, readImported, waitingLine } from "../kit";
+import { keptInStack, readImported, waitingLine, type Checked, type TakeOverStep } from "../kit";
 import { propertyChanged } from "./diff";
 import { withProjectDefault } from "./project-default";
 import type { ComputeInputs } from "./types";
@@ -24,9 +24,6 @@ import {
   SLOT_TAKEN_REMEDY,
   type EndpointAndOperations,
 } from "./recovery";
-import type { Checked } from "../kit";
-
-type Props = Record<string, unknown>;
 
 /** What a create does, given the branch's computes. */
 export type CreatePlan =
@@ -160,7 +157,7 @@ async function makeCompute(
   rt: Runtime,
   inputs: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.CreateResult> {
-  if (typeof inputs.importId === "string") return importExisting(rt, inputs);
+  if (typeof inputs.importId === "string") return importExisting(rt, inputs, inputs.importId);
   const i: ComputeInputs = { ...inputs };
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
   if (!i.name && urn) i.name = autoName(urn, i);
@@ -224,8 +221,7 @@ async function adoptPrimary(
  * changes nothing: the declared inputs must describe the compute as it is, else it fails and says
  * which properties differ.
  */
-async function importExisting(rt: Runtime, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const importId = inputs.importId as string;
+const importExisting: TakeOverStep<ComputeInputs, string> = async (rt, inputs, importId) => {
   const { projectId, endpointId } = parseId(importId);
   const api = rt.client();
   let ep = await readImported("compute", importId, () => api.endpoints.get(projectId, endpointId));
@@ -252,4 +248,4 @@ async function importExisting(rt: Runtime, inputs: Props): Promise<pulumi.dynami
     ep = await rt.serialized(projectId, () => ensureStarted(rt, api, projectId, endpointId, log, true));
   }
   return { id: ep.id, outs: toOutputs(inputs, ep) };
-}
+};

@@ -7,7 +7,9 @@
  */
 import { SUSPEND_TIMEOUT_DEFAULT_SECONDS, UNKNOWN } from "./inputs";
 import { inputNames, replaceNames, stableNames, type ResourceDef } from "../definition";
+import type { Bag, Checked, Stated } from "../kit";
 import { COMPUTE_DEFINITION } from "./definition";
+import type { ComputeInputs, ComputeOutputs } from "./types";
 
 const DEFINITION: ResourceDef = COMPUTE_DEFINITION;
 
@@ -33,8 +35,6 @@ export const UPDATE_PROPERTIES: readonly string[] = DEFINITION.properties
 
 /** The outputs an update keeps (the definition says which). */
 const STABLE_OUTPUTS = stableNames(DEFINITION.properties);
-
-type Props = Record<string, unknown>;
 
 /** The result of comparing old and new inputs. */
 export interface ComputeDiff {
@@ -85,22 +85,25 @@ const DONT_CARE_WHEN_UNSET = new Set([
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a && b && typeof a === "object" && typeof b === "object") {
-    const ka = Object.keys(a as Props).sort();
-    const kb = Object.keys(b as Props).sort();
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
     if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
-    return ka.every((k) => sameValue((a as Props)[k], (b as Props)[k]));
+    return ka.every((k) => sameValue((a as Bag)[k], (b as Bag)[k]));
   }
   return false;
 }
 
 function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
-  if (value && typeof value === "object") return Object.values(value as Props).some(containsUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
   return false;
 }
 
-/** True when `key` differs between the old and new inputs. */
-export function propertyChanged(key: string, olds: Props, news: Props): boolean {
+/**
+ * True when `key` differs between the old and new inputs. `news` is the checked inputs, or (to find
+ * what an imported compute sets) its outputs.
+ */
+export function propertyChanged(key: string, olds: Stated<ComputeOutputs>, news: Bag): boolean {
   const next = news[key];
   if (containsUnknown(next)) return true;
   if (next === undefined && DONT_CARE_WHEN_UNSET.has(key)) {
@@ -114,7 +117,7 @@ export function propertyChanged(key: string, olds: Props, news: Props): boolean 
 }
 
 /** Compares old outputs with new inputs; see the module comment. */
-export function diffCompute(olds: Props, news: Props): ComputeDiff {
+export function diffCompute(olds: Stated<ComputeOutputs>, news: Checked<ComputeInputs>): ComputeDiff {
   const replaces = REPLACE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
   const updates = UPDATE_PROPERTIES.filter((k) => propertyChanged(k, olds, news));
   const result: ComputeDiff = {
@@ -136,7 +139,7 @@ export function diffCompute(olds: Props, news: Props): ComputeDiff {
  * The warning for a size change (minCu or maxCu differ): it restarts the compute and drops its
  * connections. One rule for a `Compute` and a branch's own compute (`Branch.compute`).
  */
-export function sizeChangeWarning(olds: Props, news: Props): string | undefined {
+export function sizeChangeWarning(olds: Bag, news: Bag): string | undefined {
   if (!propertyChanged("minCu", olds, news) && !propertyChanged("maxCu", olds, news)) return undefined;
   return (
     `changing the compute size (${describeSize(olds)} → ${describeSize(news)}) restarts the compute ` +
@@ -144,7 +147,7 @@ export function sizeChangeWarning(olds: Props, news: Props): string | undefined 
   );
 }
 
-function describeSize(p: Props): string {
+function describeSize(p: Bag): string {
   const min = p.minCu;
   const max = p.maxCu;
   if (min === UNKNOWN || max === UNKNOWN) return "(known after apply)";

@@ -5,8 +5,8 @@
  * naming the property and the remedy, so nothing invalid reaches the API.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type CheckFailure, type InputsCheck } from "../check";
-import { UNKNOWN } from "../kit";
+import { checkAgainst, inputsChecked, inputSchema, type CheckFailure, type InputsCheck } from "../check";
+import { UNKNOWN, type Bag } from "../kit";
 import { branchIdRule } from "../branch-objects/objects";
 import { didYouMean } from "../settings";
 import { COMPUTE_DEFINITION } from "./definition";
@@ -95,13 +95,13 @@ const inputsSchema = inputSchema(COMPUTE_DEFINITION, {
  * Validates and normalises raw inputs. Properties whose value is not known yet
  * (preview) are neither validated nor altered.
  */
-export function checkInputs(news: Record<string, unknown>): InputsCheck {
+export function checkInputs(news: Bag): InputsCheck<ComputeInputs> {
   const checked = checkAgainst(COMPUTE_DEFINITION, inputsSchema, news);
   const { unknownKeys } = checked;
   const value = checked.value as Partial<ComputeInputs>;
   const failures = [...checked.failures, ...crossFieldFailures(value, unknownKeys)];
 
-  const inputs: Record<string, unknown> = { ...news };
+  const inputs: Bag = { ...news };
   if (failures.length === 0) {
     if (inputs.type === undefined) inputs.type = "read_write";
     if (unknownKeys.has("cu")) {
@@ -113,7 +113,7 @@ export function checkInputs(news: Record<string, unknown>): InputsCheck {
       inputs.maxCu = value.cu;
     }
   }
-  return { inputs, failures };
+  return inputsChecked(inputs, failures);
 }
 
 function crossFieldFailures(value: Partial<ComputeInputs>, unknownKeys: Set<string>): CheckFailure[] {
@@ -194,9 +194,9 @@ export const NESTED_COMPUTE_KEYS = ["cu", "minCu", "maxCu", "suspendTimeoutSecon
  */
 export function checkNestedCompute(
   property: string,
-  settings: Record<string, unknown>,
+  settings: Bag,
   usedFor: string,
-): { value?: Record<string, unknown>; failures: CheckFailure[] } {
+): { value?: Bag; failures: CheckFailure[] } {
   const keys: readonly string[] = NESTED_COMPUTE_KEYS;
   const failures: CheckFailure[] = Object.keys(settings)
     .filter((k) => !keys.includes(k))
@@ -209,7 +209,7 @@ export function checkNestedCompute(
   for (const f of r.failures)
     failures.push({ property: `${property}.${f.property}`, reason: `${property}.${f.reason}` });
   if (r.failures.length > 0) return { failures };
-  const value: Record<string, unknown> = { ...known };
+  const value: Bag = { ...known };
   if (r.inputs.minCu !== undefined) value.minCu = r.inputs.minCu;
   if (r.inputs.maxCu !== undefined) value.maxCu = r.inputs.maxCu;
   delete value.cu;
@@ -223,13 +223,13 @@ export function checkNestedCompute(
  * the value of a failure's property and looks up only top-level inputs (`compute.maxCU` printed `{<nil>}`).
  */
 export function checkComputeInput(
-  inputs: Record<string, unknown>,
+  inputs: Bag,
   property: string,
   given: unknown,
   usedFor: string,
 ): CheckFailure[] {
   if (!given || typeof given !== "object" || Array.isArray(given)) return [];
-  const c = checkNestedCompute(property, given as Record<string, unknown>, usedFor);
+  const c = checkNestedCompute(property, given as Bag, usedFor);
   if (c.value) inputs[property] = c.value;
   return c.failures.map((f) => ({ ...f, property }));
 }

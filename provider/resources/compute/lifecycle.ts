@@ -7,24 +7,37 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Endpoint } from "../../api";
 import type { ResourceLogger } from "../engine-log";
 import type { ResourceDef } from "../definition";
-import { confirmGone, refreshInputs, type Checked, type ResourceSteps } from "../kit";
+import {
+  confirmGone,
+  refreshInputs,
+  type Bag,
+  type CheckResult,
+  type Checked,
+  type ResourceSteps,
+  type Stated,
+} from "../kit";
 import type { Runtime } from "../runtime";
 import { claimKey, createCompute } from "./create";
 import { COMPUTE_DEFINITION } from "./definition";
 import { diffCompute, propertyChanged } from "./diff";
 import { checkInputs, UNKNOWN } from "./inputs";
-import type { ComputeInputs } from "./types";
+import type { ComputeInputs, ComputeOutputs } from "./types";
 import { describe, parseId, toOutputs } from "./mapping";
 import { withProjectDefault } from "./project-default";
 import { planFailures, preflight, type PreflightScope } from "./preflight";
 import { neverStarted } from "./recovery";
 import { updateCompute } from "./update";
 
-type Props = Record<string, unknown>;
+type Inputs = Checked<ComputeInputs>;
+type State = Stated<ComputeOutputs>;
 
 // --- check / diff ----------------------------------------------------------------------------
 
-async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(
+  rt: Runtime,
+  olds: Stated<ComputeInputs>,
+  news: Bag,
+): Promise<CheckResult<ComputeInputs>> {
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   const isNew = Object.keys(olds).length === 0;
@@ -47,7 +60,7 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
 }
 
 /** The preview of a new resource with `adoptExistingPrimary` says which compute it will take over. */
-async function sayWhatWillBeAdopted(rt: Runtime, inputs: Props): Promise<void> {
+async function sayWhatWillBeAdopted(rt: Runtime, inputs: Inputs): Promise<void> {
   const { projectId, branchId } = inputs;
   if (
     typeof projectId !== "string" ||
@@ -69,7 +82,7 @@ async function sayWhatWillBeAdopted(rt: Runtime, inputs: Props): Promise<void> {
   }
 }
 
-async function diff(rt: Runtime, id: string, given: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(rt: Runtime, id: string, given: State, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
   // A refresh's diff only displays drift: it sends nothing.
   const olds = rt.ledger.isPlanning(news) ? await withProjectDefault(rt.client(), given, news) : given;
   const d = diffCompute(olds, news);
@@ -102,26 +115,25 @@ async function diff(rt: Runtime, id: string, given: Props, news: Props): Promise
 async function preflightChange(
   rt: Runtime,
   id: string,
-  olds: Props,
-  news: Props,
+  olds: State,
+  news: Inputs,
   scope: PreflightScope | undefined,
 ): Promise<void> {
   if (!scope) return;
   // Inputs that passed check, possibly with values unknown at preview.
-  const t = news as Checked<ComputeInputs>;
-  const relevant = [t.projectId, t.branchId, t.type, t.name, t.regionId, t.maxCu];
+  const relevant = [news.projectId, news.branchId, news.type, news.name, news.regionId, news.maxCu];
   if (relevant.some((v) => v === UNKNOWN)) return;
   const failures = await preflight(
     rt.client(),
     {
-      projectId: t.projectId,
-      branchId: t.branchId,
-      type: t.type ?? "read_write",
-      name: typeof t.name === "string" ? t.name : undefined,
-      regionId: t.regionId,
-      maxCu: t.maxCu,
-      currentEndpointId: scope === "move" || olds.projectId === t.projectId ? id : undefined,
-      adoptExistingPrimary: t.adoptExistingPrimary === true,
+      projectId: news.projectId,
+      branchId: news.branchId,
+      type: news.type ?? "read_write",
+      name: typeof news.name === "string" ? news.name : undefined,
+      regionId: news.regionId,
+      maxCu: news.maxCu,
+      currentEndpointId: scope === "move" || olds.projectId === news.projectId ? id : undefined,
+      adoptExistingPrimary: news.adoptExistingPrimary === true,
     },
     scope,
   );
@@ -134,7 +146,7 @@ async function preflightChange(
 }
 
 /** `importId` only matters when the resource is created: say so when it names another compute. */
-function warnIgnoredImportId(id: string, olds: Props, news: Props, log: ResourceLogger): void {
+function warnIgnoredImportId(id: string, olds: State, news: Inputs, log: ResourceLogger): void {
   const importId = news.importId;
   if (typeof importId !== "string" || importId === UNKNOWN || importId === olds.importId) return;
   if (importId.endsWith(`/${id}`)) return;
@@ -147,7 +159,7 @@ function warnIgnoredImportId(id: string, olds: Props, news: Props, log: Resource
 
 // --- read ----------------------------------------------------------------------------------
 
-async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dynamic.ReadResult> {
   const { projectId, endpointId } = parseId(id, props);
   const api = rt.client();
   let ep: Endpoint;
@@ -161,7 +173,7 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
     }
     throw err;
   }
-  const old = props ?? {};
+  const old: State = props ?? {};
   const outs = toOutputs(old, ep, false);
   // `cu` is shorthand for equal bounds; drop it when the compute no longer has a fixed size.
   if (outs.cu !== undefined && outs.minCu !== outs.cu) delete outs.cu;
@@ -176,7 +188,7 @@ const IDENTITY = ["projectId", "branchId", "type"];
 
 // --- delete --------------------------------------------------------------------------------
 
-async function deleteCompute(rt: Runtime, id: string, props: Props): Promise<void> {
+async function deleteCompute(rt: Runtime, id: string, props: State): Promise<void> {
   const { projectId, endpointId } = parseId(id, props);
   if (rt.ledger.computesClaimed.has(claimKey(endpointId, props.createdAt))) {
     // A create-before-delete replacement (a forced `--replace` without deleteBeforeReplace, as the
@@ -207,7 +219,7 @@ async function deleteCompute(rt: Runtime, id: string, props: Props): Promise<voi
 // --- the steps the kit binds ------------------------------------------------------------------
 
 /** `Compute`'s own steps (see `../kit.ts`). */
-export const computeSteps: ResourceSteps<ComputeInputs> = {
+export const computeSteps: ResourceSteps<ComputeInputs, ComputeOutputs> = {
   check,
   diff,
   changedKeys: (olds, news) => {
@@ -219,7 +231,7 @@ export const computeSteps: ResourceSteps<ComputeInputs> = {
   importInputs: (outs) => {
     // Every setting the compute has that differs from leaving the input out: the generated code then
     // describes the compute exactly, and its first preview shows no change.
-    const inputs: Props = {};
+    const inputs: Bag = {};
     for (const p of DEFINITION.properties) {
       const k = p.name;
       if (

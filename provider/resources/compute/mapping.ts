@@ -3,14 +3,11 @@
  */
 import type { Endpoint, EndpointCreateBody, EndpointUpdateBody, Operation } from "../../api";
 import { stripUndefined } from "../runtime";
-import { givenInputNames } from "../kit";
+import { givenInputNames, type Bag, type Checked, type Stated } from "../kit";
 import { COMPUTE_DEFINITION } from "./definition";
 import { propertyChanged, sameValue } from "./diff";
-import type { ComputeInputs } from "./types";
+import type { ComputeInputs, ComputeOutputs } from "./types";
 import { deriveSizing } from "./sizing";
-import type { Checked } from "../kit";
-
-type Props = Record<string, unknown>;
 
 /** The POST body that creates the compute `i` describes. */
 export function createBody(i: ComputeInputs): EndpointCreateBody {
@@ -31,9 +28,8 @@ export function createBody(i: ComputeInputs): EndpointCreateBody {
 }
 
 /** The PATCH body for the properties that changed, nothing more. */
-export function updateBody(olds: Props, i: Checked<ComputeInputs>): EndpointUpdateBody {
-  const news: Props = i;
-  const changed = (k: string) => propertyChanged(k, olds, news);
+export function updateBody(olds: Stated<ComputeOutputs>, i: Checked<ComputeInputs>): EndpointUpdateBody {
+  const changed = (k: string) => propertyChanged(k, olds, i);
   const body: EndpointUpdateBody = {};
   if (changed("branchId")) body.branch_id = i.branchId;
   if (changed("minCu") || changed("maxCu")) {
@@ -57,7 +53,7 @@ export function updateBody(olds: Props, i: Checked<ComputeInputs>): EndpointUpda
  * default") then stays 0 whatever value the API echoes for that default. A refresh reports the
  * API's value, so a change made outside Pulumi shows up.
  */
-export function toOutputs(inputs: Props, ep: Endpoint, asked = true): Props {
+export function toOutputs(inputs: Bag, ep: Endpoint, asked = true): Bag {
   const sizing = deriveSizing(ep.autoscaling_limit_min_cu, ep.autoscaling_limit_max_cu);
   return stripUndefined({
     ...inputs,
@@ -98,8 +94,8 @@ export function toOutputs(inputs: Props, ep: Endpoint, asked = true): Props {
 }
 
 /** True when every field of a PATCH body already reads back from the compute. */
-export function patchApplied(body: Props, ep: Endpoint): boolean {
-  const actual: Props = {
+export function patchApplied(body: EndpointUpdateBody, ep: Endpoint): boolean {
+  const actual: Bag = {
     branch_id: ep.branch_id,
     autoscaling_limit_min_cu: ep.autoscaling_limit_min_cu,
     autoscaling_limit_max_cu: ep.autoscaling_limit_max_cu,
@@ -120,7 +116,10 @@ export function describe(ep: { id: string; branch_id?: string }): string {
 }
 
 /** Splits a resource id: `projectId/endpointId` (import) or `endpointId` with the project from state. */
-export function parseId(id: string, props?: Props): { projectId: string; endpointId: string } {
+export function parseId(
+  id: string,
+  props?: Stated<ComputeOutputs>,
+): { projectId: string; endpointId: string } {
   const slash = id.indexOf("/");
   if (slash > 0) return { projectId: id.slice(0, slash), endpointId: id.slice(slash + 1) };
   const projectId = props?.projectId;

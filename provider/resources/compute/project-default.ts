@@ -5,11 +5,10 @@
  * read and its default handed to the comparison (`diff.ts`); otherwise nothing is sent.
  */
 import type { NeonClient } from "../../api";
-import { UNKNOWN } from "../kit";
+import { UNKNOWN, type Checked, type Stated } from "../kit";
 import { PROJECT_SUSPEND_DEFAULT_KEY } from "./diff";
 import { SUSPEND_TIMEOUT_DEFAULT_SECONDS } from "./inputs";
-
-type Props = Record<string, unknown>;
+import type { ComputeInputs, ComputeOutputs } from "./types";
 
 /** What a suspend timeout of 0 means in the project. */
 export async function projectSuspendDefault(api: NeonClient, projectId: string): Promise<number> {
@@ -18,8 +17,13 @@ export async function projectSuspendDefault(api: NeonClient, projectId: string):
 }
 
 /** `olds` with the project's default beside them when comparing them with `news` needs it. */
-export async function withProjectDefault(api: NeonClient, olds: Props, news: Props): Promise<Props> {
-  const declared = news.suspendTimeoutSeconds;
+export async function withProjectDefault(
+  api: NeonClient,
+  olds: Stated<ComputeOutputs>,
+  news: Checked<ComputeInputs>,
+): Promise<Stated<ComputeOutputs>> {
+  // A number once known; at a preview it may still be UNKNOWN.
+  const declared: unknown = news.suspendTimeoutSeconds;
   if (declared === undefined || declared === UNKNOWN || typeof olds[PROJECT_SUSPEND_DEFAULT_KEY] === "number")
     return olds;
   if ((olds.suspendTimeoutSeconds === 0) === (declared === 0)) return olds;

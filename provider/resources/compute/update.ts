@@ -3,25 +3,24 @@
  * the start of a compute whose create never finished, and the restart a `restartTrigger` asks for.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type Endpoint, type NeonClient, type Operation } from "../../api";
+import { ApiError, type Endpoint, type EndpointUpdateBody, type NeonClient, type Operation } from "../../api";
 import type { ResourceLogger } from "../engine-log";
-import { InitError } from "../kit";
+import { InitError, type Checked, type Stated } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import { diffCompute, PROJECT_SUSPEND_DEFAULT_KEY } from "./diff";
 import { withProjectDefault } from "./project-default";
 import type { KnownComputes } from "./known";
 import { describe, parseId, patchApplied, settledEndpoint, toOutputs, updateBody } from "./mapping";
 import { ensureStarted, neverStarted, operationsOf } from "./recovery";
-import type { Checked } from "../kit";
-import type { ComputeInputs } from "./types";
+import type { ComputeInputs, ComputeOutputs } from "./types";
 
-type Props = Record<string, unknown>;
+type State = Stated<ComputeOutputs>;
 
 /** Applies the changed inputs in place and waits; see the module comment. */
 export async function updateCompute(
   rt: Runtime,
   id: string,
-  given: Props,
+  given: State,
   news: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   // Moved to another branch (or made read_write): roles and databases there wait for it.
@@ -38,7 +37,7 @@ export async function updateCompute(
 async function changeCompute(
   rt: Runtime,
   id: string,
-  given: Props,
+  given: State,
   news: Checked<ComputeInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { projectId, endpointId } = parseId(id, given);
@@ -80,9 +79,9 @@ async function applyPatch(
   known: KnownComputes,
   projectId: string,
   endpointId: string,
-  body: Props,
-  olds: Props,
-  news: Props,
+  body: EndpointUpdateBody,
+  olds: State,
+  news: Checked<ComputeInputs>,
   log: ResourceLogger,
 ): Promise<Endpoint | undefined> {
   const api = known.api;
@@ -121,8 +120,8 @@ async function startUnstarted(
   api: NeonClient,
   projectId: string,
   endpointId: string,
-  olds: Props,
-  news: Props,
+  olds: State,
+  news: Checked<ComputeInputs>,
   log: ResourceLogger,
 ): Promise<void> {
   try {
@@ -169,7 +168,7 @@ async function restartIfActive(
   }
 }
 
-function friendlyUpdateError(err: unknown, olds: Props, news: Props): unknown {
+function friendlyUpdateError(err: unknown, olds: State, news: Checked<ComputeInputs>): unknown {
   if (err instanceof ApiError && err.kind === "conflict" && olds.branchId !== news.branchId) {
     return err.withRemedy(
       `The compute stays on branch ${String(olds.branchId)}. Move or delete the read_write ` +

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type NeonClient } from "../../api";
-import type { Checked, TakeOverStep } from "../kit";
+import type { Checked, TakeOverStep, Bag } from "../kit";
 import type { Runtime } from "../runtime";
 import {
   parseImportId,
@@ -20,11 +20,9 @@ import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
 import { explainOwner } from "./owner";
 import { applyChanges } from "./update";
 
-type Props = Record<string, unknown>;
-
 export async function create(rt: Runtime, i: Checked<DatabaseInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
-  if (i.importId || i.adopt) return takeOver(rt, inputs, i);
+  const inputs: Bag = i;
+  if (i.importId || i.adopt) return takeOver(rt, i, i);
   return createOnBranch<Database>(rt, inputs, (api, ref) => ({
     noun: "database",
     describe: (db) => describeDatabase(db ?? { name: ref.name, branch_id: ref.branchId }),
@@ -75,7 +73,7 @@ export async function finishFound(
 }
 
 /** `adopt` (applies the declared owner; destroy leaves it) or `importId` (must match as it is). */
-export const takeOver: TakeOverStep<DatabaseInputs> = async (rt, inputs, i) => {
+export const takeOver: TakeOverStep<DatabaseInputs, DatabaseInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = (i.importId ? parseImportId(i.importId) : undefined) ?? refOf(inputs);
@@ -96,7 +94,7 @@ export const takeOver: TakeOverStep<DatabaseInputs> = async (rt, inputs, i) => {
   let current = db;
   // The owner it had before: given back when the stack lets go of it (release), so that the stack's
   // role, deleted by the same destroy, does not still own it.
-  const extra: Props = i.adopt ? { adopted: true } : {};
+  const extra: Bag = i.adopt ? { adopted: true } : {};
   if (i.adopt && db.owner_name !== i.ownerName) {
     current = await applyChanges(rt, ref.projectId, db, { ownerName: i.ownerName }, log);
     extra[ADOPTED_OWNER_KEY] = db.owner_name;

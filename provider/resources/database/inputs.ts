@@ -1,7 +1,9 @@
 /**
  * Inputs of the `Database` resource and `check`: validation at `pulumi preview`. Pure.
  */
-import { checkAgainst, inputSchema, type InputsCheck } from "../check";
+import type { DatabaseInputs } from "./types";
+import type { Bag } from "../kit";
+import { checkAgainst, inputSchema, inputsChecked, type InputsCheck } from "../check";
 import {
   apiId as id,
   branchIdRule,
@@ -20,7 +22,7 @@ const inputsSchema = inputSchema(DATABASE_DEFINITION, {
 });
 
 /** Validates raw inputs. Values not known yet are neither judged nor altered. */
-export function checkInputs(news: Record<string, unknown>): InputsCheck {
+export function checkInputs(news: Bag): InputsCheck<DatabaseInputs> {
   const checked = checkAgainst(DATABASE_DEFINITION, inputsSchema, news);
-  return { inputs: { ...news }, failures: [...checked.failures, ...importIdFailures(checked.value)] };
+  return inputsChecked(news, [...checked.failures, ...importIdFailures(checked.value)]);
 }

@@ -8,20 +8,34 @@
 import { isNotFound } from "../../api";
 import type * as pulumi from "@pulumi/pulumi";
 import type { Database } from "../../api";
-import { confirmGone, deleteAndWait, diffResult, isNewResource, type ResourceSteps } from "../kit";
+import {
+  confirmGone,
+  deleteAndWait,
+  diffResult,
+  isNewResource,
+  type Bag,
+  type CheckResult,
+  type Checked,
+  type ResourceSteps,
+  type Stated,
+} from "../kit";
 import { clause, type Runtime } from "../runtime";
 import { duplicateFailure, refuseTakenTarget } from "../branch-objects/objects";
 import { NoComputeError, refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
-import type { DatabaseInputs } from "./types";
+import type { DatabaseInputs, DatabaseOutputs } from "./types";
+
+type State = Stated<DatabaseOutputs>;
 import { ADOPTED_OWNER_KEY, describeDatabase, diffDatabase } from "./mapping";
 import { ownerFailures, refuseOwnerLeaving, withOwnerRole } from "./owner";
 import { create } from "./create";
 import { applyChanges, current, read, update } from "./update";
 
-type Props = Record<string, unknown>;
-
-async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(
+  rt: Runtime,
+  olds: Stated<DatabaseInputs>,
+  news: Bag,
+): Promise<CheckResult<DatabaseInputs>> {
   const checked = checkInputs(news);
   const failures = [...checked.failures, ...duplicateFailure(rt, "database", news)];
   if (failures.length > 0) return { inputs: news, failures };
@@ -33,7 +47,12 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   return { inputs: withOwnerRole(rt, olds, checked.inputs) };
 }
 
-async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  rt: Runtime,
+  id: string,
+  olds: State,
+  news: Checked<DatabaseInputs>,
+): Promise<pulumi.dynamic.DiffResult> {
   const d = diffDatabase(olds, news);
   if (rt.ledger.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(rt, id, olds, news);
   if (rt.ledger.isPlanning(news) && d.replaces.length > 0) {
@@ -61,7 +80,7 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
 
 // --- delete --------------------------------------------------------------------------------
 
-async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, id: string, props: State): Promise<void> {
   const api = rt.client();
   const projectId = String(props.projectId);
   const what = `database "${String(props.name)}" (id ${id}) of branch ${String(props.branchId)}`;
@@ -82,7 +101,7 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** An adopted database is left in place; first it goes back to the owner it had, if the stack changed it. */
-async function release(rt: Runtime, id: string, props: Props): Promise<void> {
+async function release(rt: Runtime, id: string, props: State): Promise<void> {
   const before = props[ADOPTED_OWNER_KEY];
   if (typeof before !== "string") return;
   const api = rt.client();
@@ -110,7 +129,7 @@ async function release(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `Database`'s own steps (see `../kit.ts`). */
-export const databaseSteps: ResourceSteps<DatabaseInputs> = {
+export const databaseSteps: ResourceSteps<DatabaseInputs, DatabaseOutputs> = {
   check,
   diff,
   create,

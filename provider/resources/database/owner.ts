@@ -12,11 +12,9 @@
 import { isNotFound } from "../../api";
 import type { ApiError, NeonClient } from "../../api";
 import type { CheckFailure } from "../check";
-import { UNKNOWN } from "../kit";
+import { UNKNOWN, type Bag } from "../kit";
 import type { Runtime } from "../runtime";
 import { importIdOf, type BranchObjectRef } from "../branch-objects/objects";
-
-type Props = Record<string, unknown>;
 
 /** The state key of the URN of the Role of this program that declared the owner at check. */
 export const OWNER_ROLE_KEY = "__ownerRole";
@@ -24,20 +22,20 @@ export const OWNER_ROLE_KEY = "__ownerRole";
 const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
 
 /** The role `news.ownerName` of its branch, as a role's id (`<projectId>/<branchId>/<name>`), when known. */
-function ownerId(news: Props): string | undefined {
+function ownerId(news: Bag): string | undefined {
   const { projectId, branchId, ownerName } = news;
   if (!known(projectId) || !known(branchId) || !known(ownerName)) return undefined;
   return importIdOf({ projectId, branchId, name: ownerName });
 }
 
 /** The URN of the Role of this program that declares the owner of `news`, if one has been checked. */
-function declaringRole(rt: Runtime, news: Props): string | undefined {
+function declaringRole(rt: Runtime, news: Bag): string | undefined {
   const id = ownerId(news);
   return id ? rt.ledger.declaredBy(`role:${id}`) : undefined;
 }
 
 /** Records, at a Role's check, that removing that Role deletes its role (it was not adopted). */
-export function declareDeletingRole(rt: Runtime, news: Props, urn: string): void {
+export function declareDeletingRole(rt: Runtime, news: Bag, urn: string): void {
   const { projectId, branchId, name } = news;
   if (known(projectId) && known(branchId) && known(name)) {
     rt.ledger.declare(`deleting-role:${importIdOf({ projectId, branchId, name })}`, urn);
@@ -49,7 +47,7 @@ export function declareDeletingRole(rt: Runtime, news: Props, urn: string): void
  * (created before the database when ownerName is `role.name`). One read; none while a value is
  * unknown or the branch is missing (the target check reports that).
  */
-export async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFailure[]> {
+export async function ownerFailures(rt: Runtime, news: Bag): Promise<CheckFailure[]> {
   const { projectId, branchId, ownerName } = news;
   if (!known(projectId) || !known(branchId) || !known(ownerName)) return [];
   if (declaringRole(rt, news)) return [];
@@ -79,13 +77,14 @@ export async function ownerFailures(rt: Runtime, news: Props): Promise<CheckFail
  * recorded it already. An owner named by a literal, whose check may come before or after the Role's,
  * is never recorded: no later preview can then be refused by the order of two checks.
  */
-export function withOwnerRole(rt: Runtime, olds: Props, inputs: Props): Props {
-  const { [OWNER_ROLE_KEY]: _, ...rest } = inputs;
+export function withOwnerRole<T extends Bag>(rt: Runtime, olds: Bag, inputs: T): T {
+  // The same inputs, less or plus one key of the faces' (`Checked` keeps any such key).
+  const { [OWNER_ROLE_KEY]: _, ...rest } = inputs as Bag;
   const id = ownerId(inputs);
   const role = id ? rt.ledger.declaredBy(`deleting-role:${id}`) : undefined;
-  if (!id || !role) return rest;
+  if (!id || !role) return rest as T;
   const certain = rt.ledger.madeThisRun("role", id) || olds[OWNER_ROLE_KEY] === role;
-  return certain ? { ...rest, [OWNER_ROLE_KEY]: role } : rest;
+  return (certain ? { ...rest, [OWNER_ROLE_KEY]: role } : rest) as T;
 }
 
 /**
@@ -93,7 +92,7 @@ export function withOwnerRole(rt: Runtime, olds: Props, inputs: Props): Props {
  * this program (in `olds`, the outputs), stays the owner, and no Role of this program that deletes
  * its role declares it now.
  */
-export function refuseOwnerLeaving(rt: Runtime, id: string, olds: Props, news: Props): void {
+export function refuseOwnerLeaving(rt: Runtime, id: string, olds: Bag, news: Bag): void {
   const was = olds[OWNER_ROLE_KEY];
   if (typeof was !== "string") return;
   if (!known(news.ownerName) || news.ownerName !== olds.ownerName || news.branchId !== olds.branchId) return;

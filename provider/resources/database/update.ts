@@ -4,20 +4,18 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Database, type DatabaseOperations, type NeonClient, isNotFound } from "../../api";
-import { confirmGone, refreshInputs, waitingLine, type UpdateStep } from "../kit";
+import { confirmGone, refreshInputs, waitingLine, type UpdateStep, type Bag, type Stated } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { parseImportId, pendingBranchOps } from "../branch-objects/objects";
 import { throughCompute } from "../branch-objects/needs-compute";
 import { DATABASE_DEFINITION } from "./definition";
-import type { DatabaseInputs } from "./types";
+import type { DatabaseInputs, DatabaseOutputs } from "./types";
 import { ADOPTED_OWNER_KEY, describeDatabase, toOutputs } from "./mapping";
 import { explainOwner, OWNER_ROLE_KEY } from "./owner";
 
-type Props = Record<string, unknown>;
-
 /** Where `read` looks: the state's project and branch, or an import id's. */
-function locate(id: string, props?: Props): { projectId: string; branchId: string; key: string } | undefined {
+function locate(id: string, props?: Bag): { projectId: string; branchId: string; key: string } | undefined {
   if (props?.projectId && props.branchId) {
     return { projectId: String(props.projectId), branchId: String(props.branchId), key: id };
   }
@@ -25,7 +23,11 @@ function locate(id: string, props?: Props): { projectId: string; branchId: strin
   return ref && { projectId: ref.projectId, branchId: ref.branchId, key: ref.name };
 }
 
-export async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function read(
+  rt: Runtime,
+  id: string,
+  props?: Stated<DatabaseOutputs>,
+): Promise<pulumi.dynamic.ReadResult> {
   const api = rt.client();
   const where = locate(id, props);
   if (!where)
@@ -100,13 +102,13 @@ export async function applyChanges(
 }
 
 /** The database by its id in the state, wherever its name now is; `undefined` when gone. */
-export async function current(api: NeonClient, id: string, props: Props): Promise<Database | undefined> {
+export async function current(api: NeonClient, id: string, props: Bag): Promise<Database | undefined> {
   return (await api.databases.list(String(props.projectId), String(props.branchId))).find(
     (d) => String(d.id) === id,
   );
 }
 
-export const update: UpdateStep<DatabaseInputs> = async (rt, id, olds, news) => {
+export const update: UpdateStep<DatabaseInputs, DatabaseOutputs> = async (rt, id, olds, news) => {
   const api = rt.client();
   const db = await current(api, id, olds);
   if (!db) {
@@ -122,7 +124,7 @@ export const update: UpdateStep<DatabaseInputs> = async (rt, id, olds, news) => 
     { name: news.name, ownerName: news.ownerName },
     rt.logger(news),
   );
-  const extra: Props = olds.adopted === true ? { adopted: true } : {};
+  const extra: Bag = olds.adopted === true ? { adopted: true } : {};
   if (olds[ADOPTED_OWNER_KEY] !== undefined) extra[ADOPTED_OWNER_KEY] = olds[ADOPTED_OWNER_KEY];
   // An adopted database given another owner now: remember whose it was, to give it back on release.
   else if (olds.adopted === true && after.owner_name !== db.owner_name)

@@ -14,6 +14,7 @@ import {
   waitingLine,
   type Checked,
   type TakeOverStep,
+  type Bag,
 } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
@@ -22,10 +23,8 @@ import { changedInput } from "../compare";
 import { PROJECT_DEFINITION } from "./definition";
 import { autoName, createBody, describeProject, toOutputs, type ProjectParts } from "./mapping";
 
-type Props = Record<string, unknown>;
-
 /** Whether input `key` differs between the old outputs and the new inputs, as the definition compares it. */
-const changed = (key: string, olds: Props, news: Props) => changedInput(PROJECT_DEFINITION, key, olds, news);
+const changed = (key: string, olds: Bag, news: Bag) => changedInput(PROJECT_DEFINITION, key, olds, news);
 
 /** A 404 that a project-scoped key gets for another project: a refusal, not "deleted". */
 export function isScopeRefusal(err: ApiError): boolean {
@@ -33,7 +32,7 @@ export function isScopeRefusal(err: ApiError): boolean {
 }
 
 /** The project's default branch, primary compute, owner role and database, and a connection URI. */
-export async function readParts(api: NeonClient, p: Project, old: Props): Promise<ProjectParts> {
+export async function readParts(api: NeonClient, p: Project, old: Bag): Promise<ProjectParts> {
   const branches = await api.branches.list(p.id);
   const def = branches.find((b) => b.default) ?? branches.find((b) => !b.parent_id);
   if (!def) throw new Error(`Failed to read ${describeProject(p)}: it has no default branch`);
@@ -163,8 +162,8 @@ export function createOrReconcile(
 }
 
 export async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
-  if (i.importId) return importExisting(rt, inputs, i.importId);
+  const inputs: Bag = i;
+  if (i.importId) return importExisting(rt, i, i.importId);
   const api = rt.client();
   const log = rt.logger(inputs);
   const urn = typeof inputs.__urn === "string" ? inputs.__urn : undefined;
@@ -201,7 +200,7 @@ export async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pu
 }
 
 /** Adopts the project `importId` names; the declared inputs must describe it as it is. */
-export const importExisting: TakeOverStep<string> = async (rt, inputs, id) => {
+export const importExisting: TakeOverStep<ProjectInputs, string> = async (rt, inputs, id) => {
   const api = rt.client();
   const p = await readImported("project", id, () => api.projects.get(id));
   const actual = toOutputs({}, p, await readParts(api, p, {}));

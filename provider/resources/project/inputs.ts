@@ -2,8 +2,9 @@
  * Inputs of the `Project` resource and `check`: validation at `pulumi preview`. The default compute
  * settings are checked by `Compute`'s own rules. Pure: no network, no clock.
  */
+import type { Bag } from "../kit";
 import { z } from "zod";
-import { checkAgainst, displayName, inputSchema, type InputsCheck } from "../check";
+import { checkAgainst, displayName, inputSchema, inputsChecked, type InputsCheck } from "../check";
 import { checkComputeInput } from "../compute/inputs";
 import { PROJECT_DEFINITION } from "./definition";
 import type { ProjectInputs } from "./types";
@@ -57,13 +58,13 @@ const inputsSchema = inputSchema(PROJECT_DEFINITION, {
 });
 
 /** Validates raw inputs. Values not known yet are neither judged nor altered. */
-export function checkInputs(news: Record<string, unknown>): InputsCheck {
+export function checkInputs(news: Bag): InputsCheck<ProjectInputs> {
   const checked = checkAgainst(PROJECT_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures];
-  const inputs: Record<string, unknown> = { ...news };
+  const inputs: Bag = { ...news };
   const v = checked.value as Partial<ProjectInputs>;
   failures.push(
     ...checkComputeInput(inputs, "defaultCompute", v.defaultCompute, "a project's default compute"),
   );
-  return { inputs, failures };
+  return inputsChecked(inputs, failures);
 }

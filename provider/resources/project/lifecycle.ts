@@ -7,21 +7,30 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Project, type ProjectUpdateBody } from "../../api";
-import { diffResult, refreshInputs, UNKNOWN, type Checked, type ResourceSteps } from "../kit";
+import {
+  diffResult,
+  refreshInputs,
+  UNKNOWN,
+  type Bag,
+  type CheckResult,
+  type Checked,
+  type ResourceSteps,
+  type Stated,
+} from "../kit";
 import { definedDiff } from "../compare";
 import type { Runtime } from "../runtime";
 import { PROJECT_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
-import type { ProjectInputs } from "./types";
+import type { ProjectInputs, ProjectOutputs } from "./types";
+
+type State = Stated<ProjectOutputs>;
 import { describeProject, settingsBody, toOutputs, type ProjectParts } from "./mapping";
 import { create, isScopeRefusal, readParts } from "./create";
 
-type Props = Record<string, unknown>;
-
-const diffProject = (olds: Props, news: Props) => definedDiff(PROJECT_DEFINITION, olds, news);
+const diffProject = (olds: Bag, news: Bag) => definedDiff(PROJECT_DEFINITION, olds, news);
 
 /** The error of a change that would need a new project: what to set back, and how to move instead. */
-export function refusal(id: string, olds: Props, news: Props, keys: string[]): Error {
+export function refusal(id: string, olds: Bag, news: Bag, keys: string[]): Error {
   const detail = keys
     .map(
       (k) =>
@@ -37,12 +46,21 @@ export function refusal(id: string, olds: Props, news: Props, keys: string[]): E
   );
 }
 
-async function check(_rt: Runtime, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(
+  _rt: Runtime,
+  _olds: Stated<ProjectInputs>,
+  news: Bag,
+): Promise<CheckResult<ProjectInputs>> {
   const { inputs, failures } = checkInputs(news);
   return failures.length > 0 ? { inputs: news, failures } : { inputs };
 }
 
-async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  rt: Runtime,
+  id: string,
+  olds: State,
+  news: Checked<ProjectInputs>,
+): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProject(olds, news);
   const known = d.refused.filter((k) => news[k] !== UNKNOWN);
   if (known.length > 0 && rt.ledger.isPlanning(news)) throw refusal(id, olds, news, known);
@@ -51,7 +69,7 @@ async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<
 
 // --- read / update / delete ------------------------------------------------------------------
 
-async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dynamic.ReadResult> {
   const api = rt.client();
   let p: Project;
   try {
@@ -74,7 +92,7 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
 async function update(
   rt: Runtime,
   id: string,
-  olds: Props,
+  olds: State,
   news: Checked<ProjectInputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const d = diffProject(olds, news);
@@ -122,7 +140,7 @@ async function update(
   return { outs: toOutputs(news, p, parts) };
 }
 
-async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, id: string, props: State): Promise<void> {
   const log = rt.logger(props);
   if (rt.ledger.projectsClaimed.has(id)) {
     log.info(`left project ${id} in place: this run's create took it over`);
@@ -157,13 +175,13 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `Project`'s own steps (see `../kit.ts`). */
-export const projectSteps: ResourceSteps<ProjectInputs> = {
+export const projectSteps: ResourceSteps<ProjectInputs, ProjectOutputs> = {
   check,
   diff,
   create,
   read,
   importInputs: (outs) => {
-    const inputs: Props = {};
+    const inputs: Bag = {};
     for (const k of ["name", "regionId", "pgVersion", "historyRetentionSeconds"])
       if (outs[k] !== undefined) inputs[k] = outs[k];
     return inputs;

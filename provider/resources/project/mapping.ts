@@ -4,11 +4,9 @@
  * branch, primary compute, owner role and database.
  */
 import type { DefaultEndpointSettingsBody, Project, ProjectCreateBody } from "../../api";
-import { derivedName, stateOf } from "../kit";
+import { derivedName, stateOf, type Bag } from "../kit";
 import { PROJECT_DEFINITION } from "./definition";
 import type { ProjectDefaultComputeInputs, ProjectInputs } from "./types";
-
-type Props = Record<string, unknown>;
 
 /**
  * `<resource name>-<7 hex digits>` from the URN: project names are not unique in Neon, so only a name
@@ -85,8 +83,8 @@ export function onDeleteText(p: { id: string; name?: string }): string {
 }
 
 /** The resource's outputs: the inputs as given (for the next diff) and the project as it is. */
-export function toOutputs(inputs: Props, p: Project, parts: ProjectParts): Props {
-  const outs: Props = {
+export function toOutputs(inputs: Bag, p: Project, parts: ProjectParts): Bag {
+  const outs: Bag = {
     ...inputs,
     name: p.name,
     regionId: p.region_id,

@@ -2,7 +2,8 @@
  * Inputs of the `ProjectPermission` resource and `check`: validation at `pulumi preview`. Pure.
  */
 import { z } from "zod";
-import { checkAgainst, inputSchema, type InputsCheck } from "../check";
+import { checkAgainst, inputsChecked, inputSchema, type InputsCheck } from "../check";
+import type { Bag } from "../definition";
 import { apiId } from "../branch-objects/objects";
 import { PROJECT_PERMISSION_DEFINITION } from "./definition";
 import type { ProjectPermissionInputs } from "./types";
@@ -28,11 +29,11 @@ const inputsSchema = inputSchema(PROJECT_PERMISSION_DEFINITION, {
  * Validates raw inputs and writes `email` in lower case. Values not known yet (preview) are neither
  * validated nor altered.
  */
-export function checkInputs(news: Record<string, unknown>): InputsCheck {
+export function checkInputs(news: Bag): InputsCheck<ProjectPermissionInputs> {
   const checked = checkAgainst(PROJECT_PERMISSION_DEFINITION, inputsSchema, news);
   const { failures } = checked;
-  const inputs: Record<string, unknown> = { ...news };
-  if (!checked.parsed) return { inputs, failures };
+  const inputs: Bag = { ...news };
+  if (!checked.parsed) return inputsChecked(inputs, failures);
   const v = checked.value as Partial<ProjectPermissionInputs>;
   if (v.email !== undefined) inputs.email = v.email.toLowerCase();
   const imported = v.importId !== undefined ? IMPORT_ID_PATTERN.exec(v.importId) : null;
@@ -44,5 +45,5 @@ export function checkInputs(news: Record<string, unknown>): InputsCheck {
         "or remove importId to grant access anew",
     });
   }
-  return { inputs, failures };
+  return inputsChecked(inputs, failures);
 }

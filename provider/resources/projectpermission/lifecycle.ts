@@ -15,18 +15,23 @@ import {
   isNewResource,
   keepOutputs,
   refreshInputs,
+  type Bag,
+  type CheckResult,
+  type Checked,
   type ResourceSteps,
+  type Stated,
 } from "../kit";
 import type { Runtime } from "../runtime";
 
 import { PROJECT_PERMISSION_DEFINITION as DEF } from "./definition";
 import { checkInputs } from "./inputs";
-import type { ProjectPermissionInputs } from "./types";
+import type { ProjectPermissionInputs, ProjectPermissionOutputs } from "./types";
 import { describeGrant, isFor, parseGrantRef, toOutputs } from "./mapping";
 import { create } from "./create";
 import { heldMessage, importProblem } from "./rules";
 
-type Props = Record<string, unknown>;
+type Inputs = ProjectPermissionInputs;
+type State = Stated<ProjectPermissionOutputs>;
 
 // --- check / diff ----------------------------------------------------------------------------
 
@@ -39,7 +44,7 @@ const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOW
  * through a grant no resource of the stack manages. The project's grants are read once, only for a
  * resource that is new or moves (a project that cannot be found: the kit's target rule names it).
  */
-async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<CheckResult<Inputs>> {
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   const { projectId, email, importId } = inputs;
@@ -88,7 +93,12 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
   return held ? fail("email", heldMessage(projectId, held)) : { inputs };
 }
 
-async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  _rt: Runtime,
+  _id: string,
+  olds: State,
+  news: Checked<Inputs>,
+): Promise<pulumi.dynamic.DiffResult> {
   // A changed address or project is granted before the old grant is revoked: no delete first.
   return diffResult(definedDiff(DEF, olds, news), false);
 }
@@ -99,8 +109,8 @@ async function diff(_rt: Runtime, _id: string, olds: Props, news: Props): Promis
  * Reads the grant by its id from the project's access list. A grant missing from a list the provider
  * could read was revoked: no id drops it from the stack. A project the key cannot see fails instead.
  */
-async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
-  const old = props ?? {};
+async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dynamic.ReadResult> {
+  const old: State = props ?? {};
   const ref = parseGrantRef(id);
   const api = rt.client();
   const what = describeGrant(ref.projectId, String(old.email ?? "an account"), ref.permissionId);
@@ -121,7 +131,7 @@ async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dyna
 // --- delete ------------------------------------------------------------------------------------
 
 /** Revokes the access; a grant the service no longer has (404, the project visible) is deleted. */
-async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, id: string, props: State): Promise<void> {
   const ref = parseGrantRef(id);
   const log = rt.logger(props);
   const what = describeGrant(ref.projectId, String(props.email), ref.permissionId);
@@ -139,7 +149,7 @@ async function remove(rt: Runtime, id: string, props: Props): Promise<void> {
 }
 
 /** `ProjectPermission`'s own steps (see `../kit.ts`). */
-export const projectPermissionSteps: ResourceSteps<ProjectPermissionInputs> = {
+export const projectPermissionSteps: ResourceSteps<Inputs, ProjectPermissionOutputs> = {
   check,
   diff,
   create,

@@ -3,10 +3,8 @@
  * as `importId` writes it) and its outputs. Pure.
  */
 import type { ProjectPermission } from "../../api";
-import { stateOf } from "../kit";
+import { stateOf, type Bag } from "../kit";
 import { PROJECT_PERMISSION_DEFINITION } from "./definition";
-
-type Props = Record<string, unknown>;
 
 /** Where a grant is: its project and its id. */
 export interface GrantRef {
@@ -38,7 +36,7 @@ export const isFor = (g: ProjectPermission, email: string): boolean =>
   g.granted_to_email.toLowerCase() === email.toLowerCase();
 
 /** The outputs: the inputs as given (for the next diff) and the grant as it is. */
-export function toOutputs(inputs: Props, projectId: string, g: ProjectPermission): Props {
+export function toOutputs(inputs: Bag, projectId: string, g: ProjectPermission): Bag {
   return stateOf(PROJECT_PERMISSION_DEFINITION, inputs, {
     ...inputs,
     projectId,

@@ -5,15 +5,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations, isNotFound } from "../../api";
-import type { Checked, TakeOverStep } from "../kit";
+import type { Checked, TakeOverStep, Bag } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { parseImportId, pendingBranchOps, refOf, refuseTaken } from "../branch-objects/objects";
 import { createOnBranch, type Made } from "../branch-objects/create";
 import type { RoleInputs } from "./types";
 import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
-
-type Props = Record<string, unknown>;
 
 /** A role with its password, when an answer carried one. */
 type KnownRole = RoleOperations["role"];
@@ -50,8 +48,8 @@ export async function revealed(
 }
 
 export async function create(rt: Runtime, i: Checked<RoleInputs>): Promise<pulumi.dynamic.CreateResult> {
-  const inputs: Props = i;
-  if (i.importId || i.adopt) return takeOver(rt, inputs, i);
+  const inputs: Bag = i;
+  if (i.importId || i.adopt) return takeOver(rt, i, i);
   return createOnBranch<KnownRole>(rt, inputs, (api, ref) => ({
     noun: "role",
     describe: () => describeRole(ref),
@@ -115,7 +113,7 @@ export async function finishFound(
 }
 
 /** `adopt` or `importId`: takes over an existing role; its declared `noLogin` must match it. */
-export const takeOver: TakeOverStep<RoleInputs> = async (rt, inputs, i) => {
+export const takeOver: TakeOverStep<RoleInputs, RoleInputs> = async (rt, inputs, i) => {
   const api = rt.client();
   const log = rt.logger(inputs);
   const ref = i.importId ? (parseImportId(i.importId) as RoleRef) : refOf(inputs);

@@ -1,8 +1,10 @@
 /**
  * Inputs of the `Role` resource and `check`: validation at `pulumi preview`. Pure.
  */
+import type { RoleInputs } from "./types";
+import type { Bag } from "../kit";
 import { z } from "zod";
-import { checkAgainst, inputSchema, type InputsCheck } from "../check";
+import { checkAgainst, inputSchema, inputsChecked, type InputsCheck } from "../check";
 import {
   apiId as id,
   branchIdRule,
@@ -22,7 +24,7 @@ const inputsSchema = inputSchema(ROLE_DEFINITION, {
 });
 
 /** Validates raw inputs. Values not known yet are neither judged nor altered. */
-export function checkInputs(news: Record<string, unknown>): InputsCheck {
+export function checkInputs(news: Bag): InputsCheck<RoleInputs> {
   const checked = checkAgainst(ROLE_DEFINITION, inputsSchema, news);
   const failures = [...checked.failures, ...importIdFailures(checked.value)];
   const v = checked.value;
@@ -35,5 +37,5 @@ export function checkInputs(news: Record<string, unknown>): InputsCheck {
       reason: `name ${JSON.stringify(v.name)}: ${reserved}; choose another name`,
     });
   }
-  return { inputs: { ...news }, failures };
+  return inputsChecked(news, failures);
 }

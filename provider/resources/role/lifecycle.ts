@@ -7,20 +7,29 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, isNotFound } from "../../api";
-import { deleteAndWait, diffResult, UNKNOWN, type ResourceSteps } from "../kit";
+import {
+  deleteAndWait,
+  diffResult,
+  UNKNOWN,
+  type Bag,
+  type CheckResult,
+  type Checked,
+  type ResourceSteps,
+  type Stated,
+} from "../kit";
 import type { Runtime } from "../runtime";
 import { duplicateFailure, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects/objects";
 import { refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
 import { declareDeletingRole } from "../database/owner";
-import type { RoleInputs } from "./types";
+import type { RoleInputs, RoleOutputs } from "./types";
+
+type State = Stated<RoleOutputs>;
 import { describeRole, diffRole, type RoleRef } from "./mapping";
 import { create, roleNames } from "./create";
 import { read, update } from "./update";
 
-type Props = Record<string, unknown>;
-
-async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+async function check(rt: Runtime, olds: Stated<RoleInputs>, news: Bag): Promise<CheckResult<RoleInputs>> {
   const checked = checkInputs(news);
   const failures = [...checked.failures, ...duplicateFailure(rt, "role", news)];
   const inputs = checked.inputs;
@@ -49,11 +58,16 @@ async function check(rt: Runtime, olds: Props, news: Props): Promise<pulumi.dyna
  * the same branch (a `noLogin` change). A rename or a move creates the new role first, so the engine
  * can give it the old role's databases (their `ownerName: role.name`) before it deletes the old one.
  */
-function deletesFirst(olds: Props, news: Props): boolean {
+function deletesFirst(olds: Bag, news: Bag): boolean {
   return ["projectId", "branchId", "name"].every((k) => news[k] !== UNKNOWN && olds[k] === news[k]);
 }
 
-async function diff(rt: Runtime, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  rt: Runtime,
+  id: string,
+  olds: State,
+  news: Checked<RoleInputs>,
+): Promise<pulumi.dynamic.DiffResult> {
   const d = diffRole(olds, news);
   const first = deletesFirst(olds, news);
   if (rt.ledger.isPlanning(news)) {
@@ -140,7 +154,7 @@ async function refuseIfOwner(api: NeonClient, ref: RoleRef, verb: "delete" | "re
   );
 }
 
-async function remove(rt: Runtime, _id: string, props: Props): Promise<void> {
+async function remove(rt: Runtime, _id: string, props: State): Promise<void> {
   const api = rt.client();
   const ref = refOf(props);
   await rt.serialized(ref.projectId, async () => {
@@ -160,4 +174,11 @@ async function remove(rt: Runtime, _id: string, props: Props): Promise<void> {
 }
 
 /** `Role`'s own steps (see `../kit.ts`). */
-export const roleSteps: ResourceSteps<RoleInputs> = { check, diff, create, read, update, delete: remove };
+export const roleSteps: ResourceSteps<RoleInputs, RoleOutputs> = {
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+};

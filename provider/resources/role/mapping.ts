@@ -4,14 +4,12 @@
  */
 import type { Role } from "../../api";
 import { importIdOf, type BranchObjectRef } from "../branch-objects/objects";
-import { stateOf } from "../kit";
+import { stateOf, type Bag } from "../kit";
 import { definedDiff } from "../compare";
 import { ROLE_DEFINITION } from "./definition";
 
-type Props = Record<string, unknown>;
-
 /** The diff the definition derives (replaces, updates) for a role's old and new inputs. */
-export const diffRole = (olds: Props, news: Props) => definedDiff(ROLE_DEFINITION, olds, news);
+export const diffRole = (olds: Bag, news: Bag) => definedDiff(ROLE_DEFINITION, olds, news);
 
 /** Where a role is: its project, branch and name. */
 export type RoleRef = BranchObjectRef;
@@ -25,13 +23,13 @@ export const describeRole = (r: { name: string; branchId: string }): string =>
 
 /** The outputs: the inputs as given (for the next diff), the role as it is, and its password when known. */
 export function toOutputs(
-  inputs: Props,
+  inputs: Bag,
   ref: RoleRef,
   role: Role,
   password: string | undefined,
-  extra: Props = {},
-): Props {
-  const outs: Props = {
+  extra: Bag = {},
+): Bag {
+  const outs: Bag = {
     ...inputs,
     ...extra,
     projectId: ref.projectId,

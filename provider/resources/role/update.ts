@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type NeonClient, type Role, type RoleOperations, isNotFound } from "../../api";
-import { confirmGone, InitError, refreshInputs, waitingLine, type UpdateStep } from "../kit";
+import { confirmGone, InitError, refreshInputs, waitingLine, type UpdateStep, type Stated } from "../kit";
 import { clause, type Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 import { parseImportId, pendingBranchOps, refOf } from "../branch-objects/objects";
@@ -12,11 +12,13 @@ import { throughCompute } from "../branch-objects/needs-compute";
 import { ROLE_DEFINITION } from "./definition";
 import { describeRole, diffRole, roleId, toOutputs, type RoleRef } from "./mapping";
 import { revealed } from "./create";
-import type { RoleInputs } from "./types";
+import type { RoleInputs, RoleOutputs } from "./types";
 
-type Props = Record<string, unknown>;
-
-export async function read(rt: Runtime, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function read(
+  rt: Runtime,
+  id: string,
+  props?: Stated<RoleOutputs>,
+): Promise<pulumi.dynamic.ReadResult> {
   const api = rt.client();
   const ref = props?.projectId ? refOf(props) : parseImportId(id);
   if (!ref) {
@@ -46,7 +48,7 @@ export async function read(rt: Runtime, id: string, props?: Props): Promise<pulu
   };
 }
 
-export const update: UpdateStep<RoleInputs> = async (rt, id, olds, news) => {
+export const update: UpdateStep<RoleInputs, RoleOutputs> = async (rt, id, olds, news) => {
   const api = rt.client();
   const ref = refOf(olds);
   const extra = olds.adopted === true ? { adopted: true } : {};

@@ -1,9 +1,11 @@
 import { diffCompute } from "../../../provider/resources/compute/diff";
 import { autoName } from "../../../provider/resources/compute/recovery";
 import { UNKNOWN } from "../../../provider/resources/compute/inputs";
+import type { Checked, Stated } from "../../../provider/resources/kit";
+import type { ComputeInputs, ComputeOutputs } from "../../../provider/resources/compute/types";
 
 // Old outputs as create leaves them: inputs overlaid with what the API reports.
-const olds = {
+const olds: Stated<ComputeOutputs> = {
   __provider: "serialized",
   projectId: "p-1",
   branchId: "br-a",
@@ -21,7 +23,7 @@ const olds = {
   host: "ep-1.example",
   currentState: "idle",
 };
-const news = {
+const news: Checked<ComputeInputs> = {
   __provider: "changed code",
   projectId: "p-1",
   branchId: "br-a",
@@ -36,7 +38,7 @@ describe("diff", () => {
     expect(diffCompute(olds, news)).toMatchObject({ changes: false, replaces: [], updates: [] });
   });
 
-  it.each([
+  it.each<[string, Partial<ComputeInputs>]>([
     ["suspend timeout echoed as 0 vs 300", { suspendTimeoutSeconds: 300 }],
     [
       "default pooler and disabled written out",

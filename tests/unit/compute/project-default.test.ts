@@ -5,8 +5,16 @@
 import { diffCompute, PROJECT_SUSPEND_DEFAULT_KEY } from "../../../provider/resources/compute/diff";
 import { withProjectDefault } from "../../../provider/resources/compute/project-default";
 import { endpoint, fakeApi } from "../../support/fake-api";
+import type { Checked } from "../../../provider/resources/kit";
+import type { ComputeInputs } from "../../../provider/resources/compute/types";
 
-const olds = { projectId: "p-1", branchId: "br-a", type: "read_write", suspendTimeoutSeconds: 0 };
+// One fixture as the old state and as the new inputs: the same shape here.
+const olds: Checked<ComputeInputs> = {
+  projectId: "p-1",
+  branchId: "br-a",
+  type: "read_write",
+  suspendTimeoutSeconds: 0,
+};
 
 describe("suspend timeout 0: the project's default", () => {
   it("0 against 300 is a change when the project's own default is 600, and none when it has none", async () => {
@@ -34,7 +42,7 @@ describe("suspend timeout 0: the project's default", () => {
       { ...olds, suspendTimeoutSeconds: 300 },
       { ...olds, suspendTimeoutSeconds: 600 },
     );
-    await withProjectDefault(f.api, olds, { projectId: "p-1" });
+    await withProjectDefault(f.api, olds, { projectId: "p-1", branchId: "br-a", type: "read_write" });
     expect(f.calls.filter((c) => c.startsWith("projects.get"))).toEqual([]);
     await withProjectDefault(f.api, olds, { ...olds, suspendTimeoutSeconds: 300 });
     expect(f.calls.filter((c) => c.startsWith("projects.get"))).toEqual(["projects.get p-1"]);
