@@ -8,19 +8,23 @@ import { Emulator, applyOpFaults } from "./server";
 import { Store } from "./store";
 import { seededDurations, type EngineConfig } from "./engine";
 import { AnswerHold, FaultOptionsSchema, type FaultOptions } from "./faults";
-import { branchRoutes } from "./routes/branches";
-import { endpointRoutes } from "./routes/endpoints";
-import { keyRoutes } from "./routes/keys";
-import { operationRoutes } from "./routes/operations";
-import { projectRoutes } from "./routes/projects";
-import { roleRoutes } from "./routes/roles";
-import { permissionRoutes } from "./routes/permissions";
+import { RESOURCES } from "./resources";
+import type { Resource } from "./collection";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 import { RealPostgres, type RealPostgresOptions } from "./postgres";
 
 export type { FaultOptions } from "./faults";
 export type { AnswerHold } from "./faults";
 export type { RateLimitOptions } from "./ratelimit";
+export {
+  collection,
+  resource,
+  type Collection,
+  type CollectionSpec,
+  type Records,
+  type Resource,
+  type Scoped,
+} from "./collection";
 
 export interface EmulatorOptions {
   /** Port to listen on; default 0 (ephemeral). */
@@ -80,6 +84,12 @@ export interface EmulatorOptions {
    * connect. Needs PostgreSQL's server programs (Debian's `postgresql`); see emulator/README.md.
    */
   postgres?: boolean | RealPostgresOptions;
+  /**
+   * More resources to serve beside the built-in ones (`emulator/resources.ts`), e.g. a test's own: their
+   * routes, and their collections kept, persisted, seeded and removed with their projects or branches
+   * like the built-in ones'. See `emulator/collection.ts`.
+   */
+  resources?: readonly Resource[];
 }
 
 /** A running emulator. */
@@ -150,10 +160,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     checkIntervalMs: CHECK_INTERVAL_MS,
   };
   applyOpFaults(engine, faults);
+  const resources = [...RESOURCES, ...(options.resources ?? [])];
+  const collections = resources.flatMap((r) => r.collections ?? []);
   const store =
     options.statePath && Store.exists(options.statePath)
-      ? Store.load(options.statePath)
-      : Store.seeded(seed, plan, options.statePath, 0, undefined, seededDurations(engine));
+      ? Store.load(options.statePath, collections)
+      : Store.seeded(seed, plan, options.statePath, 0, undefined, seededDurations(engine), collections);
   if (options.frozenClock) store.frozenRealMs = Date.now();
   store.ensureBootstrapKey(bootstrapToken);
   store.save();
@@ -174,13 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     store,
     (r) => {
-      projectRoutes(r);
-      branchRoutes(r);
-      endpointRoutes(r);
-      operationRoutes(r);
-      keyRoutes(r);
-      roleRoutes(r);
-      permissionRoutes(r);
+      for (const res of resources) res.routes(r);
     },
   );
   if (options.postgres) {

@@ -104,7 +104,6 @@ export function seedState(
     databases: {},
     annotations: {},
     next_database_id: 1,
-    permissions: {},
   };
   const taken = (id: string) => id in state.projects || id in state.branches || id in state.endpoints;
   let us = 0;

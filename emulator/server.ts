@@ -357,6 +357,7 @@ export class Emulator {
       offset,
       this.store.frozenRealMs,
       seededDurations(this.settings.engine),
+      this.store.collections,
     );
     this.settings.rateLimiter?.clear();
     this.store.ensureBootstrapKey(this.settings.bootstrapToken);

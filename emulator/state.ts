@@ -287,14 +287,6 @@ export const ApiKeySchema = z.object({
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
-/** A grant of access to a project (`ProjectPermission`): an account's email. */
-export const PermissionSchema = z.object({
-  id: z.string(),
-  granted_to_email: z.string(),
-  granted_at: iso,
-});
-export type Permission = z.infer<typeof PermissionSchema>;
-
 /** Per-project bookkeeping of the operation engine. */
 export const ProjectSimSchema = z.object({
   /** Index into the project's operation list of the first operation not yet terminal. */
@@ -346,8 +338,8 @@ export const StateSchema = z.object({
   annotations: z.record(z.string(), z.record(z.string(), z.string())).default({}),
   /** Next `Database.id` (integers, unique per emulator). */
   next_database_id: z.number().int().default(1),
-  /** Per project id, in grant order: who was given access (revoked grants are removed). */
-  permissions: z.record(z.string(), z.array(PermissionSchema)).default({}),
+  // The resources' collections (`collection.ts`, e.g. `permissions`) are kept beside these keys, each
+  // under its name, and validated by its own schema (`Store.load`).
 });
 export type State = z.infer<typeof StateSchema>;
 export type SeedInfo = State["seed_info"];

@@ -2,12 +2,14 @@
  * The store: owns the serializable {@link State}, the seeded random streams, the
  * emulator clock and the in-memory indexes (key hash → key, operation id →
  * operation, project → endpoints) that keep hot requests to a map lookup.
- * Persistence is a whole-state JSON file written atomically (temp file + rename).
+ * Persistence is a whole-state JSON file written atomically (temp file + rename). The records of the
+ * resources' collections (`collection.ts`) are kept beside the state, each under its name in the file.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Rng } from "./rng";
 import { iso, sha256 } from "./ids";
 import { seedState } from "./seed";
+import { Records, type Collection } from "./collection";
 import {
   StateSchema,
   type ApiKey,
@@ -15,7 +17,6 @@ import {
   type Database,
   type Endpoint,
   type OperationRecord,
-  type Permission,
   type Project,
   type ProjectSim,
   type RoleRecord,
@@ -37,15 +38,28 @@ export class Store {
   private keysByHash = new Map<string, ApiKey>();
   private opsById = new Map<string, OperationRecord>();
   private endpointsByProject = new Map<string, Endpoint[]>();
+  /** Per collection name: its records per project or branch id. */
+  private readonly collectionData = new Map<string, Record<string, unknown[]>>();
 
   constructor(
     state: State,
     readonly statePath?: string,
+    /** The resources' collections this store keeps (see `collection.ts`). */
+    readonly collections: readonly Collection<unknown>[] = [],
+    /** Their records, per collection name (none: empty). */
+    records: Record<string, Record<string, unknown[]>> = {},
   ) {
     this.state = state;
     this.rngIds = new Rng(state.rng.ids);
     this.rngFaults = new Rng(state.rng.faults);
     this.rngJitter = new Rng(state.rng.jitter);
+    for (const c of collections) {
+      if (Object.prototype.hasOwnProperty.call(StateSchema.shape, c.name)) {
+        throw new Error(`Collection "${c.name}" takes the name of the emulator state's own "${c.name}"`);
+      }
+      if (this.collectionData.has(c.name)) throw new Error(`Two collections are named "${c.name}"`);
+      this.collectionData.set(c.name, records[c.name] ?? {});
+    }
     this.reindex();
   }
 
@@ -57,30 +71,50 @@ export class Store {
     clockOffsetMs = 0,
     frozenRealMs?: number,
     opMsOf?: (action: string) => number,
+    collections: readonly Collection<unknown>[] = [],
   ): Store {
     const real = frozenRealMs ?? Date.now();
-    const store = new Store(seedState(seed, plan, real + clockOffsetMs, clockOffsetMs, opMsOf), statePath);
+    const store = new Store(
+      seedState(seed, plan, real + clockOffsetMs, clockOffsetMs, opMsOf),
+      statePath,
+      collections,
+    );
     store.frozenRealMs = frozenRealMs;
+    for (const c of collections) c.spec.seed?.(store.records(c), store);
     return store;
   }
 
-  /** Loads a state file written by {@link save}; throws naming the file when it is not valid. */
-  static load(statePath: string): Store {
+  /**
+   * Loads a state file written by {@link save}, with the records of `collections` in it (none where the
+   * file has none); throws naming the file when it is not valid.
+   */
+  static load(statePath: string, collections: readonly Collection<unknown>[] = []): Store {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(statePath, "utf8"));
     } catch (e) {
       throw new Error(`Failed to load emulator state from ${statePath}: ${(e as Error).message}`);
     }
+    const invalid = (path: PropertyKey[], message: string) =>
+      new Error(
+        `Failed to load emulator state from ${statePath}: ${path.map(String).join(".")}: ${message}. ` +
+          "Delete the file to start from the seeded state.",
+      );
     const parsed = StateSchema.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new Error(
-        `Failed to load emulator state from ${statePath}: ${first.path.join(".")}: ${first.message}. ` +
-          "Delete the file to start from the seeded state.",
-      );
+      throw invalid(first.path, first.message);
     }
-    return new Store(parsed.data, statePath);
+    const records: Record<string, Record<string, unknown[]>> = {};
+    for (const c of collections) {
+      const r = c.fileSchema.safeParse((raw as Record<string, unknown>)[c.name]);
+      if (!r.success) {
+        const first = r.error.issues[0];
+        throw invalid([c.name, ...first.path], first.message);
+      }
+      records[c.name] = r.data;
+    }
+    return new Store(parsed.data, statePath, collections, records);
   }
 
   static exists(statePath: string): boolean {
@@ -93,7 +127,7 @@ export class Store {
     if (!this.statePath) return;
     this.state.rng = { ids: this.rngIds.state, faults: this.rngFaults.state, jitter: this.rngJitter.state };
     const tmp = `${this.statePath}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
+    writeFileSync(tmp, JSON.stringify({ ...this.state, ...Object.fromEntries(this.collectionData) }));
     renameSync(tmp, this.statePath);
   }
 
@@ -146,16 +180,23 @@ export class Store {
     return Object.values(this.state.branches).filter((b) => b.project_id === projectId);
   }
 
-  /** Removes a branch with its roles and databases (its computes are the caller's). */
+  /**
+   * Removes a branch with its roles, databases and the records of branch collections (its computes are
+   * the caller's).
+   */
   removeBranch(b: Branch): void {
     delete this.state.branches[b.id];
     delete this.state.roles[b.id];
     delete this.state.databases[b.id];
     delete this.state.annotations[b.id];
+    this.dropRecords("branch", b.id);
     this.dirty = true;
   }
 
-  /** Removes a project with every branch, compute, operation, role and database of it. */
+  /**
+   * Removes a project with every branch, compute, operation, role and database of it, and the records
+   * of its collections (project and branch ones).
+   */
   removeProject(p: Project): void {
     for (const b of this.branchesOf(p.id)) this.removeBranch(b);
     for (const ep of [...this.endpointList(p.id)]) delete this.state.endpoints[ep.id];
@@ -163,33 +204,27 @@ export class Store {
     for (const r of this.opsOf(p.id)) this.opsById.delete(r.op.id);
     delete this.state.operations[p.id];
     delete this.state.sim[p.id];
-    delete this.state.permissions[p.id];
     delete this.state.projects[p.id];
+    this.dropRecords("project", p.id);
     this.dirty = true;
   }
 
-  // ---- permissions -------------------------------------------------------
+  // ---- the resources' collections -----------------------------------------
 
-  /** The grants of access to a project, in grant order. */
-  permissionsOf(projectId: string): Permission[] {
-    return Object.prototype.hasOwnProperty.call(this.state.permissions, projectId)
-      ? this.state.permissions[projectId]
-      : [];
+  /** A collection's records in this store; it must be one of {@link collections}. */
+  records<T>(c: Collection<T>): Records<T> {
+    const data = this.collectionData.get(c.name);
+    if (!data || !this.collections.includes(c as Collection<unknown>)) {
+      throw new Error(
+        `Collection "${c.name}" is not kept by this emulator: register its resource in emulator/resources.ts ` +
+          "(or pass it to startEmulator's resources)",
+      );
+    }
+    return new Records(c, this, data as Record<string, T[]>);
   }
 
-  /** Grants access to the project to the account of `email`. */
-  grant(projectId: string, email: string): Permission {
-    const p: Permission = { id: this.rngIds.uuid(), granted_to_email: email, granted_at: iso(this.now()) };
-    this.state.permissions[projectId] = [...this.permissionsOf(projectId), p];
-    this.dirty = true;
-    return p;
-  }
-
-  /** Removes a grant; the revoked grant is returned with its revocation time, as the service answers it. */
-  revokePermission(projectId: string, p: Permission): Permission & { revoked_at: string } {
-    this.state.permissions[projectId] = this.permissionsOf(projectId).filter((q) => q.id !== p.id);
-    this.dirty = true;
-    return { ...p, revoked_at: iso(this.now()) };
+  private dropRecords(scope: "project" | "branch", id: string): void {
+    for (const c of this.collections) if (c.scope === scope) this.records(c).drop(id);
   }
 
   // ---- roles, databases --------------------------------------------------

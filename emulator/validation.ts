@@ -304,14 +304,3 @@ export function boolQuery(value: unknown, name: string, dflt: boolean): boolean 
   }
   return s === "true";
 }
-
-/** `GrantPermissionToProjectRequest`: an email address (1–256 characters). */
-export const PermissionGrantBody = z
-  .object({
-    email: z
-      .string()
-      .min(1, "must not be empty")
-      .max(256, "must be at most 256 characters")
-      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address"),
-  })
-  .strict();

@@ -3,33 +3,68 @@
  * email. A grant and a revoke start no operation, so they are neither locked by a running one nor
  * waited for. The service's answer to a second grant for an email that already has access is not
  * documented: the emulator refuses it with 409, so that a client never counts on a second grant.
+ *
+ * The whole resource: its records (kept per project in grant order; a revoked grant is removed; the
+ * state file's `permissions`), its request body and its routes. Nothing is seeded.
  */
-import { conflict, notFound } from "../errors";
-import type { Router } from "../server";
-import { PermissionGrantBody } from "../validation";
+import { z } from "zod";
+import { collection, resource } from "../collection";
+import { conflict } from "../errors";
+import { iso } from "../ids";
 
-export function permissionRoutes(r: Router): void {
-  r.get("/projects/:project_id/permissions", (ctx) => {
-    const p = ctx.project(ctx.params().project_id, "list project access");
-    return { body: { project_permissions: ctx.store.permissionsOf(p.id) } };
-  });
+/** A grant of access to a project (`ProjectPermission`): an account's email. */
+export const PermissionSchema = z.object({
+  id: z.string(),
+  granted_to_email: z.string(),
+  granted_at: z.string(),
+});
+export type Permission = z.infer<typeof PermissionSchema>;
 
-  r.post("/projects/:project_id/permissions", (ctx) => {
-    const what = "grant project access";
-    const p = ctx.project(ctx.params().project_id, what);
-    const { email } = ctx.body(PermissionGrantBody, what);
-    if (ctx.store.permissionsOf(p.id).some((g) => g.granted_to_email.toLowerCase() === email.toLowerCase())) {
-      throw conflict(`Failed to ${what}: ${email} already has access to project ${p.id}`);
-    }
-    return { body: ctx.store.grant(p.id, email) };
-  });
+/** `GrantPermissionToProjectRequest`: an email address (1–256 characters). */
+export const PermissionGrantBody = z
+  .object({
+    email: z
+      .string()
+      .min(1, "must not be empty")
+      .max(256, "must be at most 256 characters")
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address"),
+  })
+  .strict();
 
-  r.delete("/projects/:project_id/permissions/:permission_id", (ctx) => {
-    const what = "revoke project access";
-    const { project_id, permission_id } = ctx.params();
-    const p = ctx.project(project_id, what);
-    const g = ctx.store.permissionsOf(p.id).find((x) => x.id === permission_id);
-    if (!g) throw notFound(`Failed to ${what}: permission ${permission_id} not found in project ${p.id}`);
-    return { body: ctx.store.revokePermission(p.id, g) };
-  });
-}
+export const permissions = collection({
+  name: "permissions",
+  noun: "permission",
+  scope: "project",
+  schema: PermissionSchema,
+  id: (g) => g.id,
+});
+
+export const projectPermissions = resource({
+  name: "project permissions",
+  collections: [permissions],
+  routes(r) {
+    r.get("/projects/:project_id/permissions", (ctx) => {
+      const grants = permissions.at(ctx, "list project access");
+      return { body: { project_permissions: grants.list() } };
+    });
+
+    r.post("/projects/:project_id/permissions", (ctx) => {
+      const what = "grant project access";
+      const grants = permissions.at(ctx, what);
+      const { email } = ctx.body(PermissionGrantBody, what);
+      if (grants.list().some((g) => g.granted_to_email.toLowerCase() === email.toLowerCase())) {
+        throw conflict(`Failed to ${what}: ${email} already has access to project ${grants.project.id}`);
+      }
+      const grant = { id: ctx.store.rngIds.uuid(), granted_to_email: email, granted_at: iso(ctx.now()) };
+      return { body: grants.add(grant) };
+    });
+
+    r.delete("/projects/:project_id/permissions/:permission_id", (ctx) => {
+      const grants = permissions.at(ctx, "revoke project access");
+      const g = grants.one(ctx.params().permission_id);
+      grants.remove(g.id);
+      // The revoked grant, with its revocation time, as the service answers it.
+      return { body: { ...g, revoked_at: iso(ctx.now()) } };
+    });
+  },
+});

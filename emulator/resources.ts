@@ -1,0 +1,24 @@
+/**
+ * The resources the emulator serves, one line each. A resource made with `collection.ts` is one module
+ * (its records, seed and routes) and one line here; the older areas register their routes only, their
+ * state being the core store's (`state.ts`, `store.ts`). A test serves more with
+ * `startEmulator({ resources })`.
+ */
+import type { Resource } from "./collection";
+import { branchRoutes } from "./routes/branches";
+import { endpointRoutes } from "./routes/endpoints";
+import { keyRoutes } from "./routes/keys";
+import { operationRoutes } from "./routes/operations";
+import { projectPermissions } from "./routes/permissions";
+import { projectRoutes } from "./routes/projects";
+import { roleRoutes } from "./routes/roles";
+
+export const RESOURCES: readonly Resource[] = [
+  { name: "projects", routes: projectRoutes },
+  { name: "branches", routes: branchRoutes },
+  { name: "computes", routes: endpointRoutes },
+  { name: "operations", routes: operationRoutes },
+  { name: "API keys", routes: keyRoutes },
+  { name: "roles and databases", routes: roleRoutes },
+  projectPermissions,
+];
