@@ -38,11 +38,11 @@ import type { ResourceKind, ResourceSteps } from "./resources/kit";
  * A registry entry: the definition, the steps (loaded at the first step: a program's process only
  * makes classes, and the steps load the API client) and what the kit needs besides.
  */
-function entry<I extends object>(
-  steps: () => ResourceSteps<I>,
+export function entry<I extends object, O extends object = object>(
+  steps: () => ResourceSteps<I, O>,
   rest: Omit<ResourceKind<I>, "steps">,
 ): ResourceKind<I> {
-  let loaded: ResourceSteps<I> | undefined;
+  let loaded: ResourceSteps<I, O> | undefined;
   return {
     ...rest,
     get steps() {

@@ -12,7 +12,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { dynamicHostEngineAddress } from "../resources/engine-log";
-import { bind, type BoundResource } from "../resources/kit";
+import { bind, type BoundResource, type ResourceKind } from "../resources/kit";
 import { resourceKind } from "../registry";
 import { isExpectedError, Runtime } from "../resources/runtime";
 import { InitError } from "../resources/steps";
@@ -75,8 +75,9 @@ export async function configureProcess(req: pulumi.dynamic.ConfigureRequest): Pr
 }
 
 /** A resource's provider as the dynamic host calls it (see the module comment). */
-export function dynamicImpl(name: string): Required<pulumi.dynamic.ResourceProvider> {
-  const kind = resourceKind(name);
+export function dynamicImpl(resource: string | ResourceKind): Required<pulumi.dynamic.ResourceProvider> {
+  // A name of the registry; a test passes a kind of its own.
+  const kind = typeof resource === "string" ? resourceKind(resource) : resource;
   const bound = (): BoundResource => bind(kind, processRuntime());
   return {
     configure: configureProcess,

@@ -29,16 +29,16 @@ export function typeOfUrn(urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-function kindOf(urn: string): ResourceKind {
+function kindOf(urn: string, resources: readonly ResourceKind[]): ResourceKind {
   const type = typeOfUrn(urn);
   const prefix = `${PACKAGE}:index:`;
   const kind = type.startsWith(prefix)
-    ? RESOURCES.find((r) => r.definition.name === type.slice(prefix.length))
+    ? resources.find((r) => r.definition.name === type.slice(prefix.length))
     : undefined;
   if (!kind) {
     throw new Error(
       `Failed to handle ${urn}: ${type} is not a resource of the ${PACKAGE} provider; ` +
-        `its resources are ${RESOURCES.map((r) => prefix + r.definition.name).join(", ")}.`,
+        `its resources are ${resources.map((r) => prefix + r.definition.name).join(", ")}.`,
     );
   }
   return kind;
@@ -93,8 +93,14 @@ async function invoke(rt: Runtime, token: string, args: Bag): Promise<provider.I
   };
 }
 
-/** The plugin's provider object; `configure` hands it the runtime of this plugin process's settings. */
-export function createProvider(version: string): provider.Provider & {
+/**
+ * The plugin's provider object; `configure` hands it the runtime of this plugin process's settings.
+ * It serves the registry's resources (`resources`: a test passes a registry with one more).
+ */
+export function createProvider(
+  version: string,
+  resources: readonly ResourceKind[] = RESOURCES,
+): provider.Provider & {
   diffDetailed(id: string, urn: string, olds: Bag, news: Bag): Promise<DetailedDiff>;
   /** The inputs an update changes (no reads, no warnings): for the preview of an update. */
   changedKeys(urn: string, olds: Bag, news: Bag): string[];
@@ -107,7 +113,7 @@ export function createProvider(version: string): provider.Provider & {
 } {
   let rt = new Runtime({ namespace: PACKAGE });
   const bound = (urn: string): { kind: ResourceKind; r: BoundResource } => {
-    const kind = kindOf(urn);
+    const kind = kindOf(urn, resources);
     return { kind, r: bind(kind, rt) };
   };
   return {
@@ -117,8 +123,8 @@ export function createProvider(version: string): provider.Provider & {
       rt = next;
     },
     runtime: () => rt,
-    changedKeys: (urn, olds, news) => changedKeysOf(kindOf(urn), plain(olds), plain(news)),
-    unknownAtCreate: (urn) => kindOf(urn).unknownAtCreate ?? [],
+    changedKeys: (urn, olds, news) => changedKeysOf(kindOf(urn, resources), plain(olds), plain(news)),
+    unknownAtCreate: (urn) => kindOf(urn, resources).unknownAtCreate ?? [],
 
     async check(urn, olds, news) {
       const { kind, r } = bound(urn);
