@@ -186,8 +186,8 @@ export const ProjectCreateBody = z
         pg_version: z
           .number()
           .int("must be an integer")
-          .min(14, "must be 14 to 18")
-          .max(18, "must be 14 to 18")
+          .min(14, "must be 14 to 19")
+          .max(19, "must be 14 to 19")
           .optional(),
         store_passwords: z.boolean().optional(),
         history_retention_seconds: historyRetention.optional(),

@@ -23,6 +23,12 @@ import {
   roleWithPassword,
 } from "../roles";
 
+/**
+ * Regions where Postgres 19 is enabled. Neon's document says 19 "is rolling out and is accepted only in
+ * regions where it is enabled" and names none: the emulator assumes the default region only.
+ */
+export const PG19_REGIONS: readonly string[] = ["aws-us-east-2"];
+
 /** Regions a project can be created in (the service's, `<platform>-<region>`); the first is the default. */
 export const REGIONS = [
   "aws-us-east-2",
@@ -221,6 +227,11 @@ export function projectRoutes(r: Router): void {
     if (!REGIONS.includes(regionId)) {
       throw badRequest(
         `Failed to ${what}: project.region_id ${regionId} is not a region; use one of ${REGIONS.join(", ")}`,
+      );
+    }
+    if (body.pg_version === 19 && !PG19_REGIONS.includes(regionId)) {
+      throw badRequest(
+        `Failed to ${what}: project.pg_version 19 is not available in region ${regionId} yet; use 14 to 18, or a region where 19 is enabled`,
       );
     }
     const databaseName = body.branch?.database_name ?? DEFAULT_DATABASE_NAME;

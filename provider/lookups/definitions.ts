@@ -226,15 +226,20 @@ export const GET_SCHEMA_DIFF: LookupDef = {
   name: "getSchemaDiff",
   description:
     "What a branch changed in a database's schema: the unified difference between a base branch's " +
-    "schema and this branch's (Neon's `compare_schema`; the base defaults to the branch's parent), and " +
-    "whether there is one. For a pull request's review: the preview branch against the branch it was " +
-    "made from. Fails (HTTP 404) naming the branch or database that does not exist, and (HTTP 400) for a " +
-    "branch without a parent and no `baseBranchId`.",
+    "schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, " +
+    "else the branch's parent, read and always named in the request. For a pull request's review: the " +
+    "preview branch against the branch it was made from. Fails naming what is missing — the branch, the " +
+    "base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.",
   args: [
     arg("projectId", "string", "required", "The project."),
     arg("branchId", "string", "required", "The branch whose schema is compared (`br-…`)."),
     arg("databaseName", "string", "required", "The database whose schema is compared, on both branches."),
-    arg("baseBranchId", "string", "optional", "The branch to compare with (default: the branch's parent)."),
+    arg(
+      "baseBranchId",
+      "string",
+      "optional",
+      "The branch to compare with (default: the branch's parent, read and sent).",
+    ),
     arg("lsn", "string", "optional", "Compare the branch's schema as of this LSN (default: now)."),
     arg(
       "timestamp",

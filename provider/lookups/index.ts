@@ -10,6 +10,7 @@ import { collectAll, paginate } from "../api/pager";
 import { ApiError } from "../http/errors";
 import { loadClientEarly, lookupClient } from "./client";
 import { asRunError } from "./errors";
+import { compareWithBase } from "./schema";
 
 /** @internal (the provider plugin's invokes and the tests) */
 export { withLookupClient } from "./client";
@@ -122,14 +123,7 @@ export async function getConnectionUri(args: GetConnectionUriArgs): Promise<Conn
  */
 export async function getSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
   requireStrings("getSchemaDiff", args, ["projectId", "branchId", "databaseName"]);
-  const diff = await lookupClient().branches.compareSchema(args.projectId, args.branchId, {
-    databaseName: args.databaseName,
-    baseBranchId: args.baseBranchId,
-    lsn: args.lsn,
-    timestamp: args.timestamp,
-    baseLsn: args.baseLsn,
-    baseTimestamp: args.baseTimestamp,
-  });
+  const diff = await compareWithBase(lookupClient(), args);
   return { diff, changed: diff.trim() !== "" };
 }
 

@@ -202,7 +202,7 @@ export interface GetSchemaDiffArgs {
   branchId: string;
   /** The database whose schema is compared, on both branches. */
   databaseName: string;
-  /** The branch to compare with (default: the branch's parent). */
+  /** The branch to compare with (default: the branch's parent, read and sent). */
   baseBranchId?: string;
   /** Compare the branch's schema as of this LSN (default: now). */
   lsn?: string;

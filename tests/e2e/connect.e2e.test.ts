@@ -333,6 +333,7 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
           if (p.name === "e2e-yaml-app") named.push(p.id);
         }
         expect(named).toEqual([projectId]);
+        expect([out.pgVersion, (await api.projects.get(projectId)).pg_version]).toEqual([19, 19]);
         const replica = await api.endpoints.get(projectId, String(out.replicaId));
         expect([replica.branch_id, replica.type]).toEqual([out.branchId, "read_only"]);
         const compute = await api.endpoints.get(projectId, String(out.computeId));

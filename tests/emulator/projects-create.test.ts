@@ -276,8 +276,12 @@ describe("who may create a project, and where", () => {
 describe("refusals of bad bodies (400 naming the field)", () => {
   it.each([
     [{}, /project is required/],
-    [{ project: { pg_version: 13 } }, /project.pg_version: must be 14 to 18/],
-    [{ project: { pg_version: 19 } }, /project.pg_version: must be 14 to 18/],
+    [{ project: { pg_version: 13 } }, /project.pg_version: must be 14 to 19/],
+    [{ project: { pg_version: 20 } }, /project.pg_version: must be 14 to 19/],
+    [
+      { project: { pg_version: 19, region_id: "aws-us-west-2" } },
+      /pg_version 19 is not available in region aws-us-west-2/,
+    ],
     [
       { project: { history_retention_seconds: -1 } },
       /project.history_retention_seconds: must be 0 to 2592000/,

@@ -61,7 +61,7 @@ export const PROJECT_DEFINITION = {
       change: "refused",
       compare: "kept-when-absent",
       platformDefault: "17",
-      description: `The Postgres major version, 14–18. ${CREATE_TIME}`,
+      description: `The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). ${CREATE_TIME}`,
     },
     {
       name: "defaultBranchName",

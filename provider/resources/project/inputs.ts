@@ -25,6 +25,9 @@ const identifier = (what: string) =>
       error: `must be at most 63 bytes (a ${what} name)`,
     });
 
+const PG_VERSIONS =
+  "must be 14, 15, 16, 17, 18 or 19 (the Postgres versions the service offers; 19 only in the regions where it is enabled)";
+
 const inputsSchema = inputSchema(PROJECT_DEFINITION, {
   name: displayName(256),
   regionId: z
@@ -33,8 +36,8 @@ const inputsSchema = inputSchema(PROJECT_DEFINITION, {
   pgVersion: z
     .number({ error: "must be a whole number" })
     .int({ error: "must be a whole number" })
-    .min(14, { error: "must be 14, 15, 16, 17 or 18 (the Postgres versions the service offers)" })
-    .max(18, { error: "must be 14, 15, 16, 17 or 18 (the Postgres versions the service offers)" }),
+    .min(14, { error: PG_VERSIONS })
+    .max(19, { error: PG_VERSIONS }),
   defaultBranchName: z
     .string({ error: "must be a string" })
     .min(1, { error: "must not be empty" })

@@ -68,8 +68,9 @@ export interface ProjectArgs {
    */
   regionId?: pulumi.Input<string>;
   /**
-   * The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a
-   * project is never replaced: its branches and databases would go with it).
+   * The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it
+   * is enabled). Set when the project is created; a later change fails at preview (a project is never
+   * replaced: its branches and databases would go with it).
    */
   pgVersion?: pulumi.Input<number>;
   /**
@@ -124,8 +125,9 @@ export interface ProjectOutputs {
    */
   regionId: string;
   /**
-   * The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a
-   * project is never replaced: its branches and databases would go with it).
+   * The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it
+   * is enabled). Set when the project is created; a later change fails at preview (a project is never
+   * replaced: its branches and databases would go with it).
    */
   pgVersion: number;
   /**
@@ -198,8 +200,9 @@ export interface ProjectInputs {
    */
   regionId?: string;
   /**
-   * The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a
-   * project is never replaced: its branches and databases would go with it).
+   * The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it
+   * is enabled). Set when the project is created; a later change fails at preview (a project is never
+   * replaced: its branches and databases would go with it).
    */
   pgVersion?: number;
   /**

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`; the base defaults to the branch's parent), and whether there is one. For a pull request's review: the preview branch against the branch it was made from. Fails (HTTP 404) naming the branch or database that does not exist, and (HTTP 400) for a branch without a parent and no `baseBranchId`.
+// What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. Fails naming what is missing — the branch, the base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.
 func GetSchemaDiff(ctx *pulumi.Context, args *GetSchemaDiffArgs, opts ...pulumi.InvokeOption) (*GetSchemaDiffResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetSchemaDiffResult
@@ -23,7 +23,7 @@ func GetSchemaDiff(ctx *pulumi.Context, args *GetSchemaDiffArgs, opts ...pulumi.
 }
 
 type GetSchemaDiffArgs struct {
-	// The branch to compare with (default: the branch's parent).
+	// The branch to compare with (default: the branch's parent, read and sent).
 	BaseBranchId *string `pulumi:"baseBranchId"`
 	// Compare the base's schema as of this LSN (default: now).
 	BaseLsn *string `pulumi:"baseLsn"`
@@ -58,7 +58,7 @@ func GetSchemaDiffOutput(ctx *pulumi.Context, args GetSchemaDiffOutputArgs, opts
 }
 
 type GetSchemaDiffOutputArgs struct {
-	// The branch to compare with (default: the branch's parent).
+	// The branch to compare with (default: the branch's parent, read and sent).
 	BaseBranchId pulumi.StringPtrInput `pulumi:"baseBranchId"`
 	// Compare the base's schema as of this LSN (default: now).
 	BaseLsn pulumi.StringPtrInput `pulumi:"baseLsn"`

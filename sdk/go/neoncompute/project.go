@@ -45,7 +45,7 @@ type Project struct {
 	OnDelete pulumi.StringOutput `pulumi:"onDelete"`
 	// The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	OrgId pulumi.StringPtrOutput `pulumi:"orgId"`
-	// The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+	// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	PgVersion pulumi.IntOutput `pulumi:"pgVersion"`
 	// The id of the default branch's read_write compute.
 	PrimaryComputeId pulumi.StringPtrOutput `pulumi:"primaryComputeId"`
@@ -119,7 +119,7 @@ type projectArgs struct {
 	Name *string `pulumi:"name"`
 	// The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	OrgId *string `pulumi:"orgId"`
-	// The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+	// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	PgVersion *int `pulumi:"pgVersion"`
 	// The region, e.g. `aws-us-east-2`. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	RegionId *string `pulumi:"regionId"`
@@ -143,7 +143,7 @@ type ProjectArgs struct {
 	Name pulumi.StringPtrInput
 	// The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	OrgId pulumi.StringPtrInput
-	// The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+	// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	PgVersion pulumi.IntPtrInput
 	// The region, e.g. `aws-us-east-2`. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	RegionId pulumi.StringPtrInput
@@ -248,7 +248,7 @@ func (o ProjectOutput) OrgId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.OrgId }).(pulumi.StringPtrOutput)
 }
 
-// The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 func (o ProjectOutput) PgVersion() pulumi.IntOutput {
 	return o.ApplyT(func(v *Project) pulumi.IntOutput { return v.PgVersion }).(pulumi.IntOutput)
 }

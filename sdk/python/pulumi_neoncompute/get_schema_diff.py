@@ -68,9 +68,9 @@ def get_schema_diff(base_branch_id: Optional[_builtins.str] = None,
                     timestamp: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSchemaDiffResult:
     """
-    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`; the base defaults to the branch's parent), and whether there is one. For a pull request's review: the preview branch against the branch it was made from. Fails (HTTP 404) naming the branch or database that does not exist, and (HTTP 400) for a branch without a parent and no `baseBranchId`.
+    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. Fails naming what is missing — the branch, the base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.
 
-    :param _builtins.str base_branch_id: The branch to compare with (default: the branch's parent).
+    :param _builtins.str base_branch_id: The branch to compare with (default: the branch's parent, read and sent).
     :param _builtins.str base_lsn: Compare the base's schema as of this LSN (default: now).
     :param _builtins.str base_timestamp: Compare the base's schema as of this time (RFC 3339; default: now).
     :param _builtins.str branch_id: The branch whose schema is compared (`br-…`).
@@ -104,9 +104,9 @@ def get_schema_diff_output(base_branch_id: pulumi.Input[Optional[Optional[_built
                            timestamp: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSchemaDiffResult]:
     """
-    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`; the base defaults to the branch's parent), and whether there is one. For a pull request's review: the preview branch against the branch it was made from. Fails (HTTP 404) naming the branch or database that does not exist, and (HTTP 400) for a branch without a parent and no `baseBranchId`.
+    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. Fails naming what is missing — the branch, the base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.
 
-    :param _builtins.str base_branch_id: The branch to compare with (default: the branch's parent).
+    :param _builtins.str base_branch_id: The branch to compare with (default: the branch's parent, read and sent).
     :param _builtins.str base_lsn: Compare the base's schema as of this LSN (default: now).
     :param _builtins.str base_timestamp: Compare the base's schema as of this time (RFC 3339; default: now).
     :param _builtins.str branch_id: The branch whose schema is compared (`br-…`).

@@ -41,7 +41,7 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is. Deleting the resource deletes the project.
         :param pulumi.Input[_builtins.str] name: The project's name, 1–256 characters. Renamed in place. Without it the provider names the project `<resource name>-<hash>`, so that a killed run's project is found again (names are not unique in Neon).
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
-        :param pulumi.Input[_builtins.int] pg_version: The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+        :param pulumi.Input[_builtins.int] pg_version: The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] region_id: The region, e.g. `aws-us-east-2`. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] role_name: The role that owns the database. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         """
@@ -154,7 +154,7 @@ class ProjectArgs:
     @pulumi.getter(name="pgVersion")
     def pg_version(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+        The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         """
         return pulumi.get(self, "pg_version")
 
@@ -223,7 +223,7 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is. Deleting the resource deletes the project.
         :param pulumi.Input[_builtins.str] name: The project's name, 1–256 characters. Renamed in place. Without it the provider names the project `<resource name>-<hash>`, so that a killed run's project is found again (names are not unique in Neon).
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
-        :param pulumi.Input[_builtins.int] pg_version: The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+        :param pulumi.Input[_builtins.int] pg_version: The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] region_id: The region, e.g. `aws-us-east-2`. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] role_name: The role that owns the database. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         """
@@ -437,7 +437,7 @@ class Project(pulumi.CustomResource):
     @pulumi.getter(name="pgVersion")
     def pg_version(self) -> pulumi.Output[_builtins.int]:
         """
-        The Postgres major version, 14–18. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+        The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         """
         return pulumi.get(self, "pg_version")
 

@@ -2,7 +2,8 @@
  * `getSchemaDiff` against the emulator with real Postgres behind it, over real HTTP: a preview branch
  * made from the default branch, a migration run through the connection string `getConnectionUri`
  * gives, and the schema difference against the parent (the default base) or a named base; an
- * unchanged branch gives an empty difference; wrong arguments fail naming what is wrong.
+ * unchanged branch gives an empty difference; the base is always sent; wrong arguments, and 404s, fail
+ * naming what is wrong, found by reads.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EmulatorHandle } from "../../../emulator";
@@ -89,8 +90,36 @@ test("wrong arguments fail naming the argument or the missing database, and a ro
   ).rejects.toThrow(/getSchemaDiff: branchId is required/);
   await expect(
     lookup(() => getSchemaDiff({ projectId, branchId: emulator.seed.branchIds[1], databaseName: "nope" })),
-  ).rejects.toThrow(/database "nope" not found/);
+  ).rejects.toThrow(/the branch has no database "nope" \(its databases: neondb\)/);
   await expect(
     lookup(() => getSchemaDiff({ projectId, branchId: main, databaseName: "neondb" })),
-  ).rejects.toThrow(/has no parent to compare with; pass base_branch_id/);
+  ).rejects.toThrow(/the branch has no parent \(it is the project's root branch\); give baseBranchId/);
+  await expect(
+    lookup(() => getSchemaDiff({ projectId, branchId: "br-gone-123456", databaseName: "neondb" })),
+  ).rejects.toThrow(/branch br-gone-123456 does not exist in project/);
+});
+
+test("the base is named in the request, and a 404 is told apart by reads", async () => {
+  const branchId = await previewBranch("schema-only-here");
+  const made = await api.databases.create(projectId, branchId, { name: "prdb", owner_name: "neondb_owner" });
+  await api.waitForOperations(projectId, made.operations);
+  const compare = jest.spyOn(api.branches, "compareSchema");
+  try {
+    expect(await lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "neondb" }))).toEqual({
+      diff: "",
+      changed: false,
+    });
+    // The parent, read and sent: not the service's unstated default.
+    expect(compare.mock.calls[0][2]).toMatchObject({ databaseName: "neondb", baseBranchId: main });
+  } finally {
+    compare.mockRestore();
+  }
+  await expect(lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "prdb" }))).rejects.toThrow(
+    new RegExp(`its parent ${main} has no database "prdb": it exists on this branch only`),
+  );
+  await expect(
+    lookup(() =>
+      getSchemaDiff({ projectId, branchId, databaseName: "neondb", baseBranchId: "br-nope-123456" }),
+    ),
+  ).rejects.toThrow(/the base branch br-nope-123456 does not exist in project .* \(check baseBranchId\)/);
 });

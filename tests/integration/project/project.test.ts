@@ -4,7 +4,8 @@
  * killed run reconciled by the name (never a second, billed project); an explicit name another project
  * holds refused with its importId; renames and settings in place; a change that would need a new
  * project refused at preview with nothing sent; delete refused while a branch is protected. And the
- * rule it brings to `Compute`: a suspend timeout of 0 means the project's own default.
+ * rule it brings to `Compute`: a suspend timeout of 0 means the project's own default; Postgres 19 where
+ * the service enables it.
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
@@ -268,4 +269,21 @@ it("a project beyond the plan's limit: the service's refusal with what to do, an
   } finally {
     await full.stop();
   }
+});
+
+it("Postgres 19: made where the service enables it; elsewhere its 400 with what to do, and nothing made", async () => {
+  const made = await create("pg19", { name: "pg-nineteen", pgVersion: 19 });
+  expect(made.outs.pgVersion).toBe(19);
+  expect((await api.projects.get(made.id)).pg_version).toBe(19);
+
+  const inputs = await checked("pg19-west", {
+    name: "pg-nineteen-west",
+    pgVersion: 19,
+    regionId: "aws-us-west-2",
+  });
+  const err = await impl.create(inputs).catch((e: Error) => e);
+  expect(String((err as Error).message)).toMatch(
+    /Postgres 19 is rolling out .* only in the regions where it is enabled \(not, it seems, aws-us-west-2\): choose pgVersion 18, or a region that offers 19.*Nothing was created\./,
+  );
+  expect(await projectsNamed("pg-nineteen-west")).toEqual([]);
 });
