@@ -26,6 +26,11 @@ export interface FaultOptions {
   opErrorRate?: number;
   /** An operation ends `cancelled`. */
   opCancelRate?: number;
+  /**
+   * Every 412 answer carries other words than the emulator's (which follow one user's report, not the
+   * document): for tests that a client keys on status, route and reads, never on a message.
+   */
+  rewordPreconditions?: boolean;
 }
 
 const rate = z.number().min(0).max(1).optional();
@@ -43,6 +48,7 @@ export const FaultOptionsSchema = z
     opFailRate: rate,
     opErrorRate: rate,
     opCancelRate: rate,
+    rewordPreconditions: z.boolean().optional(),
   })
   .strict();
 

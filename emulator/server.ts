@@ -147,7 +147,10 @@ export class Emulator {
     if (err instanceof ApiFault) {
       status = err.status;
       code = err.code;
-      message = err.message;
+      message =
+        status === 412 && this.settings.faults.rewordPreconditions
+          ? "The request's precondition does not hold (reworded by the emulator's rewordPreconditions fault)"
+          : err.message;
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
     } else {
       const e = err as { statusCode?: number; message?: string };

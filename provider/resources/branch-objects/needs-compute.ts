@@ -11,16 +11,12 @@ import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
 
 /**
- * True for the service's refusal of a role or database change on a branch without a read_write
- * compute: Neon makes roles and databases through it and answers 412 ("create a read-write endpoint
- * to manage roles on this branch", API facts §10) — not the 412 of a project that does not store
- * passwords.
+ * A 412 of a role or database change: Neon makes roles and databases through the branch's read_write
+ * compute and refuses such a change on a branch without one (one user's report, API facts §10; the
+ * document states neither the status nor the words). What the 412 means is asked of the branch
+ * ({@link hasReadWrite}), never read from the answer's words.
  */
-export const isNoCompute = (err: unknown): err is ApiError =>
-  err instanceof ApiError &&
-  err.status === 412 &&
-  /read[-_ ]?write|endpoint|compute/i.test(err.apiMessage ?? err.message) &&
-  !/storing passwords/i.test(err.apiMessage ?? err.message);
+const is412 = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 412;
 
 /** A change refused for want of a read_write compute on its branch (see {@link noComputeError}). */
 export class NoComputeError extends Error {}
@@ -123,15 +119,24 @@ export async function throughCompute<T>(
   try {
     return await attempt();
   } catch (err) {
-    if (!isNoCompute(err)) throw err;
-    if (opts.wait === false) throw noComputeError(what, ref);
-    const found = await computeArrives(rt, ref, log, since);
-    if (found !== "arrived") throw noComputeError(what, ref, found);
+    if (!is412(err)) throw err;
+    const has = await hasReadWrite(rt, ref.projectId, ref.branchId);
+    // The branch (or project) is gone: the answer as it is.
+    if (has === undefined) throw err;
+    // A read_write compute now: it came after the request (this program's, made beside it) — or the 412
+    // is about something else, which the try below gets again and fails with.
+    if (has === false) {
+      if (opts.wait === false) throw noComputeError(what, ref);
+      const found = await computeArrives(rt, ref, log, since);
+      if (found !== "arrived") throw noComputeError(what, ref, found);
+    }
   }
   try {
     return await attempt();
   } catch (err) {
-    throw isNoCompute(err) ? noComputeError(what, ref) : err;
+    if (is412(err) && (await hasReadWrite(rt, ref.projectId, ref.branchId)) === false)
+      throw noComputeError(what, ref);
+    throw err;
   }
 }
 

@@ -27,7 +27,8 @@ async function findRole(api: NeonClient, ref: RoleRef): Promise<Role | undefined
 
 /**
  * The role's password from the service, or `undefined` when the project does not store passwords
- * (412), which `explain` then says in a warning with what to do.
+ * (412), which `explain` then says in a warning with what to do. The 412 is judged by a read of the
+ * project (`store_passwords`), never by the answer's words: a 412 of a project that stores them fails.
  */
 export async function revealed(
   api: NeonClient,
@@ -38,6 +39,11 @@ export async function revealed(
     return await api.roles.revealPassword(ref.projectId, ref.branchId, ref.name);
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 412)) throw err;
+    const stores = await api.projects.get(ref.projectId).then(
+      (p) => p.store_passwords,
+      () => undefined,
+    );
+    if (stores === true) throw err;
     explain?.warn(
       `project ${ref.projectId} does not store role passwords, so the password of ${describeRole(ref)} cannot ` +
         "be read (the service answered 412); the resource has no password output until it is rotated: change " +

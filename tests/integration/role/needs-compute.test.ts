@@ -4,10 +4,11 @@
  * provider says what to declare; a Role or Database created beside the Compute that gives its branch
  * one waits for it instead of failing; a replacement that deletes first never deletes into a branch
  * where the create would be refused; a preview warns. Against the emulator over real HTTP, the steps
- * called as the engine calls them (one runtime for the program, as one provider process serves it).
+ * called as the engine calls them (one runtime for the program, as one provider process serves it);
+ * the first two with the 412s' words replaced, which the provider never reads.
  */
 import type { EmulatorHandle } from "../../../emulator";
-import type { NeonClient } from "../../../provider/api";
+import type { ApiError, NeonClient } from "../../../provider/api";
 import { boundProgram, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
 import { withEmulator } from "../../support/emulator";
@@ -59,8 +60,13 @@ beforeEach(() => {
   projectId = emulator.seed.projectId;
   logs = [];
   program = boundProgram(["Role", "Database", "Compute", "Branch"], settings(), (l) => logs.push(l));
+  emulator.setFaults({});
 });
+
+// The 412 is judged by its status, its route and a read of the branch: these two run with the 412s'
+// words replaced (the emulator's follow one user's report; the document states none).
 it("a Role on a branch without a read_write compute: the preview warns, the create fails saying what to declare, nothing is made", async () => {
+  emulator.setFaults({ rewordPreconditions: true });
   const inputs = await checked("Role", "app", { projectId, branchId: bare(), name: "app" });
   expect(logs.join("\n")).toMatch(
     new RegExp(`branch ${bare()} has no read_write compute.*creating this role will fail unless`),
@@ -73,9 +79,16 @@ it("a Role on a branch without a read_write compute: the preview warns, the crea
     ),
   );
   expect((await api.roles.list(projectId, bare())).map((r) => r.name)).not.toContain("app");
+  // The service's answer itself: a 412 whose words say nothing about a compute.
+  const raw = await api.roles.create(projectId, bare(), { name: "raw" }).catch((e: ApiError) => e);
+  expect([(raw as ApiError).status, (raw as ApiError).apiMessage]).toEqual([
+    412,
+    expect.stringMatching(/^The request's precondition/),
+  ]);
 });
 
 it("a Role and a Database created beside the Compute that gives their branch one wait for it and succeed", async () => {
+  emulator.setFaults({ rewordPreconditions: true });
   const where = { projectId, branchId: bare() };
   // The engine's order when nothing depends on the Compute: all three checked, then created at once.
   const computeInputs = await checked("Compute", "rw", { ...where, type: "read_write" });
