@@ -100,7 +100,7 @@ describe("what a program's type-check reads", () => {
     expect(ours.map((f) => f.fileName)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/\/dist\/provider\/index\.d\.ts$/),
-        expect.stringMatching(/\/dist\/provider\/resources\/branch\/resource\.d\.ts$/),
+        expect.stringMatching(/\/dist\/provider\/dynamic\/resources\.d\.ts$/),
         expect.stringMatching(/\/dist\/provider\/lookups\/index\.d\.ts$/),
         expect.stringMatching(/\/dist\/provider\/sweep\.d\.ts$/),
       ]),
