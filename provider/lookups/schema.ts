@@ -14,8 +14,9 @@ export async function compareWithBase(api: NeonClient, args: GetSchemaDiffArgs):
   const what = `Failed to compare the schema of database "${databaseName}" of branch ${branchId}`;
   let base = args.baseBranchId;
   if (!base) {
-    const branch = await api.branches.get(projectId, branchId).catch((err: unknown) => {
-      throw isNotFound(err) ? new Error(`${what}: ${missingBranch(projectId, branchId)}`) : err;
+    const branch = await api.branches.get(projectId, branchId).catch(async (err: unknown) => {
+      if (!isNotFound(err)) throw err;
+      throw new Error(`${what}: ${await missing(api, projectId, branchId)}`, { cause: err });
     });
     if (!branch.parent_id) {
       throw new Error(
@@ -43,12 +44,20 @@ export async function compareWithBase(api: NeonClient, args: GetSchemaDiffArgs):
       databaseName,
       args.baseBranchId === undefined,
     );
-    throw why ? new Error(`${what}: ${why}`) : err;
+    throw why ? new Error(`${what}: ${why}`, { cause: err }) : err;
   }
 }
 
-const missingBranch = (projectId: string, branchId: string) =>
-  `branch ${branchId} does not exist in project ${projectId} (check branchId, or whether the branch was deleted)`;
+/** What a 404 about `branchId` of `projectId` is: the project (or the key's view of it), or the branch. */
+async function missing(api: NeonClient, projectId: string, branchId: string): Promise<string> {
+  const project = await api.projects.get(projectId).then(
+    () => true,
+    (err: unknown) => (isNotFound(err) ? false : true),
+  );
+  return project
+    ? `branch ${branchId} does not exist in project ${projectId} (check branchId, or whether the branch was deleted)`
+    : `project ${projectId} does not exist, or the API key cannot see it (check projectId and the key)`;
+}
 
 /** What the 404 was about, read from the service; undefined when every read finds what it looked for. */
 async function whyNotFound(
@@ -64,7 +73,7 @@ async function whyNotFound(
   const onBranch = await names(branchId).catch((err: unknown) =>
     isNotFound(err) ? undefined : Promise.reject(err),
   );
-  if (!onBranch) return missingBranch(projectId, branchId);
+  if (!onBranch) return missing(api, projectId, branchId);
   const onBase = await names(base).catch((err: unknown) =>
     isNotFound(err) ? undefined : Promise.reject(err),
   );

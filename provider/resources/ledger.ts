@@ -36,15 +36,18 @@ export interface ComputeComing {
 /** One provider instance's memory of its run; see the module comment. */
 export class RunLedger {
   /**
-   * URNs whose inputs the engine checked. Writer: the kit's check. Reader: every diff, through
-   * {@link isPlanning} (a refresh diffs without a check; warnings and vetting reads are for plans).
+   * URNs whose inputs the engine checked. Writer: the kit's check. Readers: the diffs that warn or
+   * read to vet a change (Branch, Compute, Database, Project, Role), through {@link isPlanning}: a
+   * refresh diffs without a check, and those are for plans only.
    */
   private readonly checked = new Set<string>();
 
   /**
-   * Objects this run created (`noun:id`). Writers: the kit's create, Branch's create. Readers:
-   * Role's and Database's creates and the needs-compute wait (a branch made now has no stranger's
-   * objects), Database's owner check, the kit's target check.
+   * Objects this run created (`noun:id`). Writers: the kit's create (every resource), Branch's create
+   * (`branch-in:<projectId>/<branchId>`, and `compute-on:<branchId>` for a branch made with its
+   * compute). Readers: Role's check (a branch made now holds no stranger's role), Database's owner rule
+   * (a role made now), the needs-compute rule of Role's and Database's checks and diffs (`compute-on`),
+   * the kit's target check (`branch-in`).
    */
   private readonly made = new Set<string>();
 
@@ -74,21 +77,23 @@ export class RunLedger {
 
   /**
    * Objects a refresh of this run found deleted by the service at their expiry (key → the expiry).
-   * Writer and reader: Branch's read (its expiry rules).
+   * Writer: Branch's read (a refresh). Reader: Branch's check (its expiry rules).
    */
   private readonly expired = new Map<string, string>();
 
   /**
    * Which resource of the program declares an object (key → URN): two resources cannot manage one.
-   * Writers: the checks of Branch, Role, Database, ProjectPermission. Readers: those checks and
-   * Database's owner check (is the owner role declared here?).
+   * Writers: the checks of Branch, Role, Database, ProjectPermission, and Role's check for a role it
+   * deletes (`deleting-role:`). Readers: those checks, and Database's owner rules at check and diff
+   * (is the owner role declared here, or being deleted?).
    */
   private readonly declared = new Map<string, string>();
 
   /**
    * The read_write compute a program declares on a branch (branch id → its coming). Writers:
-   * Compute's check (expects it), create and update (started, settled). Reader: the needs-compute
-   * wait of Role's and Database's creates and updates.
+   * Compute's check (expects it), create and update (started, settled). Readers: the needs-compute
+   * wait of Role's and Database's creates and updates, and the same rule at their checks and diffs
+   * (a warning, a refused delete-first move).
    */
   private readonly computesComing = new Map<string, ComputeComing>();
 
@@ -122,8 +127,8 @@ export class RunLedger {
 
   /**
    * The project as this process first read it (project id → the read). Writer and reader: the
-   * runtime's `projectFacts`, for the checks of Branch and Compute and the kit's target check;
-   * dropped by Project's update and delete.
+   * runtime's `projectFacts` and `primeServiceClock`, for the checks of Branch and Compute and the
+   * kit's target check; dropped by Project's update (`forgetProject`).
    */
   readonly projectReads = new Map<string, Promise<ProjectDetails>>();
 

@@ -24,12 +24,12 @@ import { duplicateFailure, refuseTakenTarget } from "../branch-objects/objects";
 import { NoComputeError, refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
 import type { DatabaseInputs, DatabaseOutputs } from "./types";
-
-type State = Stated<DatabaseOutputs>;
 import { ADOPTED_OWNER_KEY, describeDatabase, diffDatabase } from "./mapping";
 import { ownerFailures, refuseOwnerLeaving, withOwnerRole } from "./owner";
 import { create } from "./create";
 import { applyChanges, current, read, update } from "./update";
+
+type State = Stated<DatabaseOutputs>;
 
 async function check(
   rt: Runtime,

@@ -100,15 +100,18 @@ export function refuseStranger(name: string, found: Project[]): Error {
 }
 
 /**
- * The service's 400 or 422 to a project of Postgres 19, which is rolling out and accepted only in
- * the regions where it is enabled (Neon's API document): what to do. Keyed by the status and the
- * version asked for, never by the answer's words; any other error as it is.
+ * A 400 or 422 to a project of Postgres 19, which is rolling out and accepted only in the regions
+ * where it is enabled (Neon's API document): what to do if that is the cause. Keyed by the status and
+ * the version asked for, never by the answer's words; the plan's limit keeps its own remedy, and any
+ * other error stays as it is.
  */
 function versionRefused(err: unknown, i: ProjectInputs): unknown {
-  if (!(err instanceof ApiError && err.kind === "invalid" && i.pgVersion === 19)) return err;
+  if (!(err instanceof ApiError && (err.status === 400 || err.status === 422) && i.pgVersion === 19))
+    return err;
+  if (err.code === "PROJECTS_LIMIT_EXCEEDED") return err;
   return err.withRemedy(
-    `Postgres 19 is rolling out and the service accepts it only in the regions where it is enabled` +
-      `${i.regionId ? ` (not, it seems, ${i.regionId})` : ""}: choose pgVersion 18, or a region that offers 19, ` +
+    "If it is Postgres 19 the service refused: 19 is rolling out and accepted only in the regions where it is " +
+      `enabled${i.regionId ? ` (perhaps not ${i.regionId})` : ""}; choose pgVersion 18, or a region that offers 19, ` +
       "then run `pulumi up` again. Nothing was created.",
   );
 }
@@ -144,7 +147,7 @@ export function createOrReconcile(
     log,
     send: async () => {
       const r = await api.projects.create(createBody(i, name)).catch((err: unknown) => {
-        throw versionRefused(limitReached(err, i.orgId), i);
+        throw limitReached(versionRefused(err, i), i.orgId);
       });
       const rw = r.endpoints.find((e) => e.type === "read_write");
       const db = r.databases[0];

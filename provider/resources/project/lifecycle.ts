@@ -22,10 +22,10 @@ import type { Runtime } from "../runtime";
 import { PROJECT_DEFINITION } from "./definition";
 import { checkInputs } from "./inputs";
 import type { ProjectInputs, ProjectOutputs } from "./types";
-
-type State = Stated<ProjectOutputs>;
 import { describeProject, settingsBody, toOutputs, type ProjectParts } from "./mapping";
 import { create, isScopeRefusal, readParts } from "./create";
+
+type State = Stated<ProjectOutputs>;
 
 const diffProject = (olds: Bag, news: Bag) => definedDiff(PROJECT_DEFINITION, olds, news);
 

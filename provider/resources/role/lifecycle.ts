@@ -23,11 +23,11 @@ import { refuseComputeLessTarget, warnComputeLess } from "../branch-objects/need
 import { checkInputs } from "./inputs";
 import { declareDeletingRole } from "../database/owner";
 import type { RoleInputs, RoleOutputs } from "./types";
-
-type State = Stated<RoleOutputs>;
 import { describeRole, diffRole, type RoleRef } from "./mapping";
 import { create, roleNames } from "./create";
 import { read, update } from "./update";
+
+type State = Stated<RoleOutputs>;
 
 async function check(rt: Runtime, olds: Stated<RoleInputs>, news: Bag): Promise<CheckResult<RoleInputs>> {
   const checked = checkInputs(news);

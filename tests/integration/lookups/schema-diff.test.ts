@@ -97,6 +97,9 @@ test("wrong arguments fail naming the argument or the missing database, and a ro
   await expect(
     lookup(() => getSchemaDiff({ projectId, branchId: "br-gone-123456", databaseName: "neondb" })),
   ).rejects.toThrow(/branch br-gone-123456 does not exist in project/);
+  await expect(
+    lookup(() => getSchemaDiff({ projectId: "no-such-project-1", branchId: main, databaseName: "neondb" })),
+  ).rejects.toThrow(/project no-such-project-1 does not exist, or the API key cannot see it/);
 });
 
 test("the base is named in the request, and a 404 is told apart by reads", async () => {
