@@ -1,6 +1,6 @@
 /**
  * `npm run emulator -- --port 4010 [--host 127.0.0.1] [--api-key KEY] [--state file.json]
- *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log]
+ *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--with-deprecated-fields] [--log]
  *   [--postgres | --in-memory] [--pg-data DIR]`
  */
 import { startEmulator, type EmulatorOptions } from "./index";
@@ -8,7 +8,7 @@ import { findPostgres } from "./postgres";
 
 const USAGE =
   "Usage: npm run emulator -- [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--state file.json] " +
-  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--omit-deprecated-fields] [--log] " +
+  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--with-deprecated-fields] [--log] " +
   "[--postgres | --in-memory] [--pg-data DIR]";
 
 function fail(message: string): never {
@@ -59,6 +59,9 @@ export function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case "--omit-deprecated-fields":
         o.omitDeprecatedFields = true;
+        break;
+      case "--with-deprecated-fields":
+        o.omitDeprecatedFields = false;
         break;
       case "--rate-limit":
         o.rateLimit = true;

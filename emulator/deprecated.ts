@@ -19,6 +19,16 @@ export const DEPRECATED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   branches: ["cpu_used_sec"],
 };
 
+/** Request fields Neon retired (the compute's pooler settings, sunset 2026-06-20). */
+export const RETIRED_REQUEST_FIELDS: readonly string[] = ["pooler_enabled", "pooler_mode"];
+
+/** True when a request body carries a retired field at any depth. */
+export function carriesRetired(body: unknown): boolean {
+  if (!body || typeof body !== "object") return false;
+  if (Array.isArray(body)) return body.some(carriesRetired);
+  return Object.entries(body).some(([k, v]) => RETIRED_REQUEST_FIELDS.includes(k) || carriesRetired(v));
+}
+
 function without(record: unknown, fields: readonly string[]): unknown {
   if (!record || typeof record !== "object" || Array.isArray(record)) return record;
   const copy: Record<string, unknown> = { ...(record as Record<string, unknown>) };

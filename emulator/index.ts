@@ -58,8 +58,9 @@ export interface EmulatorOptions {
    */
   rateLimit?: boolean | RateLimitOptions;
   /**
-   * Leave out of every response the fields the OpenAPI document marks deprecated (default false):
-   * `pooler_enabled`, `pooler_mode`, `proxy_host` of computes; `cpu_used_sec` of projects and branches.
+   * Leave out of every response the fields the OpenAPI document marks deprecated (default true, as
+   * the service may drop them; `false` brings them back): `pooler_enabled`, `pooler_mode`,
+   * `proxy_host` of computes; `cpu_used_sec` of projects and branches.
    */
   omitDeprecatedFields?: boolean;
   /**
@@ -129,6 +130,8 @@ export interface EmulatorHandle {
   requestCount(): number;
   /** API requests served so far, per method and route template (`GET /projects/:project_id`). */
   requestsByRoute(): Record<string, number>;
+  /** Requests whose body carried a retired field (`pooler_enabled`, `pooler_mode`), per route. */
+  retiredFieldsReceived(): Record<string, number>;
   /** Requests refused with 429 by the rate limits (`rateLimit` option) so far. */
   rateLimitedCount(): number;
   /** A new personal key of the seeded admin or (non-admin) member user; returns its token. */
@@ -179,7 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       faults,
       engine,
       logger: options.logger ?? false,
-      omitDeprecatedFields: options.omitDeprecatedFields ?? false,
+      omitDeprecatedFields: options.omitDeprecatedFields ?? true,
       branchPageCap: options.branchPageCap ?? 10_000,
       ...(options.projectsLimit !== undefined ? { projectsLimit: options.projectsLimit } : {}),
       ...(rateLimit ? { rateLimiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimit }) } : {}),
@@ -241,6 +244,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requestCount: () => emu.requests,
     rateLimitedCount: () => emu.rateLimited,
     requestsByRoute: () => Object.fromEntries(emu.requestsByRoute),
+    retiredFieldsReceived: () => Object.fromEntries(emu.retiredFieldsReceived),
     createPersonalKey: (role = "admin") => emu.createPersonalKey(role).token,
     stop: async () => {
       for (const hold of emu.holds.values()) hold.release();

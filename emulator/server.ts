@@ -22,7 +22,7 @@ import type { ApiKey } from "./state";
 import type { Plan } from "./sizes";
 import type { RateLimiter } from "./ratelimit";
 import type { RealPostgres } from "./postgres";
-import { omitDeprecated } from "./deprecated";
+import { carriesRetired, omitDeprecated } from "./deprecated";
 import { tryLogin } from "./roles";
 import { LoginBody, parseBody } from "./validation";
 import { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
@@ -70,6 +70,8 @@ export class Emulator {
   requests = 0;
   /** Requests served per route ("GET /projects/:project_id/operations"), for benchmarks. */
   readonly requestsByRoute = new Map<string, number>();
+  /** Requests whose body carried a retired field, per route (see `deprecated.ts`). */
+  readonly retiredFieldsReceived = new Map<string, number>();
   /** Requests refused with 429 by the rate limits (not by injected faults). */
   rateLimited = 0;
   /** Routes whose answers are held (`holdAnswers`), by `METHOD /template`. */
@@ -194,6 +196,10 @@ export class Emulator {
     if (rolled) throw statusFault(rolled, retryAfter, "server-wide fault rate");
     const principal = this.authenticate(req);
     this.limitRate(principal, req);
+    if (carriesRetired(req.body)) {
+      const key = `${req.method} ${req.routeOptions.url?.slice(API_PREFIX.length) ?? "(no route)"}`;
+      this.retiredFieldsReceived.set(key, (this.retiredFieldsReceived.get(key) ?? 0) + 1);
+    }
     const ctx = new Ctx(this, req, principal, fault);
     let out: Reply;
     try {

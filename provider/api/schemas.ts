@@ -180,7 +180,10 @@ export type ApiKeyRevoked = z.infer<typeof ApiKeyRevokedSchema>;
 /** `GET /api_keys` answers with a bare array. */
 export const ApiKeyListSchema = z.array(ApiKeySchema);
 
-/** The endpoint fields a create or an update may set, typed as the API reads them back. */
+/**
+ * The endpoint fields a create or an update may set, typed as the API reads them back. Not the
+ * pooler settings: retired by Neon (sunset 2026-06-20), never sent.
+ */
 type EndpointSettable = Pick<
   Endpoint,
   | "branch_id"
@@ -189,8 +192,6 @@ type EndpointSettable = Pick<
   | "autoscaling_limit_min_cu"
   | "autoscaling_limit_max_cu"
   | "provisioner"
-  | "pooler_enabled"
-  | "pooler_mode"
   | "disabled"
   | "passwordless_access"
   | "suspend_timeout_seconds"

@@ -101,7 +101,10 @@ export const COMPUTE_INFO_PROPERTIES: readonly PropertyDef[] = [
     type: "boolean",
     output: "optional",
     description:
-      "Whether connection pooling is on (a deprecated field: absent when the service leaves it out).",
+      "Whether connection pooling is on, as the service still reports it: a retired setting (pooling is " +
+      "always available through the `-pooler` host), absent when the service leaves it out.",
+    deprecated:
+      "Neon retired the pooler settings (2026-06-20): use the `-pooler` host (getConnectionUri `pooled`).",
   },
   { name: "disabled", type: "boolean", output: "always", description: "Whether the compute is disabled." },
   s("name", "Display name, when it has one.", "optional"),

@@ -78,7 +78,12 @@ export interface ComputeInfo {
   suspendTimeoutSeconds: number;
   /** Postgres settings of the compute. */
   pgSettings: Record<string, string>;
-  /** Whether connection pooling is on (a deprecated field: absent when the service leaves it out). */
+  /**
+   * Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always
+   * available through the `-pooler` host), absent when the service leaves it out.
+   * @deprecated Neon retired the pooler settings (2026-06-20): use the `-pooler` host (getConnectionUri
+   * `pooled`).
+   */
   poolerEnabled?: boolean;
   /** Whether the compute is disabled. */
   disabled: boolean;

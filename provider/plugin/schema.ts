@@ -35,6 +35,7 @@ function propertySpec(p: PropertyDef, withDefault: boolean): Json {
   if (withDefault && p.default !== undefined) spec.default = p.default;
   if (p.secret) spec.secret = true;
   if (p.change === "replace") spec.willReplaceOnChanges = true;
+  if (p.deprecated) spec.deprecationMessage = p.deprecated;
   return spec;
 }
 

@@ -106,6 +106,11 @@ export interface PropertyDef {
    * update's preview shows the old value as known instead of "computed".
    */
   stable?: boolean;
+  /**
+   * Retired: what to use instead. The schema and the generated types mark it deprecated, and a
+   * program that sets it gets a warning at preview.
+   */
+  deprecated?: string;
 }
 
 /** A resource: its token's type name, its docs and its properties. */

@@ -152,6 +152,7 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
     check: async (olds, news) => {
       rt.ledger.markChecked(news);
       const given = stringInputs(kind.definition, news);
+      warnDeprecated(rt, kind.definition, given);
       const result = await s.check(rt, olds, given);
       if (!kind.targets) return result;
       const failures = result.failures?.length
@@ -195,6 +196,15 @@ export function bind(kind: ResourceKind, rt: Runtime): BoundResource {
       if (typeof props?.__urn === "string") rt.ledger.noteDeleted(props.__urn, `${kind.noun} ${id}`);
     },
   });
+}
+
+/** A warning for each retired input the program sets (once per resource and run). */
+function warnDeprecated(rt: Runtime, def: ResourceDef, news: Bag): void {
+  for (const p of def.properties) {
+    if (!p.input || !p.deprecated || news[p.name] === undefined) continue;
+    if (rt.ledger.firstTime(`${String(news.__urn)} deprecated ${p.name}`))
+      rt.logger(news).warn(`${p.name} is deprecated: ${p.deprecated}`);
+  }
 }
 
 /**

@@ -40,6 +40,18 @@ function tsdoc(text: string, indent: string): string {
   return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`].join("\n");
 }
 
+/** A TSDoc block of `text` whose last tag is `@deprecated <reason>`, on lines of its own. */
+function deprecatedDoc(text: string, reason: string, indent: string): string {
+  const inner = (doc: string) =>
+    doc.includes("\n") ? doc.split("\n").slice(1, -1) : [`${indent} * ${doc.trim().slice(4, -3)}`];
+  return [
+    `${indent}/**`,
+    ...inner(tsdoc(text, indent)),
+    ...inner(tsdoc(`@deprecated ${reason}`, indent)),
+    `${indent} */`,
+  ].join("\n");
+}
+
 /** Whether a property belongs to a face, and whether it is optional there. */
 function member(p: PropertyDef, face: Face): { optional: boolean } | undefined {
   if (face === "Outputs") return p.output ? { optional: p.output === "optional" } : undefined;
@@ -54,7 +66,7 @@ function iface(name: string, doc: string, props: readonly PropertyDef[], face: F
     if (!m) return [];
     const t = valueType(p.type, p, face);
     return [
-      tsdoc(p.description, "  "),
+      p.deprecated ? deprecatedDoc(p.description, p.deprecated, "  ") : tsdoc(p.description, "  "),
       `  ${p.name}${m.optional ? "?" : ""}: ${face === "Args" ? `pulumi.Input<${t}>` : t};`,
     ];
   });
@@ -198,7 +210,10 @@ function plainIface(
   const body = props.flatMap((p) => {
     const presence = p[side];
     if (!presence) return [];
-    return [tsdoc(p.description, "  "), `  ${p.name}${presence === "optional" ? "?" : ""}: ${plainType(p)};`];
+    return [
+      p.deprecated ? deprecatedDoc(p.description, p.deprecated, "  ") : tsdoc(p.description, "  "),
+      `  ${p.name}${presence === "optional" ? "?" : ""}: ${plainType(p)};`,
+    ];
   });
   return [tsdoc(doc, ""), `export interface ${name} {`, ...body, "}"].join("\n");
 }

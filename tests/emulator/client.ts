@@ -37,8 +37,11 @@ export class Client {
   constructor(
     readonly emu: EmulatorHandle,
     public key: string = emu.apiKey,
-    /** Validate with deprecated properties optional (an emulator with `omitDeprecatedFields`). */
-    readonly deprecatedOptional = false,
+    /**
+     * Validate with deprecated properties optional: the emulator leaves them out by default
+     * (`omitDeprecatedFields`); `false` for one started with them.
+     */
+    readonly deprecatedOptional = true,
   ) {}
 
   async req<T = Body>(method: string, route: string, o: ReqOptions = {}): Promise<Res<T>> {

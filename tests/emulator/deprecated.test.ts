@@ -13,7 +13,8 @@ let omitting: EmulatorHandle;
 
 beforeAll(async () => {
   // Frozen clocks: only `advance` ends an operation, so `samples` does not depend on how long a request takes.
-  plain = await startEmulator({ seed: 61, opMs: 10, frozenClock: true });
+  // The deprecated fields are left out by default; `false` brings them back.
+  plain = await startEmulator({ seed: 61, opMs: 10, frozenClock: true, omitDeprecatedFields: false });
   omitting = await startEmulator({ seed: 61, opMs: 10, omitDeprecatedFields: true, frozenClock: true });
 });
 afterAll(async () => {
@@ -61,7 +62,7 @@ const schemaOf = (name: string) => name.split(" ")[0];
 
 describe("deprecated response fields", () => {
   it("the emulator's list is exactly the deprecated fields it emits, per the OpenAPI document", async () => {
-    const got = await samples(new Client(plain));
+    const got = await samples(new Client(plain, plain.apiKey, false));
     const byKey: Record<string, string> = {
       Endpoint: "endpoint",
       Project: "project",
@@ -88,7 +89,7 @@ describe("deprecated response fields", () => {
     }
     // The stored records keep them: the plain emulator still sends them (and strictly conforms).
     const full = (
-      await new Client(plain).get(EP1, {
+      await new Client(plain, plain.apiKey, false).get(EP1, {
         params: { project_id: plain.seed.projectId, endpoint_id: plain.seed.primaryEndpointId },
       })
     ).body.endpoint;
@@ -99,11 +100,12 @@ describe("deprecated response fields", () => {
     });
   });
 
-  it("the CLI flags --omit-deprecated-fields and --rate-limit set the options", () => {
-    expect(parseArgs(["--omit-deprecated-fields", "--rate-limit"])).toMatchObject({
-      omitDeprecatedFields: true,
+  it("the CLI flags --with-deprecated-fields and --rate-limit set the options", () => {
+    expect(parseArgs(["--with-deprecated-fields", "--rate-limit"])).toMatchObject({
+      omitDeprecatedFields: false,
       rateLimit: true,
     });
+    expect(parseArgs(["--omit-deprecated-fields"])).toMatchObject({ omitDeprecatedFields: true });
     expect(parseArgs([])).toEqual({ port: 4010 });
   });
 });

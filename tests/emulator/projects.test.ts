@@ -135,7 +135,6 @@ describe("GET /projects", () => {
           "provisioner",
           "pg_version",
           "locked",
-          "cpu_used_sec",
           "branch_logical_size_limit",
           "proxy_host",
           "created_at",

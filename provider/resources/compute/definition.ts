@@ -9,6 +9,11 @@ import { createOnlyFlag, createdAtOutput, fixedInput, importIdInput } from "../d
 
 const SIZE = "0.25, 0.5, 1–16, or 18–56 in steps of 2";
 
+/** What a program that sets a retired pooler setting is told. */
+export const POOLER_RETIRED =
+  "Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the " +
+  "`-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.";
+
 export const COMPUTE_DEFINITION = {
   name: "Compute",
   description:
@@ -106,10 +111,12 @@ export const COMPUTE_DEFINITION = {
       type: "boolean",
       input: "optional",
       output: "optional",
-      change: "update",
-      platformDefault: "`false`",
+      change: "none",
       description:
-        "Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).",
+        "Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always " +
+        "available through the compute's `-pooler` host. Kept so that stacks that set it keep working: " +
+        "it is neither sent nor compared, and its output is the value given.",
+      deprecated: POOLER_RETIRED,
     },
     {
       name: "poolerMode",
@@ -117,9 +124,9 @@ export const COMPUTE_DEFINITION = {
       enum: ["transaction"],
       input: "optional",
       output: "optional",
-      change: "update",
-      platformDefault: "`transaction`",
-      description: "Pooler mode; `transaction` is the only mode.",
+      change: "none",
+      description: "Retired with `poolerEnabled`: neither sent nor compared; its output is the value given.",
+      deprecated: POOLER_RETIRED,
     },
     {
       name: "disabled",

@@ -60,11 +60,8 @@ function effective(key: string, value: unknown, projectDefault: number): unknown
       return value === 0 ? projectDefault : value;
     case "pgSettings":
       return value ?? {};
-    case "poolerEnabled":
     case "disabled":
       return value ?? false;
-    case "poolerMode":
-      return value ?? "transaction";
     default:
       return value;
   }

@@ -19,8 +19,6 @@ export function createBody(i: ComputeInputs): EndpointCreateBody {
     autoscaling_limit_max_cu: i.maxCu,
     suspend_timeout_seconds: i.suspendTimeoutSeconds,
     settings: i.pgSettings ? { pg_settings: i.pgSettings } : undefined,
-    pooler_enabled: i.poolerEnabled,
-    pooler_mode: i.poolerMode,
     disabled: i.disabled,
     name: i.name,
     provisioner: i.provisioner,
@@ -39,8 +37,6 @@ export function updateBody(olds: Stated<ComputeOutputs>, i: Checked<ComputeInput
   if (changed("suspendTimeoutSeconds")) body.suspend_timeout_seconds = i.suspendTimeoutSeconds ?? 0;
   // The whole map is sent: a key left out of it is removed from the compute.
   if (changed("pgSettings")) body.settings = { pg_settings: i.pgSettings ?? {} };
-  if (changed("poolerEnabled")) body.pooler_enabled = i.poolerEnabled ?? false;
-  if (changed("poolerMode")) body.pooler_mode = i.poolerMode ?? "transaction";
   if (changed("disabled")) body.disabled = i.disabled ?? false;
   if (changed("name")) body.name = i.name;
   if (changed("provisioner")) body.provisioner = i.provisioner;
@@ -66,8 +62,9 @@ export function toOutputs(inputs: Bag, ep: Endpoint, asked = true): Bag {
     // 0 asks for the platform default; the API may echo the default's value instead.
     suspendTimeoutSeconds: asked && inputs.suspendTimeoutSeconds === 0 ? 0 : ep.suspend_timeout_seconds,
     pgSettings: { ...(ep.settings?.pg_settings ?? {}) },
-    poolerEnabled: ep.pooler_enabled,
-    poolerMode: ep.pooler_mode,
+    // Retired settings (definition.ts): never sent, never read; the value given stays.
+    poolerEnabled: inputs.poolerEnabled,
+    poolerMode: inputs.poolerMode,
     disabled: ep.disabled,
     name: ep.name ?? (inputs.name as string | undefined),
     provisioner: ep.provisioner,
@@ -101,8 +98,6 @@ export function patchApplied(body: EndpointUpdateBody, ep: Endpoint): boolean {
     autoscaling_limit_max_cu: ep.autoscaling_limit_max_cu,
     suspend_timeout_seconds: ep.suspend_timeout_seconds,
     settings: { pg_settings: ep.settings?.pg_settings ?? {} },
-    pooler_enabled: ep.pooler_enabled,
-    pooler_mode: ep.pooler_mode,
     disabled: ep.disabled,
     name: ep.name,
     provisioner: ep.provisioner,

@@ -40,9 +40,19 @@ export interface ComputeArgs {
    * Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
    */
   pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host). */
+  /**
+   * Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available
+   * through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent
+   * nor compared, and its output is the value given.
+   * @deprecated Neon retired the compute's pooler settings (2026-06-20): pooling is always available through
+   * the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
+   */
   poolerEnabled?: pulumi.Input<boolean>;
-  /** Pooler mode; `transaction` is the only mode. */
+  /**
+   * Retired with `poolerEnabled`: neither sent nor compared; its output is the value given.
+   * @deprecated Neon retired the compute's pooler settings (2026-06-20): pooling is always available through
+   * the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
+   */
   poolerMode?: pulumi.Input<"transaction">;
   /** `true` suspends the compute and refuses connections until set back to `false`. */
   disabled?: pulumi.Input<boolean>;
@@ -114,9 +124,19 @@ export interface ComputeOutputs {
    * Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
    */
   pgSettings: Record<string, string>;
-  /** Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host). */
+  /**
+   * Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available
+   * through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent
+   * nor compared, and its output is the value given.
+   * @deprecated Neon retired the compute's pooler settings (2026-06-20): pooling is always available through
+   * the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
+   */
   poolerEnabled?: boolean;
-  /** Pooler mode; `transaction` is the only mode. */
+  /**
+   * Retired with `poolerEnabled`: neither sent nor compared; its output is the value given.
+   * @deprecated Neon retired the compute's pooler settings (2026-06-20): pooling is always available through
+   * the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
+   */
   poolerMode?: "transaction";
   /** `true` suspends the compute and refuses connections until set back to `false`. */
   disabled: boolean;
@@ -230,9 +250,19 @@ export interface ComputeInputs {
    * Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
    */
   pgSettings?: Record<string, string>;
-  /** Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host). */
+  /**
+   * Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available
+   * through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent
+   * nor compared, and its output is the value given.
+   * @deprecated Neon retired the compute's pooler settings (2026-06-20): pooling is always available through
+   * the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
+   */
   poolerEnabled?: boolean;
-  /** Pooler mode; `transaction` is the only mode. */
+  /**
+   * Retired with `poolerEnabled`: neither sent nor compared; its output is the value given.
+   * @deprecated Neon retired the compute's pooler settings (2026-06-20): pooling is always available through
+   * the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
+   */
   poolerMode?: "transaction";
   /** `true` suspends the compute and refuses connections until set back to `false`. */
   disabled?: boolean;

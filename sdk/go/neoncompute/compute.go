@@ -62,9 +62,13 @@ type Compute struct {
 	PendingState pulumi.StringPtrOutput `pulumi:"pendingState"`
 	// Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
 	PgSettings pulumi.StringMapOutput `pulumi:"pgSettings"`
-	// Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
+	// Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
+	//
+	// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 	PoolerEnabled pulumi.BoolPtrOutput `pulumi:"poolerEnabled"`
-	// Pooler mode; `transaction` is the only mode.
+	// Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
+	//
+	// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 	PoolerMode pulumi.StringPtrOutput `pulumi:"poolerMode"`
 	// Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
@@ -167,9 +171,13 @@ type computeArgs struct {
 	OperationTimeoutSeconds *float64 `pulumi:"operationTimeoutSeconds"`
 	// Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
 	PgSettings map[string]string `pulumi:"pgSettings"`
-	// Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
+	// Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
+	//
+	// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 	PoolerEnabled *bool `pulumi:"poolerEnabled"`
-	// Pooler mode; `transaction` is the only mode.
+	// Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
+	//
+	// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 	PoolerMode *string `pulumi:"poolerMode"`
 	// Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.
 	ProjectId string `pulumi:"projectId"`
@@ -207,9 +215,13 @@ type ComputeArgs struct {
 	OperationTimeoutSeconds pulumi.Float64PtrInput
 	// Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
 	PgSettings pulumi.StringMapInput
-	// Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
+	// Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
+	//
+	// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 	PoolerEnabled pulumi.BoolPtrInput
-	// Pooler mode; `transaction` is the only mode.
+	// Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
+	//
+	// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 	PoolerMode pulumi.StringPtrInput
 	// Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.
 	ProjectId pulumi.StringInput
@@ -362,12 +374,16 @@ func (o ComputeOutput) PgSettings() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Compute) pulumi.StringMapOutput { return v.PgSettings }).(pulumi.StringMapOutput)
 }
 
-// Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
+// Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
+//
+// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 func (o ComputeOutput) PoolerEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Compute) pulumi.BoolPtrOutput { return v.PoolerEnabled }).(pulumi.BoolPtrOutput)
 }
 
-// Pooler mode; `transaction` is the only mode.
+// Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
+//
+// Deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.
 func (o ComputeOutput) PoolerMode() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Compute) pulumi.StringPtrOutput { return v.PoolerMode }).(pulumi.StringPtrOutput)
 }

@@ -54,7 +54,9 @@ type LookupComputeResult struct {
 	PendingState *string `pulumi:"pendingState"`
 	// Postgres settings of the compute.
 	PgSettings map[string]string `pulumi:"pgSettings"`
-	// Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+	// Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always available through the `-pooler` host), absent when the service leaves it out.
+	//
+	// Deprecated: Neon retired the pooler settings (2026-06-20): use the `-pooler` host (getConnectionUri `pooled`).
 	PoolerEnabled *bool `pulumi:"poolerEnabled"`
 	// Project that holds it.
 	ProjectId string `pulumi:"projectId"`
@@ -164,7 +166,9 @@ func (o LookupComputeResultOutput) PgSettings() pulumi.StringMapOutput {
 	return o.ApplyT(func(v LookupComputeResult) map[string]string { return v.PgSettings }).(pulumi.StringMapOutput)
 }
 
-// Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+// Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always available through the `-pooler` host), absent when the service leaves it out.
+//
+// Deprecated: Neon retired the pooler settings (2026-06-20): use the `-pooler` host (getConnectionUri `pooled`).
 func (o LookupComputeResultOutput) PoolerEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupComputeResult) *bool { return v.PoolerEnabled }).(pulumi.BoolPtrOutput)
 }

@@ -51,8 +51,8 @@ class ComputeArgs:
         :param pulumi.Input[_builtins.str] name: Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
         :param pulumi.Input[_builtins.float] operation_timeout_seconds: Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pg_settings: Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
-        :param pulumi.Input[_builtins.bool] pooler_enabled: Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
-        :param pulumi.Input[_builtins.str] pooler_mode: Pooler mode; `transaction` is the only mode.
+        :param pulumi.Input[_builtins.bool] pooler_enabled: Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
+        :param pulumi.Input[_builtins.str] pooler_mode: Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
         :param pulumi.Input[_builtins.str] provisioner: `k8s-neonvm` (needed for autoscaling), `k8s-pod` or `serverless-platform`. Default: the platform's.
         :param pulumi.Input[_builtins.str] region_id: Region; only the project's own region is accepted. Changing it replaces the compute.
         :param pulumi.Input[_builtins.str] restart_trigger: Any string; changing it restarts the compute if it is active (an idle compute has nothing to restart).
@@ -80,7 +80,13 @@ class ComputeArgs:
         if pg_settings is not None:
             pulumi.set(__self__, "pg_settings", pg_settings)
         if pooler_enabled is not None:
+            warnings.warn("""Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""", DeprecationWarning)
+            pulumi.log.warn("""pooler_enabled is deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""")
+        if pooler_enabled is not None:
             pulumi.set(__self__, "pooler_enabled", pooler_enabled)
+        if pooler_mode is not None:
+            warnings.warn("""Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""", DeprecationWarning)
+            pulumi.log.warn("""pooler_mode is deprecated: Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""")
         if pooler_mode is not None:
             pulumi.set(__self__, "pooler_mode", pooler_mode)
         if provisioner is not None:
@@ -230,9 +236,10 @@ class ComputeArgs:
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
+    @_utilities.deprecated("""Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""")
     def pooler_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
+        Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
         """
         return pulumi.get(self, "pooler_enabled")
 
@@ -242,9 +249,10 @@ class ComputeArgs:
 
     @_builtins.property
     @pulumi.getter(name="poolerMode")
+    @_utilities.deprecated("""Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""")
     def pooler_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Pooler mode; `transaction` is the only mode.
+        Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
         """
         return pulumi.get(self, "pooler_mode")
 
@@ -360,8 +368,8 @@ class Compute(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Display name, 1–64 characters; unique per branch and type (a compute already carrying it is never adopted silently nor joined by a second one).
         :param pulumi.Input[_builtins.float] operation_timeout_seconds: Seconds this resource waits for the control plane's operations of one step (create, update, delete) before failing; default `neon:operationTimeoutSeconds` (1200). Pulumi does not pass `customTimeouts` to dynamic providers, so this input is how to set a per-resource deadline. Changing it changes nothing on the compute.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pg_settings: Postgres settings for this compute, as strings (e.g. `{ work_mem: "65536" }`). Removing a key removes it.
-        :param pulumi.Input[_builtins.bool] pooler_enabled: Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
-        :param pulumi.Input[_builtins.str] pooler_mode: Pooler mode; `transaction` is the only mode.
+        :param pulumi.Input[_builtins.bool] pooler_enabled: Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
+        :param pulumi.Input[_builtins.str] pooler_mode: Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
         :param pulumi.Input[_builtins.str] project_id: Project that holds the branch (`^[a-z0-9-]{1,60}$`). Changing it replaces the compute.
         :param pulumi.Input[_builtins.str] provisioner: `k8s-neonvm` (needed for autoscaling), `k8s-pod` or `serverless-platform`. Default: the platform's.
         :param pulumi.Input[_builtins.str] region_id: Region; only the project's own region is accepted. Changing it replaces the compute.
@@ -690,17 +698,19 @@ class Compute(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
+    @_utilities.deprecated("""Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""")
     def pooler_enabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Connection pooling on this compute (deprecated by the API in favour of the `-pooler` host).
+        Retired: Neon removed the compute's pooler settings (sunset 2026-06-20); pooling is always available through the compute's `-pooler` host. Kept so that stacks that set it keep working: it is neither sent nor compared, and its output is the value given.
         """
         return pulumi.get(self, "pooler_enabled")
 
     @_builtins.property
     @pulumi.getter(name="poolerMode")
+    @_utilities.deprecated("""Neon retired the compute's pooler settings (2026-06-20): pooling is always available through the `-pooler` host (getConnectionUri with `pooled: true`). Remove it; it is no longer sent.""")
     def pooler_mode(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Pooler mode; `transaction` is the only mode.
+        Retired with `poolerEnabled`: neither sent nor compared; its output is the value given. One of: `transaction`.
         """
         return pulumi.get(self, "pooler_mode")
 

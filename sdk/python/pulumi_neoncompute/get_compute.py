@@ -180,9 +180,10 @@ class GetComputeResult:
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
+    @_utilities.deprecated("""Neon retired the pooler settings (2026-06-20): use the `-pooler` host (getConnectionUri `pooled`).""")
     def pooler_enabled(self) -> Optional[_builtins.bool]:
         """
-        Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+        Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always available through the `-pooler` host), absent when the service leaves it out.
         """
         return pulumi.get(self, "pooler_enabled")
 

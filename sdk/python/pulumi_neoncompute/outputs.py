@@ -287,7 +287,7 @@ class ComputeInfo(dict):
         :param _builtins.str last_active: When it was last active, when known.
         :param _builtins.str name: Display name, when it has one.
         :param _builtins.str pending_state: The state a change under way leads to.
-        :param _builtins.bool pooler_enabled: Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+        :param _builtins.bool pooler_enabled: Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always available through the `-pooler` host), absent when the service leaves it out.
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "created_at", created_at)
@@ -459,9 +459,10 @@ class ComputeInfo(dict):
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
+    @_utilities.deprecated("""Neon retired the pooler settings (2026-06-20): use the `-pooler` host (getConnectionUri `pooled`).""")
     def pooler_enabled(self) -> Optional[_builtins.bool]:
         """
-        Whether connection pooling is on (a deprecated field: absent when the service leaves it out).
+        Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always available through the `-pooler` host), absent when the service leaves it out.
         """
         return pulumi.get(self, "pooler_enabled")
 

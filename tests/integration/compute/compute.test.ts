@@ -417,3 +417,34 @@ describe("the project's listing, read once per process", () => {
     expect(adopted.id).toBe(taken.endpoint.id);
   });
 });
+
+it("the retired pooler settings: a warning at preview, nothing sent, and a state that has them changes nothing", async () => {
+  const made = await createCompute("pooled", {
+    branchId: branches[4],
+    poolerEnabled: true,
+    poolerMode: "transaction",
+  });
+  expect(logs.join("\n")).toMatch(/poolerEnabled is deprecated: Neon retired the compute's pooler settings/);
+  expect(made.outs).toMatchObject({ poolerEnabled: true, poolerMode: "transaction" });
+  // A state written before the change (the service's values among the outputs), the program unchanged.
+  const before = { ...made.outs, poolerEnabled: true, poolerMode: "transaction" };
+  const news = (
+    await impl.check(before, { projectId, branchId: branches[4], poolerEnabled: true, __urn: urn("pooled") })
+  ).inputs;
+  expect(await impl.diff(made.id, before, news)).toMatchObject({ changes: false, replaces: [] });
+  // Removing it is no change either; and a change elsewhere sends no pooler field.
+  const without = (await impl.check(before, { projectId, branchId: branches[4], __urn: urn("pooled") }))
+    .inputs;
+  expect(await impl.diff(made.id, before, without)).toMatchObject({ changes: false });
+  const resized = (
+    await impl.check(before, {
+      projectId,
+      branchId: branches[4],
+      poolerEnabled: true,
+      cu: 1,
+      __urn: urn("pooled"),
+    })
+  ).inputs;
+  await impl.update(made.id, before, resized);
+  expect(emulator.retiredFieldsReceived()).toEqual({});
+});

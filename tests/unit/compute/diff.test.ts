@@ -73,7 +73,6 @@ describe("diff", () => {
   it.each([
     ["branchId", "br-b"],
     ["suspendTimeoutSeconds", -1],
-    ["poolerEnabled", true],
     ["disabled", true],
     ["name", "primary"],
     ["provisioner", "k8s-pod"],
@@ -83,6 +82,11 @@ describe("diff", () => {
     // Still "delete first": the engine reads it when replaceOnChanges turns this update into a replacement.
     expect(d).toMatchObject({ changes: true, replaces: [], updates: [key], deleteBeforeReplace: true });
     expect(d.restartWarning).toBeUndefined();
+  });
+
+  it("a retired pooler setting changes nothing: no update, no replacement", () => {
+    const d = diffCompute(olds, { ...news, poolerEnabled: true, poolerMode: "transaction" });
+    expect(d).toMatchObject({ changes: false, replaces: [], updates: [] });
   });
 
   it("updates sizes in place and warns that the compute restarts", () => {

@@ -79,8 +79,6 @@ describe("Compute's definition", () => {
       "maxCu",
       "suspendTimeoutSeconds",
       "pgSettings",
-      "poolerEnabled",
-      "poolerMode",
       "disabled",
       "name",
       "provisioner",
