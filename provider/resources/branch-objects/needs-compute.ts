@@ -123,10 +123,12 @@ export async function throughCompute<T>(
     const has = await hasReadWrite(rt, ref.projectId, ref.branchId);
     // The branch (or project) is gone: the answer as it is.
     if (has === undefined) throw err;
-    // A read_write compute now: it came after the request (this program's, made beside it) — or the 412
-    // is about something else, which the try below gets again and fails with.
-    if (has === false) {
-      if (opts.wait === false) throw noComputeError(what, ref);
+    // A read_write compute now: it came after the request (this program's, made beside it: its create
+    // is let finish first) — or the 412 is about something else, which the try below gets again.
+    const coming = rt.ledger.computeComing(ref.branchId);
+    const making = coming?.started === true && !coming.settled;
+    if (has === false && opts.wait === false) throw noComputeError(what, ref);
+    if (has === false || (making && opts.wait !== false)) {
       const found = await computeArrives(rt, ref, log, since);
       if (found !== "arrived") throw noComputeError(what, ref, found);
     }
