@@ -1,6 +1,7 @@
 /**
  * The seeded state: an organization with its admin and member users, a paid main project with its
- * default branch (and primary compute) and 24 more branches, and the admin's personal free project.
+ * default branch (and primary compute) and 24 more branches (4 on the Free plan), and the admin's
+ * personal free project.
  * See emulator/README.md ("Seeded data") for what it holds and why.
  */
 import { Rng, deriveSeed } from "./rng";
@@ -9,8 +10,13 @@ import { DEFAULT_HISTORY_RETENTION_SECONDS, type State } from "./state";
 import { DEFAULT_DATABASE_NAME, ownerRoleName } from "./roles";
 import type { Plan } from "./sizes";
 
-/** Number of branches the main project gets besides its default branch. */
-export const EXTRA_BRANCHES = 24;
+/**
+ * Number of branches the main project gets besides its default branch: 24, or 4 on the Free plan,
+ * whose projects hold at most 10 (half of them left for the user's own).
+ */
+export function extraBranches(plan: Plan): number {
+  return plan === "free" ? 4 : 24;
+}
 const REGION = "aws-us-east-2";
 /** Duration of each operation in the seeded history, unless the emulator's own durations are given. */
 const SEED_OP_MS = 1000;
@@ -36,7 +42,7 @@ export function seedState(
     opMsOf("create_branch") + 1000,
   );
   // An hour ago, or earlier when the history would not fit (long operations).
-  const historyMs = (EXTRA_BRANCHES + 2) * spacing + SCALE_TO_ZERO_MS + opMsOf("suspend_compute");
+  const historyMs = (extraBranches(plan) + 2) * spacing + SCALE_TO_ZERO_MS + opMsOf("suspend_compute");
   const createdMs = nowMs - Math.max(3_600_000, historyMs + 60_000);
   const created = iso(createdMs);
   const adminUserId = rng.uuid();
@@ -258,7 +264,7 @@ export function seedState(
   const primaries = new Map<string, string>();
   const main = makeProject("emulator-main", org, [
     "main",
-    ...Array.from({ length: EXTRA_BRANCHES }, (_, i) => `dev-${String(i + 1).padStart(2, "0")}`),
+    ...Array.from({ length: extraBranches(plan) }, (_, i) => `dev-${String(i + 1).padStart(2, "0")}`),
   ]);
   const free = makeProject("emulator-free", undefined, ["main", "dev-01"]);
   state.seed_info.projectId = main.pid;

@@ -16,6 +16,11 @@ export const SIZES_TEXT = "0.25, 0.5, 1 to 16 in steps of 1, 18 to 56 in steps o
 
 export type Plan = "free" | "launch";
 
+/** The most branches a project of the plan holds (Neon's plans: Free 10; paid plans up to 5,000). */
+export function branchLimit(plan: Plan): number {
+  return plan === "free" ? 10 : 5000;
+}
+
 /**
  * Checks a pair of size bounds; returns the reason they are refused, or
  * undefined when they are allowed.

@@ -1,6 +1,7 @@
 /** API shapes built from stored records (for records not stored in their API shape). */
 import type { Store } from "./store";
 import type { ApiKey, Branch, Org, Project } from "./state";
+import { branchLimit } from "./sizes";
 
 export function projectListItem(store: Store, p: Project): Record<string, unknown> {
   const free = store.plan(p) === "free";
@@ -61,7 +62,7 @@ export function projectDetails(store: Store, p: Project, nowMs: number): Record<
     owner: {
       email: owner.email,
       name: `${owner.name} ${owner.last_name}`,
-      branches_limit: plan === "free" ? 10 : 5000,
+      branches_limit: branchLimit(plan),
       subscription_type: plan === "free" ? "free_v3" : "launch",
     },
   };

@@ -1,6 +1,7 @@
 /** Branches: list, get, create (optionally with computes), update, restore (reset to a parent), delete. */
 import { badRequest, conflict, notFound, unprocessable } from "../errors";
 import { branchId } from "../ids";
+import { branchLimit } from "../sizes";
 import { iso } from "../store";
 import type { OpSpec } from "../engine";
 import type { Router } from "../server";
@@ -79,8 +80,7 @@ export function branchRoutes(r: Router): void {
     const parentId = body.branch?.parent_id ?? p.default_branch_id;
     if (!store.branch(p.id, parentId))
       throw notFound(`Failed to ${what}: parent branch ${parentId} not found in project ${p.id}`);
-    // Neon's plans cap the branches of a project (Free: 10; paid plans up to 5,000).
-    const limit = store.plan(p) === "free" ? 10 : 5000;
+    const limit = branchLimit(store.plan(p));
     if (store.branchesOf(p.id).length >= limit) {
       throw unprocessable(
         `Failed to ${what}: project ${p.id} already has ${limit} branches, the most its plan allows; delete a branch or upgrade the plan`,
@@ -285,7 +285,7 @@ export function branchRoutes(r: Router): void {
           `Failed to ${what}: a branch named "${keepAs}" already exists in project ${p.id}; choose another preserve_under_name`,
         );
       }
-      const limit = store.plan(p) === "free" ? 10 : 5000;
+      const limit = branchLimit(store.plan(p));
       if (store.branchesOf(p.id).length >= limit) {
         throw unprocessable(
           `Failed to ${what}: project ${p.id} already has ${limit} branches, the most its plan allows, and preserve_under_name needs one more`,

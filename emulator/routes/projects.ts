@@ -10,7 +10,7 @@ import {
   type Project,
 } from "../state";
 import { organization, projectDetails, projectListItem } from "../views";
-import type { Plan } from "../sizes";
+import { branchLimit, type Plan } from "../sizes";
 import { ProjectCreateBody, ProjectUpdateBody, intQuery, type ProjectCreate } from "../validation";
 import { materialize, type OpSpec } from "../engine";
 import { buildEndpoint, checkedSizes } from "./endpoints";
@@ -164,7 +164,7 @@ export function projectRoutes(r: Router): void {
         last_name: user.last_name,
         image: user.image,
         projects_limit: projectsLimit(ctx, user.plan),
-        branches_limit: user.plan === "free" ? 10 : 5000,
+        branches_limit: branchLimit(user.plan),
         max_autoscaling_limit: user.plan === "free" ? 2 : 16,
         auth_accounts: [],
         plan: user.plan,

@@ -90,6 +90,13 @@ describe("seed", () => {
     });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/free plan/);
+    // Seeded within the plan's 10 branches, with room for the user's own.
+    expect(e.seed.branchIds).toHaveLength(5);
+    const b = await cl.post("/projects/{project_id}/branches", {
+      params: { project_id: e.seed.projectId },
+      body: { branch: { name: "mine" } },
+    });
+    expect(b.status).toBe(201);
     await e.stop();
   });
 });
