@@ -21,15 +21,17 @@ import { didYouMean } from "./settings";
 /**
  * A name people read and type (a project, a branch, a role, a database): 1–`max` characters with no
  * control character (a newline, a NUL) and no space at either end, which the service or Postgres
- * refuses or keeps in a way nobody can type back.
+ * refuses or keeps in a way nobody can type back. Control characters are Unicode's (C0, DEL and C1,
+ * such as U+0085) and the line and paragraph separators U+2028 and U+2029, which break a line as a
+ * newline does.
  */
 export function displayName(max: number) {
   return z
     .string({ error: "must be a string" })
     .min(1, { error: "must not be empty" })
     .max(max, { error: `must be at most ${max} characters` })
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), {
-      error: "must not contain a control character (a newline, a tab, a NUL)",
+    .refine((s) => !/[\p{Cc}\u2028\u2029]/u.test(s), {
+      error: "must not contain a control character or line break (a newline, a tab, a NUL, U+0085, U+2028)",
       abort: true,
     })
     .refine((s) => s.trim() === s, { error: "must not begin or end with a space" });
