@@ -39,9 +39,13 @@ export class OperationError extends Error {
   /** The operation's own `error` text. */
   readonly operationError?: string;
   readonly elapsedMs: number;
+  /** What happened, without the advice: for a caller whose own advice fits better (a kept create). */
+  readonly summary: string;
 
   constructor(init: OperationErrorInit) {
-    super(formatMessage(init));
+    const [summary, advice] = formatMessage(init);
+    super(`${summary}. ${advice}`);
+    this.summary = summary;
     this.name = "OperationError";
     this.reason = init.reason;
     this.projectId = init.projectId;
@@ -54,7 +58,8 @@ export class OperationError extends Error {
   }
 }
 
-function formatMessage(i: OperationErrorInit): string {
+/** The message in two parts: what happened (no final period) and what to do. */
+function formatMessage(i: OperationErrorInit): [string, string] {
   const op = `operation ${i.operationId}${i.action ? ` (${i.action})` : ""} of project ${i.projectId}`;
   const facts = [
     `status ${i.status ?? "unknown"}`,
@@ -64,23 +69,35 @@ function formatMessage(i: OperationErrorInit): string {
   const why = i.operationError ? `: ${i.operationError.trim().replace(/[.\s]+$/, "")}` : "";
   switch (i.reason) {
     case "error":
-      return `Failed to wait for ${op}: it ended in error${why} (${facts}). Check the project in the Neon console, fix the cause, then run the change again.`;
+      return [
+        `Failed to wait for ${op}: it ended in error${why} (${facts})`,
+        "Check the project in the Neon console, fix the cause, then run the change again.",
+      ];
     case "cancelled":
-      return `Failed to wait for ${op}: it was cancelled${why} (${facts}). Run the change again if it is still wanted.`;
+      return [
+        `Failed to wait for ${op}: it was cancelled${why} (${facts})`,
+        "Run the change again if it is still wanted.",
+      ];
     case "failed_too_long": {
       const grace =
         i.failedGraceMs !== undefined ? ` for more than ${Math.round(i.failedGraceMs / 1000)} s` : "";
-      return `Failed to wait for ${op}: it stayed failed${grace} without being retried${why} (${facts}). Check the project in the Neon console; run the change again once the operation succeeds or is cancelled.`;
+      return [
+        `Failed to wait for ${op}: it stayed failed${grace} without being retried${why} (${facts})`,
+        "Check the project in the Neon console; run the change again once the operation succeeds or is cancelled.",
+      ];
     }
     case "not_found":
-      return `Failed to wait for ${op}: the operation does not exist (${facts}). Check the project id.`;
+      return [`Failed to wait for ${op}: the operation does not exist (${facts})`, "Check the project id."];
     case "deadline": {
       const left = (i.unfinished ?? [])
         .map((u) => `${u.id} ${u.action ?? "?"}: ${u.status ?? "not seen yet"}`)
         .join(", ");
       const limit = i.deadlineMs !== undefined ? ` of ${Math.round(i.deadlineMs / 1000)} s` : "";
-      const poll = i.lastPollError ? ` Last polling error: ${i.lastPollError}` : "";
-      return `Failed to wait for ${op}: the deadline${limit} passed before it finished (${facts}; unfinished: ${left || "none"}).${poll} The operations may still complete: run the change again later, or raise neon:operationTimeoutSeconds.`;
+      const poll = i.lastPollError ? ` Last polling error: ${i.lastPollError.replace(/[.\s]+$/, "")}` : "";
+      return [
+        `Failed to wait for ${op}: the deadline${limit} passed before it finished (${facts}; unfinished: ${left || "none"})${poll ? `.${poll}` : ""}`,
+        "The operations may still complete: run the change again later, or raise neon:operationTimeoutSeconds.",
+      ];
     }
   }
 }

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "crypto";
 import { ApiError, type NeonClient, type Operation } from "../api";
-import { isSucceeded, isTerminal } from "../operations";
+import { isSucceeded, isTerminal, OperationError } from "../operations";
 import { INTERNAL_KEYS, type ResourceDef, type Bag } from "./definition";
 import type { ResourceLogger } from "./engine-log";
 import { clause, type Runtime } from "./runtime";
@@ -42,7 +42,8 @@ export class InitError extends Error {
  * finishes it or `destroy` removes it.
  */
 export function keptInStack(what: string, err: unknown, id: string, outs: Bag): InitError {
-  const reason = clause(err);
+  // An operation's own advice (the console) would contradict this one: the next `up` is the remedy.
+  const reason = err instanceof OperationError ? err.summary : clause(err);
   return new InitError(
     `Failed to finish creating ${what}: ${reason}. It is kept in the stack; run \`pulumi up\` again to retry, or \`pulumi destroy\` to remove it.`,
     id,
@@ -125,9 +126,13 @@ export async function pendingOperations(
   return out;
 }
 
-/** The progress line of a step that waits for operations: "`done`; waiting for create_branch, start_compute". */
+/**
+ * The progress line of a step that waits for operations: "`done`; waiting for create_branch,
+ * start_compute`after`"; just `done` when there is nothing to wait for (`after` speaks of the wait).
+ */
 export function waitingLine(done: string, operations: readonly { action: string }[], after = ""): string {
-  return `${done}; waiting for ${operations.map((o) => o.action).join(", ") || "nothing"}${after}`;
+  if (operations.length === 0) return done;
+  return `${done}; waiting for ${operations.map((o) => o.action).join(", ")}${after}`;
 }
 
 /**

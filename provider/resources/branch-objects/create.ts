@@ -107,8 +107,9 @@ export async function createOnBranch<O extends { created_at?: string }>(
               return c.finishFound(found, undefined);
             },
           });
+      const verb = existing && !ownFirstTry ? "took over" : "created";
       made = r.object;
-      log.progress(waitingLine(`created ${c.describe(made)}`, r.operations));
+      log.progress(waitingLine(`${verb} ${c.describe(made)}`, r.operations));
       await rt.waitFor(ref.projectId, r.operations, log);
     });
   }

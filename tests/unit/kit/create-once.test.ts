@@ -4,7 +4,8 @@
  * the resource's own hook.
  */
 import { ApiError } from "../../../provider/api";
-import { createOnce } from "../../../provider/resources/kit";
+import { createOnce, keptInStack, waitingLine } from "../../../provider/resources/kit";
+import { OperationError } from "../../../provider/operations";
 
 const lost = () =>
   new ApiError({
@@ -108,5 +109,36 @@ describe("createOnce", () => {
     const s = scenario(["refused"]);
     await expect(s.result).rejects.toThrow("refused by the resource");
     expect(s.sent).toEqual(["refused"]);
+  });
+});
+
+describe("what a create that did not finish says", () => {
+  it("an operation that ended in error: the next `up` is the remedy, not the console", () => {
+    const err = new OperationError({
+      reason: "error",
+      projectId: "p-1",
+      operationId: "op-1",
+      action: "create_branch",
+      status: "error",
+      failuresCount: 1,
+      operationError: "storage unavailable",
+      elapsedMs: 1200,
+    });
+    expect(err.message).toMatch(/Neon console, fix the cause/);
+    const kept = keptInStack('branch "pr-1" (br-1)', err, "br-1", {});
+    expect(kept.message).toBe(
+      'Failed to finish creating branch "pr-1" (br-1): Failed to wait for operation op-1 (create_branch) of ' +
+        "project p-1: it ended in error: storage unavailable (status error, failures_count 1, after 1.2 s). " +
+        "It is kept in the stack; run `pulumi up` again to retry, or `pulumi destroy` to remove it.",
+    );
+  });
+
+  it("a progress line names the operations it waits for, and no wait when there are none", () => {
+    expect(waitingLine("created role app", [{ action: "apply_config" }])).toBe(
+      "created role app; waiting for apply_config",
+    );
+    expect(waitingLine("took over role app", [], " (the old password works until then)")).toBe(
+      "took over role app",
+    );
   });
 });
