@@ -119,6 +119,20 @@ export class RunLedger {
   readonly branchesPlanned = new Map<string, Set<string>>();
 
   /**
+   * The expiry the program gives each existing branch it declares (`<projectId>/<branchId>` → its
+   * expiresAt, null for none). Writer: Branch's diff. Reader: Branch's check, whose parent must not
+   * expire (`parentExpiryFailures`).
+   */
+  readonly expiryPlanned = new Map<string, string | null>();
+
+  /**
+   * The branches this run makes anew — new resources and replacements, whose ids a preview does not
+   * know (URN → project and expiresAt, null for none). Writers: Branch's check (a new resource) and
+   * diff (a replacement). Reader: Branch's check, for a parent given as an unknown id.
+   */
+  readonly branchesComing = new Map<string, { projectId: string; expiresAt: string | null }>();
+
+  /**
    * What each branch this run made held when its create answered (`<projectId>/<branchId>`).
    * Writer: Branch's create. Reader: Role's and Database's creates (a name the answer did not hold
    * needs no look first).

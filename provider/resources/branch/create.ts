@@ -26,6 +26,7 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
   if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
   let branch: Branch | undefined;
   let operations: Operation[] = [];
+  let verb = "created";
   // The create's answer named the branch's read_write compute: no read to look for it.
   let withCompute = false;
   // Made by this create's request: what its answer said, settled by its finished operations.
@@ -44,20 +45,23 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
             `(${annotatedStack(found.annotation)}, its annotation says); managing it`,
         );
         rt.ledger.noteTakenOver("branch", found.branch.id);
+        verb = "finishing";
         branch = found.branch;
         operations = await pendingOps(api, i.projectId, found.branch);
       } else {
-        refusePassedExpiry(rt, i);
+        refusePassedExpiry(rt, i, name);
         const made = await createOrReconcile(api, i, name, log, urn);
         ({ branch, operations } = made);
-        if (made.takenOver) rt.ledger.noteTakenOver("branch", made.branch.id);
-        else rt.ledger.branchesMadeAnew.add(made.branch.id);
+        if (made.takenOver) {
+          rt.ledger.noteTakenOver("branch", made.branch.id);
+          verb = "took over";
+        } else rt.ledger.branchesMadeAnew.add(made.branch.id);
         if (made.held) rt.ledger.branchHeld.set(`${i.projectId}/${made.branch.id}`, made.held);
         withCompute = made.withCompute;
         // A declared compute the answer did not name is added below, then read.
         answered = made.withCompute || !i.compute ? made.answered : undefined;
       }
-      log.progress(waitingLine(`${found ? "finishing" : "created"} ${describeBranch(branch)}`, operations));
+      log.progress(waitingLine(`${verb} ${describeBranch(branch)}`, operations));
       const ended = await rt.waitFor(i.projectId, operations, log);
       // A skipped operation (or none at all) says less than a read: read the branch back then.
       if (ended.length === 0 || ended.some((o) => o.status !== "finished")) answered = undefined;

@@ -5,8 +5,11 @@
  * that passed, and a create refuses that date before sending. Times are the service's (its answers'
  * `Date`).
  */
+import { isNotFound } from "../../http/errors";
+import type { CheckFailure } from "../check";
 import type { Runtime } from "../runtime";
 import { isNewResource, UNKNOWN, type Bag, type Checked, type Stated } from "../kit";
+import type { Named } from "./ownership";
 import type { BranchInputs, BranchOutputs } from "./types";
 
 /** For a new resource: the expiry at which a refresh of this run found its branch deleted. */
@@ -79,11 +82,75 @@ export function noteExpired(rt: Runtime, branchId: string, props: Stated<BranchO
  * An expiry that has passed on the service's clock (after a read, so that clock is known): a branch
  * that reached it was deleted (a refresh said so); the service would refuse the create with a 400.
  */
-export function refusePassedExpiry(rt: Runtime, i: BranchInputs): void {
+export function refusePassedExpiry(rt: Runtime, i: BranchInputs, name: string): void {
   if (!i.expiresAt || Date.parse(i.expiresAt) > rt.serviceNow()) return;
   throw new Error(
-    `Failed to create branch "${i.name ?? "(auto-named)"}": expiresAt ${i.expiresAt} has passed (a branch that ` +
+    `Failed to create branch "${name}"${i.name ? "" : " (named by the provider)"}: expiresAt ${i.expiresAt} has passed (a branch that ` +
       "reached its expiry was deleted by the service). Set a later expiresAt to create it again, or remove the " +
       "Branch from the program. Nothing was created.",
   );
+}
+
+/** Records the expiry a new branch (or a replacement, whose id is unknown until made) is given. */
+export function noteComing(rt: Runtime, urn: unknown, i: Checked<BranchInputs>): void {
+  if (typeof urn !== "string" || typeof i.projectId !== "string" || i.projectId === UNKNOWN) return;
+  rt.ledger.branchesComing.set(urn, { projectId: i.projectId, expiresAt: i.expiresAt ?? null });
+}
+
+const SERVICE_RULE =
+  "the service sets an expiry only on a branch without children (it refuses expiresAt on a parent), so the " +
+  "stack would hold a parent it cannot keep as declared";
+
+/**
+ * A new branch (or one moving to another parent) must not be the child of an expiring branch: the
+ * service refuses an expiry on a parent, and the provider refuses it in the other order (an expiry
+ * added to a branch with children). The parent's expiry is the one this run gives it, else the
+ * service's. A parent given as an unknown id (made in this run) is judged when every branch this
+ * run makes in the project expires — then it is one of them, whichever; otherwise `up` judges it,
+ * when the id is known, before the create is sent.
+ */
+export async function parentExpiryFailures(
+  rt: Runtime,
+  i: Checked<BranchInputs>,
+  listed?: readonly Named[],
+): Promise<CheckFailure[]> {
+  const { projectId, parentId } = i;
+  // Without parentId the parent is the default branch, which never expires.
+  if (typeof projectId !== "string" || projectId === UNKNOWN || parentId === undefined) return [];
+  if (parentId === UNKNOWN) {
+    const coming = [...rt.ledger.branchesComing].filter(
+      ([urn, b]) => urn !== i.__urn && b.projectId === projectId,
+    );
+    if (coming.length === 0 || coming.some(([, b]) => b.expiresAt === null || b.expiresAt === UNKNOWN)) {
+      return [];
+    }
+    const names = coming.map(([urn]) => `"${urn.slice(urn.lastIndexOf("::") + 2)}"`).join(", ");
+    return [
+      {
+        property: "parentId",
+        reason:
+          `the parent is a branch this program makes in this run, and each such branch (${names}) has expiresAt: ` +
+          `${SERVICE_RULE}. Remove the parent's expiresAt, or give this branch a parent that does not expire`,
+      },
+    ];
+  }
+  let at = rt.ledger.expiryPlanned.get(`${projectId}/${parentId}`);
+  if (at === undefined) {
+    const parent = listed
+      ? listed.find((x) => x.branch.id === parentId)?.branch
+      : await rt
+          .client()
+          .branches.get(projectId, parentId)
+          .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+    at = parent?.expires_at ?? null;
+  }
+  if (!at || at === UNKNOWN) return [];
+  return [
+    {
+      property: "parentId",
+      reason:
+        `parent branch ${parentId} has expiresAt ${at}: ${SERVICE_RULE}. Remove the parent's expiresAt, or give ` +
+        "this branch a parent that does not expire",
+    },
+  ];
 }

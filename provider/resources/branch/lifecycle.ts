@@ -27,7 +27,7 @@ import { budgetFailures, readBudget } from "./budget";
 import { differingAnnotations, previewImport } from "./import";
 import { historyFailures, REPLACEMENT_MARGIN_MS } from "./history";
 import { checkInputs } from "./inputs";
-import { previewName } from "./ownership";
+import { previewName, type Named } from "./ownership";
 import {
   childrenOf,
   preservedName,
@@ -38,7 +38,14 @@ import {
 } from "./rules";
 import type { BranchInputs, BranchOutputs } from "./types";
 import { diffBranch } from "./mapping";
-import { expiredThisRun, primeForExpiry, refuseReplacementPastExpiry, sayRecreation } from "./expiry";
+import {
+  expiredThisRun,
+  noteComing,
+  parentExpiryFailures,
+  primeForExpiry,
+  refuseReplacementPastExpiry,
+  sayRecreation,
+} from "./expiry";
 import { create } from "./create";
 import { read, update } from "./update";
 
@@ -81,10 +88,14 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     const failures = await previewImport(rt, inputs);
     if (failures?.length) return { inputs, failures };
   }
-  if (isNewResource(olds) && inputs.importId === undefined && !inputs.adoptDefault) {
+  const fresh = inputs.importId === undefined && !inputs.adoptDefault;
+  // The project's listing, when the budget read it: the parent's expiry is looked up there too.
+  let listed: Named[] | undefined;
+  if (isNewResource(olds) && fresh) {
     const known = typeof projectId === "string" && projectId !== UNKNOWN;
     // One read of the project's listing serves the budget and the name.
     const read = known ? await (early === projectId && budget ? budget : readBudget(rt, projectId)) : {};
+    listed = read.listed;
     const named = await previewName(rt, inputs, read.listed);
     if (named.failures.length) return { inputs, failures: named.failures };
     // A branch of this name this resource made before is taken over: nothing new counts.
@@ -98,6 +109,11 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
       if (over.length) return { inputs, failures: over };
     }
   }
+  if (fresh && (isNewResource(olds) || olds.parentId !== inputs.parentId)) {
+    const parent = await parentExpiryFailures(rt, inputs, listed);
+    if (parent.length) return { inputs, failures: parent };
+  }
+  if (isNewResource(olds) && fresh) noteComing(rt, news.__urn, inputs);
   // A branch from its parent's past, when it is to be made anew (a replacement is judged by diff,
   // whose olds are the outputs: check's are the old inputs).
   if (inputs.parentTimestamp !== undefined && isNewResource(olds)) {
@@ -159,6 +175,9 @@ async function diff(
         ? sizeChangeWarning(sizeOf(olds.compute), sizeOf(news.compute))
         : undefined;
     if (resize) log.warn(`branch ${id}: ${resize}`);
+    // What a child's check judges its parent's expiry by (a replacement's id is unknown until made).
+    rt.ledger.expiryPlanned.set(`${String(olds.projectId)}/${id}`, news.expiresAt ?? null);
+    if (d.replaces.length > 0) noteComing(rt, news.__urn, news);
     if (d.replaces.length === 0)
       await refuseServiceRules(rt.client(), String(olds.projectId), id, d.updates, news);
     if (d.updates.includes("resetTrigger") && d.replaces.length === 0) {

@@ -41,7 +41,9 @@ export async function previewName(
   if (!found) return { failures: [], exists: false };
   rt.ledger.branchNamesHeld.add(`${i.projectId}/${name}`);
   if (!isOwnLeftover(found, urn)) {
-    return { failures: [{ property: "name", reason: strangerReason(i, found, urn) }], exists: true };
+    // An auto-named branch has no name input to blame: the engine then reports the resource itself.
+    const property = i.name === undefined ? "" : "name";
+    return { failures: [{ property, reason: strangerReason(i, found, urn) }], exists: true };
   }
   rt.logger(i).info(
     `${describeBranch(found.branch)} was made for this resource by an earlier run of this stack ` +
@@ -75,24 +77,27 @@ function strangerReason(i: BranchInputs, found: Named, urn: string | undefined):
   const b = found.branch;
   const maker = annotatedStack(found.annotation);
   const importId = `importId: "${i.projectId}/${b.id}"`;
+  // An auto-named branch's name comes from its URN: the remedy is a name of its own.
+  const rename =
+    i.name === undefined ? "set name to give this branch a name of its own" : "give this branch another name";
   if (madeForResource(found.annotation, urn)) {
     return (
       `${describeBranch(b)} has this name and was made for this resource by an earlier run of this stack, but it ` +
       `is ${b.default ? "the project's default branch" : "protected"}, which is never taken over by name: set ` +
-      `${importId} to manage it, or give this branch another name`
+      `${importId} to manage it, or ${rename}`
     );
   }
   if (maker) {
     return (
       `${describeBranch(b)} already has this name; its annotation says stack ${maker} made it` +
       `${createdByStack(found.annotation, urn) ? " (for another resource of this stack)" : ""}, so this stack does ` +
-      `not take it over. Give this branch another name, or set ${importId} to manage it from here (the other ` +
+      `not take it over: ${rename}, or set ${importId} to manage it from here (the other ` +
       "stack must then let go of it)"
     );
   }
   return (
     `${describeBranch(b)} already has this name (a name is unique in a project) and no annotation says which ` +
-    `stack made it. To manage it from this stack set ${importId}; otherwise give this branch another name`
+    `stack made it. To manage it from this stack set ${importId}; otherwise ${rename}`
   );
 }
 

@@ -8,7 +8,7 @@
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
 import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { autoName } from "../../../provider/resources/branch/mapping";
-import { ownerAnnotations } from "../../../provider/resources/kit";
+import { ownerAnnotations, UNKNOWN } from "../../../provider/resources/kit";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
 import { withEmulator } from "../../support/emulator";
@@ -212,9 +212,10 @@ describe("create", () => {
     const name = autoName(urn("env2"), projectId);
     await api.branches.create(projectId, { branch: { name } });
     const r = await impl.check({}, { projectId, __provider: "shim", __urn: urn("env2") });
+    // No name input to blame: the engine reports the resource itself, and the remedy is a name of its own.
     expect(r.failures?.[0]).toMatchObject({
-      property: "name",
-      reason: expect.stringMatching(/no annotation/),
+      property: "",
+      reason: expect.stringMatching(/no annotation.*set name to give this branch a name of its own/),
     });
   });
 
@@ -555,6 +556,47 @@ describe("what the service would refuse, refused at preview (issue 25)", () => {
       new RegExp(`Failed to set expiresAt on branch ${parent.id}: it has child branches \\(${child.id}\\)`),
     );
     expect(mutations()).toBe(before);
+  });
+
+  it("a new child of an expiring branch: refused at check whichever of the two is new, nothing sent", async () => {
+    const at = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
+    const failuresOf = async (name: string, inputs: Props) =>
+      (await impl.check({}, { projectId, __urn: urn(name), ...inputs })).failures ?? [];
+    const before = mutations();
+    // Both new (a preview: the parent's id is unknown): every branch this run makes here expires.
+    await checked("new-parent", { name: "new-parent-1", expiresAt: at });
+    expect(await failuresOf("new-child", { name: "new-child-1", parentId: UNKNOWN })).toEqual([
+      {
+        property: "parentId",
+        reason: expect.stringMatching(
+          /"new-parent".* has expiresAt: the service sets an expiry only on a branch without children/,
+        ),
+      },
+    ]);
+    // Another new branch without an expiry could be the parent: not judged until the id is known.
+    await checked("plain", { name: "plain-1" });
+    expect(await failuresOf("new-child-2", { name: "new-child-2", parentId: UNKNOWN })).toEqual([]);
+    expect(mutations()).toBe(before);
+    // The parent exists and expires (the id is known, as at `up`): refused before the create.
+    const parent = await create("parent", { name: "parent-1", expiresAt: at });
+    const plain = await create("plain-parent", { name: "plain-parent-1" });
+    const sent = mutations();
+    expect(await failuresOf("child", { name: "child-1", parentId: parent.id })).toEqual([
+      {
+        property: "parentId",
+        reason: expect.stringMatching(new RegExp(`parent branch ${parent.id} has expiresAt`)),
+      },
+    ]);
+    // The same program gives an existing parent an expiry in this run: the child is refused too.
+    const expiring = await checked("plain-parent", { name: "plain-parent-1", expiresAt: at }, plain.outs);
+    expect((await impl.diff(plain.id, plain.outs, expiring)).changes).toBe(true);
+    expect(await failuresOf("child-3", { name: "child-3", parentId: plain.id })).toEqual([
+      expect.objectContaining({ property: "parentId" }),
+    ]);
+    expect(mutations()).toBe(sent);
+    // A parent that does not expire takes children.
+    const other = await create("other-parent", { name: "other-parent-1" });
+    expect(await failuresOf("child-4", { name: "child-4", parentId: other.id })).toEqual([]);
   });
 
   it("names with a control character or an edge space fail their check", async () => {
