@@ -119,6 +119,12 @@ export class RunLedger {
   readonly branchesPlanned = new Map<string, Set<string>>();
 
   /**
+   * The Projects this run makes (URNs), whose ids a preview does not know. Writer: Project's check.
+   * Reader: ProjectPermission's check (two grants of one address to the one project this run makes).
+   */
+  readonly projectsComing = new Set<string>();
+
+  /**
    * The expiry the program gives each existing branch it declares (`<projectId>/<branchId>` → its
    * expiresAt, null for none). Writer: Branch's diff. Reader: Branch's check, whose parent must not
    * expire (`parentExpiryFailures`).

@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Project, type ProjectUpdateBody } from "../../api";
 import {
   diffResult,
+  isNewResource,
   refreshInputs,
   UNKNOWN,
   type Bag,
@@ -47,12 +48,17 @@ export function refusal(id: string, olds: Bag, news: Bag, keys: string[]): Error
 }
 
 async function check(
-  _rt: Runtime,
-  _olds: Stated<ProjectInputs>,
+  rt: Runtime,
+  olds: Stated<ProjectInputs>,
   news: Bag,
 ): Promise<CheckResult<ProjectInputs>> {
   const { inputs, failures } = checkInputs(news);
-  return failures.length > 0 ? { inputs: news, failures } : { inputs };
+  if (failures.length > 0) return { inputs: news, failures };
+  // A project made in this run has no id at preview: what depends on it is judged by this record.
+  if (isNewResource(olds) && typeof news.__urn === "string") {
+    rt.ledger.projectsComing.add(news.__urn);
+  }
+  return { inputs };
 }
 
 async function diff(

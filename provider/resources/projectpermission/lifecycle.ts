@@ -48,19 +48,28 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   const { projectId, email, importId } = inputs;
-  if (!known(projectId) || !known(email)) return { inputs };
   const fail = (property: string, reason: string) => ({ inputs: news, failures: [{ property, reason }] });
+  if (!known(email)) return { inputs };
+  // A project this run makes has no id at preview; when the run makes one project only, a grant
+  // whose projectId is unknown is on that one (whichever grant is checked second, both projects were).
+  const coming = rt.ledger.projectsComing;
+  const project = known(projectId) ? projectId : coming.size === 1 ? `<${[...coming][0]}>` : undefined;
+  if (project === undefined) return { inputs };
   const other =
     typeof news.__urn === "string"
-      ? rt.ledger.declare(`project access:${projectId}/${email}`, news.__urn)
+      ? rt.ledger.declare(`project access:${project}/${email}`, news.__urn)
       : undefined;
   if (other) {
+    const which = known(projectId)
+      ? `project ${projectId}`
+      : `the project this program makes (${project.slice(project.lastIndexOf("::") + 2, -1)})`;
     return fail(
       "email",
-      `access of ${email} to project ${projectId} is already declared by another resource of this program ` +
+      `access of ${email} to ${which} is already declared by another resource of this program ` +
         `(${other.slice(other.lastIndexOf("::") + 2)}); two resources cannot manage one grant: remove one of them`,
     );
   }
+  if (!known(projectId)) return { inputs };
   const isNew = isNewResource(olds);
   if (!isNew && olds.projectId === projectId && olds.email === email) return { inputs };
   if (importId !== undefined && !isNew && olds.importId === importId) {

@@ -5,7 +5,8 @@
  */
 import type { EmulatorHandle } from "../../../emulator";
 import type { NeonClient } from "../../../provider/api";
-import { boundResource, urnOf } from "../../support/provider";
+import { UNKNOWN } from "../../../provider/resources/kit";
+import { boundProgram, boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
 import { withEmulator } from "../../support/emulator";
 
@@ -174,6 +175,35 @@ it("two resources of one program cannot declare one address of a project", async
       reason: expect.stringContaining("already declared by another resource of this program (first)"),
     },
   ]);
+});
+
+it("two grants of one address to the one project this run makes: refused at preview, ids unknown", async () => {
+  const program = boundProgram(["Project", "ProjectPermission"], {
+    apiKey: emulator.apiKey,
+    apiUrl: emulator.url,
+  });
+  const permission = (name: string, email: string) =>
+    program.ProjectPermission.check(
+      {},
+      { projectId: UNKNOWN, email, __provider: "shim", __urn: urnOf("ProjectPermission", name) },
+    );
+  const before = mutations();
+  const made = await program.Project.check({}, { name: "made-now", __urn: urnOf("Project", "made-now") });
+  expect(made.failures ?? []).toEqual([]);
+  expect((await permission("a", "twice@example.com")).failures ?? []).toEqual([]);
+  expect((await permission("other", "once@example.com")).failures ?? []).toEqual([]);
+  expect((await permission("b", "twice@example.com")).failures).toEqual([
+    {
+      property: "email",
+      reason: expect.stringMatching(
+        /access of twice@example.com to the project this program makes \(made-now\) is already declared by another resource of this program \(a\)/,
+      ),
+    },
+  ]);
+  // A second project this run makes: an unknown projectId may be either, so nothing is judged.
+  await program.Project.check({}, { name: "made-too", __urn: urnOf("Project", "made-too") });
+  expect((await permission("c", "twice@example.com")).failures ?? []).toEqual([]);
+  expect(mutations()).toBe(before);
 });
 
 it("names the property and the remedy for bad inputs, and a project that is not there", async () => {
