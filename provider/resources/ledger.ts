@@ -119,6 +119,13 @@ export class RunLedger {
   readonly branchesPlanned = new Map<string, Set<string>>();
 
   /**
+   * Databases this run gave a new owner (the owner role's id `<projectId>/<branchId>/<name>` → the
+   * databases' names). Writer: Database's update. Reader: Role's delete, whose refusal (the role owns
+   * a database) then says the program itself handed the database over.
+   */
+  readonly ownershipsGiven = new Map<string, string[]>();
+
+  /**
    * The Projects this run makes (URNs), whose ids a preview does not know. Writer: Project's check.
    * Reader: ProjectPermission's check (two grants of one address to the one project this run makes).
    */

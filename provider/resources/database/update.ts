@@ -7,7 +7,7 @@ import { ApiError, type Database, type DatabaseOperations, type NeonClient, isNo
 import { confirmGone, refreshInputs, waitingLine, type UpdateStep, type Bag, type Stated } from "../kit";
 import type { Runtime } from "../runtime";
 import type { ResourceLogger } from "../engine-log";
-import { parseImportId, pendingBranchOps } from "../branch-objects/objects";
+import { importIdOf, parseImportId, pendingBranchOps } from "../branch-objects/objects";
 import { throughCompute } from "../branch-objects/needs-compute";
 import { DATABASE_DEFINITION } from "./definition";
 import type { DatabaseInputs, DatabaseOutputs } from "./types";
@@ -91,6 +91,11 @@ export async function applyChanges(
         if (!now || !done) throw err;
         log.info(`the answer to the update was lost; ${describeDatabase(now)} shows the change`);
         r = { database: now, operations: await pendingBranchOps(api, projectId, db.branch_id) };
+      }
+      if (body.owner_name !== undefined) {
+        const owner = importIdOf({ projectId, branchId: db.branch_id, name: body.owner_name });
+        const given = rt.ledger.ownershipsGiven;
+        given.set(owner, [...(given.get(owner) ?? []), r.database.name]);
       }
       log.progress(waitingLine(`updating ${describeDatabase(db)}`, r.operations));
       await rt.waitFor(projectId, r.operations, log);

@@ -18,7 +18,13 @@ import {
   type Stated,
 } from "../kit";
 import type { Runtime } from "../runtime";
-import { duplicateFailure, leftByThisStack, refOf, refuseTakenTarget } from "../branch-objects/objects";
+import {
+  duplicateFailure,
+  importIdOf,
+  leftByThisStack,
+  refOf,
+  refuseTakenTarget,
+} from "../branch-objects/objects";
 import { refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
 import { declareDeletingRole } from "../database/owner";
@@ -135,17 +141,35 @@ async function diff(
  * Refuses to delete a role that owns a database, naming the databases and what to do: before anything
  * is sent for a replacement (its diff), and as the explanation of the service's 409 for a delete.
  */
-async function refuseIfOwner(api: NeonClient, ref: RoleRef, verb: "delete" | "replace"): Promise<void> {
-  let owned: string[];
+async function refuseIfOwner(
+  api: NeonClient,
+  ref: RoleRef,
+  verb: "delete" | "replace",
+  /** The databases this run gave the role (Database updates of this run). */
+  given: readonly string[] = [],
+): Promise<void> {
+  let databases: string[];
   try {
-    owned = (await api.databases.list(ref.projectId, ref.branchId))
+    databases = (await api.databases.list(ref.projectId, ref.branchId))
       .filter((d) => d.owner_name === ref.name)
-      .map((d) => `"${d.name}"`);
+      .map((d) => d.name);
   } catch (err) {
     if (isNotFound(err)) return;
     throw err;
   }
-  if (owned.length === 0) return;
+  if (databases.length === 0) return;
+  const owned = databases.map((d) => `"${d}"`);
+  const handed = databases.filter((d) => given.includes(d)).map((d) => `"${d}"`);
+  if (handed.length > 0) {
+    // The program both gave the database to this role and removed the role: the earlier advice
+    // ("give it another owner first") would contradict it, and the owner change is already made.
+    throw new Error(
+      `Failed to ${verb} ${describeRole(ref)}: this update made it the owner of database${handed.length > 1 ? "s" : ""} ` +
+        `${handed.join(", ")} (the Database's ownerName), and the service does not delete a role that owns a ` +
+        "database. The new owner is in place; the role was not deleted. Keep the Role in the program, or give " +
+        "the database another owner (ownerName), then run `pulumi up`.",
+    );
+  }
   throw new Error(
     `Failed to ${verb} ${describeRole(ref)}: it owns database${owned.length > 1 ? "s" : ""} ${owned.join(", ")}, and ` +
       "the service does not delete a role that owns a database. First give " +
@@ -164,7 +188,8 @@ async function remove(rt: Runtime, _id: string, props: State): Promise<void> {
       api.roles.delete(ref.projectId, ref.branchId, ref.name).catch(async (err: unknown) => {
         if (!(err instanceof ApiError && err.kind === "conflict")) throw err;
         // The explanation, or — when the databases cannot be read — the service's own refusal.
-        await refuseIfOwner(api, ref, "delete").catch((explained: unknown) => {
+        const given = rt.ledger.ownershipsGiven.get(importIdOf(ref)) ?? [];
+        await refuseIfOwner(api, ref, "delete", given).catch((explained: unknown) => {
           throw explained instanceof ApiError ? err : explained;
         });
         throw err;

@@ -224,6 +224,26 @@ describe("Role", () => {
     expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).toContain("own");
   });
 
+  it("a database handed to a role the same update removes: the role's refusal says the update did it", async () => {
+    const run = boundProgram(["Role", "Database"], settings(), (l) => logs.push(l));
+    const leaving = await createRole("leaving", { name: "leaving" });
+    await createRole("keeper", { name: "keeper" });
+    const db = await createDatabase("handed", { name: "handed", ownerName: "keeper" });
+    // The engine's order: the database's update (its owner is now the role the program removes), then the delete.
+    const given = await checked(
+      run.Database,
+      "Database",
+      "handed",
+      { name: "handed", ownerName: "leaving" },
+      db.outs,
+    );
+    await run.Database.update(db.id, db.outs, given);
+    await expect(run.Role.delete(leaving.id, leaving.outs)).rejects.toThrow(
+      /Failed to delete role "leaving" .*this update made it the owner of database "handed" \(the Database's ownerName\).*The new owner is in place; the role was not deleted. Keep the Role in the program, or give the database another owner/,
+    );
+    expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).toContain("leaving");
+  });
+
   it("a role that owns a database is renamed in one up: the new role first, the owner moves, the old role goes", async () => {
     const old = await createRole("renamed", { name: "before" });
     const db = await createDatabase("kept", { name: "kept", ownerName: "before" });
