@@ -139,6 +139,13 @@ export class RunLedger {
   readonly expiryPlanned = new Map<string, string | null>();
 
   /**
+   * Branches this run's diffs replace (URN → the old branch's id). Writer: Branch's diff. Reader:
+   * Branch's check, which the engine runs again without olds for the replacement: the old branch,
+   * deleted first, neither holds the name nor counts against the budget.
+   */
+  readonly branchesReplaced = new Map<string, string>();
+
+  /**
    * The branches this run makes anew — new resources and replacements, whose ids a preview does not
    * know (URN → project and expiresAt, null for none). Writers: Branch's check (a new resource) and
    * diff (a replacement). Reader: Branch's check, for a parent given as an unknown id.

@@ -95,6 +95,9 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     const known = typeof projectId === "string" && projectId !== UNKNOWN;
     // One read of the project's listing serves the budget and the name.
     const read = known ? await (early === projectId && budget ? budget : readBudget(rt, projectId)) : {};
+    // The check the engine runs again for a replacement: the old branch goes first.
+    const replaced = typeof news.__urn === "string" ? rt.ledger.branchesReplaced.get(news.__urn) : undefined;
+    if (replaced && read.listed) read.listed = read.listed.filter((x) => x.branch.id !== replaced);
     listed = read.listed;
     const named = await previewName(rt, inputs, read.listed);
     if (named.failures.length) return { inputs, failures: named.failures };
@@ -177,7 +180,10 @@ async function diff(
     if (resize) log.warn(`branch ${id}: ${resize}`);
     // What a child's check judges its parent's expiry by (a replacement's id is unknown until made).
     rt.ledger.expiryPlanned.set(`${String(olds.projectId)}/${id}`, news.expiresAt ?? null);
-    if (d.replaces.length > 0) noteComing(rt, news.__urn, news);
+    if (d.replaces.length > 0) {
+      noteComing(rt, news.__urn, news);
+      if (typeof news.__urn === "string") rt.ledger.branchesReplaced.set(news.__urn, id);
+    }
     if (d.replaces.length === 0)
       await refuseServiceRules(rt.client(), String(olds.projectId), id, d.updates, news);
     if (d.updates.includes("resetTrigger") && d.replaces.length === 0) {

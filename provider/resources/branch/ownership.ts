@@ -38,7 +38,10 @@ export async function previewName(
     }
     throw err;
   }
-  if (!found) return { failures: [], exists: false };
+  // The engine checks a replacement again as a new resource: its old branch, deleted first, is no holder.
+  if (!found || (urn && rt.ledger.branchesReplaced.get(urn) === found.branch.id)) {
+    return { failures: [], exists: false };
+  }
   rt.ledger.branchNamesHeld.add(`${i.projectId}/${name}`);
   if (!isOwnLeftover(found, urn)) {
     // An auto-named branch has no name input to blame: the engine then reports the resource itself.

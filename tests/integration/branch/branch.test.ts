@@ -516,6 +516,26 @@ describe("check", () => {
   });
 });
 
+describe("replacement", () => {
+  it("the engine's second check of a replacement neither finds its old branch nor counts it", async () => {
+    const parent = await create("other-parent", { name: "other-parent" });
+    const old = await create("moved", { name: "moved-1" });
+    const news = await checked("moved", { name: "moved-1", parentId: parent.id }, old.outs);
+    expect(await impl.diff(old.id, old.outs, news)).toMatchObject({
+      replaces: ["parentId"],
+      deleteBeforeReplace: true,
+    });
+    logs = [];
+    // As the engine does for a replacement: check again without olds, then delete, then create.
+    const again = await checked("moved", { name: "moved-1", parentId: parent.id });
+    expect(logs.join("\n")).not.toMatch(/manages it instead of creating one/);
+    await impl.delete(old.id, old.outs);
+    const made = await impl.create(again);
+    expect(made.id).not.toBe(old.id);
+    expect((await branchesNamed("moved-1")).map((b) => [b.id, b.parent_id])).toEqual([[made.id, parent.id]]);
+  });
+});
+
 describe("expiresAt", () => {
   it("is set and cleared in place, and the service's spelling of the same instant is no change", async () => {
     const at = new Date(Date.now() + 3 * 24 * 3600 * 1000);
