@@ -64,7 +64,28 @@ async function preview(
  */
 type RoleSwitch = (name: string | undefined) => Promise<void>;
 
-async function table(temp: TempStack, ns: string, keyName: string, withRole: RoleSwitch): Promise<void> {
+/** Adds (true) or takes out (false) the resources of a mistake the program's text or config switches on. */
+type ProgramSwitch = (on: boolean) => Promise<void>;
+
+/** Mistakes of resources the program adds: a new expiring branch with a child, one address granted twice. */
+const PROGRAM_MISTAKES: Array<[string, RegExp]> = [
+  [
+    "expiringChild",
+    /parentId.*each such branch \("env"\) has expiresAt: the service sets an expiry only on a branch without children/,
+  ],
+  [
+    "grantsTwice",
+    /access of twice@example.com to the project this program makes \(made\) is already declared by another resource of this program/,
+  ],
+];
+
+async function table(
+  temp: TempStack,
+  ns: string,
+  keyName: string,
+  withRole: RoleSwitch,
+  program: (name: string) => ProgramSwitch,
+): Promise<void> {
   await withRole("gate_owner");
   const { projectId, defaultBranchId, freeProjectId, freeProjectBranchId } = emulator.seed;
   const api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
@@ -121,6 +142,15 @@ async function table(temp: TempStack, ns: string, keyName: string, withRole: Rol
     );
   }
 
+  for (const [what, message] of PROGRAM_MISTAKES) {
+    await program(what)(true);
+    const r = await preview(temp, {}, keyName);
+    expect({ what, ok: r.ok }).toEqual({ what, ok: false });
+    expect(r.out).toMatch(message);
+    expect(r.out).not.toMatch(/    at .*\.js:\d+/);
+    await program(what)(false);
+  }
+
   // The table's last row needs a stack that has the role and its database: up, then remove the Role.
   await temp.stack.up();
   try {
@@ -159,10 +189,18 @@ test("TypeScript: each mistake fails the preview, nothing is sent", async () => 
     env: { NEON_API_KEY: "" },
   });
   try {
-    await table(temp, "neon-e2e-preview-gate:", "neon:apiKey", async (name) => {
-      await temp.stack.setConfig("neon-e2e-preview-gate:withRole", { value: String(name !== undefined) });
-      if (name) await temp.stack.setConfig("neon-e2e-preview-gate:roleName", { value: name });
-    });
+    const ns = "neon-e2e-preview-gate:";
+    await temp.stack.setConfig(`${ns}orgId`, { value: emulator.seed.orgId });
+    await table(
+      temp,
+      ns,
+      "neon:apiKey",
+      async (name) => {
+        await temp.stack.setConfig(`${ns}withRole`, { value: String(name !== undefined) });
+        if (name) await temp.stack.setConfig(`${ns}roleName`, { value: name });
+      },
+      (what) => (on) => temp.stack.setConfig(`${ns}${what}`, { value: String(on) }),
+    );
   } finally {
     await temp.dispose();
   }
@@ -182,8 +220,38 @@ test("YAML (the plugin): each mistake fails the preview, nothing is sent", async
       .replace(/ *# role:begin[\s\S]*# role:end\n/, "")
       .replace("${gateOwner.name}", "gate_owner");
     expect(removed).not.toMatch(/neoncompute:index:Role/);
-    await table(temp, "", "neoncompute:apiKey", async (name) =>
-      fs.writeFileSync(file, name ? declared.replace("name: gate_owner", `name: ${name}`) : removed),
+    // The program's mistakes as text added to it (YAML declares no resource conditionally), before its outputs.
+    const outputs = declared.slice(declared.indexOf("\noutputs:") + 1);
+    const expires = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const added: Record<string, (text: string) => string> = {
+      expiringChild: (text) =>
+        text.replace(
+          "      parentId: ${parentId}\n",
+          `      parentId: \${parentId}\n      expiresAt: ${expires}\n`,
+        ) +
+        "  child:\n    type: neoncompute:index:Branch\n    properties:\n      projectId: ${projectId}\n" +
+        "      parentId: ${env.id}\n",
+      grantsTwice: (text) =>
+        text +
+        `  made:\n    type: neoncompute:index:Project\n    properties:\n      name: gate-made\n      orgId: ${emulator.seed.orgId}\n` +
+        ["twiceA", "twiceB"]
+          .map(
+            (n) =>
+              `  ${n}:\n    type: neoncompute:index:ProjectPermission\n    properties:\n      projectId: \${made.id}\n` +
+              "      email: twice@example.com\n",
+          )
+          .join(""),
+    };
+    await table(
+      temp,
+      "",
+      "neoncompute:apiKey",
+      async (name) =>
+        fs.writeFileSync(file, name ? declared.replace("name: gate_owner", `name: ${name}`) : removed),
+      (what) => async (on) => {
+        const resources = declared.slice(0, declared.length - outputs.length);
+        fs.writeFileSync(file, on ? added[what](resources) + outputs : declared);
+      },
     );
   } finally {
     await temp.dispose();

@@ -1,14 +1,32 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Branch, Database, ProjectPermission, Role } from "@neon-labs-unofficial/pulumi-neon-compute";
+import {
+  Branch,
+  Database,
+  Project,
+  ProjectPermission,
+  Role,
+} from "@neon-labs-unofficial/pulumi-neon-compute";
 
 const config = new pulumi.Config();
 const projectId = config.require("projectId");
 
+// `expiringChild: true`: the branch expires and has a child, which the service's expiry rule forbids.
+const expiringChild = config.getBoolean("expiringChild");
 const env = new Branch("env", {
   projectId,
   parentId: config.require("parentId"),
   compute: { minCu: 0.25, maxCu: config.requireNumber("maxCu") },
+  ...(expiringChild ? { expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() } : {}),
 });
+if (expiringChild) new Branch("child", { projectId, parentId: env.id });
+
+// `grantsTwice: true`: one address given access twice to a project made in the same run.
+if (config.getBoolean("grantsTwice")) {
+  const made = new Project("made", { name: "gate-made", orgId: config.require("orgId") });
+  for (const name of ["twiceA", "twiceB"]) {
+    new ProjectPermission(name, { projectId: made.id, email: "twice@example.com" });
+  }
+}
 
 new Database("appdb", {
   projectId,

@@ -26,12 +26,15 @@ describe("role names", () => {
     expect(checkRole({ ...where, name: "neon_superuser", adopt: true }).failures).toEqual([]);
   });
 
-  it.each(["app\n", "a\u0000b", "a\u0085b", "a\u2028b", "a\u2029b", "a\u009fb", " app", "app "])("%p is refused for a role and a database", (name) => {
-    expect(checkRole({ ...where, name }).failures.map((f) => f.property)).toEqual(["name"]);
-    expect(checkDatabase({ ...where, name, ownerName: "app" }).failures.map((f) => f.property)).toEqual([
-      "name",
-    ]);
-  });
+  it.each(["app\n", "a\u0000b", "a\u0085b", "a\u2028b", "a\u2029b", "a\u009fb", " app", "app "])(
+    "%p is refused for a role and a database",
+    (name) => {
+      expect(checkRole({ ...where, name }).failures.map((f) => f.property)).toEqual(["name"]);
+      expect(checkDatabase({ ...where, name, ownerName: "app" }).failures.map((f) => f.property)).toEqual([
+        "name",
+      ]);
+    },
+  );
 
   it("an ordinary name passes, letters beyond ASCII included", () => {
     expect(checkRole({ ...where, name: "app_rw" }).failures).toEqual([]);
