@@ -6,9 +6,11 @@
  * 2. `pulumi up` of examples/preview-environment: the pull request's branch with its compute, a role, a
  *    database and the connection string (a secret output).
  * 3. The exported connection string connects (`psql`).
- * 4. The pull request's migration runs on the database the branch inherited from production, and the
- *    schema difference against the parent shows what it changed (what review needs).
- * 5. The role's password is rotated: Postgres refuses the old one, takes the new one.
+ * 4. The pull request's migration runs as its role, on the database the role owns (through the exported
+ *    connection string), and the schema difference shows what it made (what review needs): production
+ *    has no such database, so its whole schema is new.
+ * 5. The role's password is rotated: Postgres refuses the old one, takes the new one; that `up` also
+ *    reads the schema difference again into the stack's `schemaDiff` output.
  * 6. `pulumi destroy`.
  *
  * `npm run demo` installs the server programs first when they are missing (scripts/ensure-postgres); run
@@ -92,23 +94,23 @@ async function main(): Promise<void> {
       const inherited = await sql((await ownerUri(outputs.branchId)).uri, "SELECT count(*) FROM users");
       console.log(indent(`the branch's neondb holds production's users: ${inherited} rows`));
 
-      step("The pull request's migration, on the database the branch inherited from production:");
+      step("The pull request's migration, as its role app on the database it owns (connectionUri):");
       const migration =
-        "ALTER TABLE users ADD COLUMN name text NOT NULL DEFAULT '';\n" +
-        "CREATE TABLE orders (id bigint PRIMARY KEY, user_id bigint NOT NULL REFERENCES users, total numeric(10,2));";
+        "CREATE TABLE orders (id bigint PRIMARY KEY, email text NOT NULL, total numeric(10,2));\n" +
+        "CREATE INDEX orders_email ON orders (email);";
       console.log(indent(migration));
-      await sql((await ownerUri(outputs.branchId)).uri, migration);
+      await sql(uri, migration);
 
-      step("What the pull request changed in the schema (getSchemaDiff against the parent), for review:");
+      step("What the pull request made in the schema of app (getSchemaDiff), for review:");
+      // Production has no database app: the diff is its whole schema, every line added.
       const diff = await lookup(() =>
-        getSchemaDiff({ projectId, branchId: outputs.branchId, databaseName: "neondb" }),
+        getSchemaDiff({ projectId, branchId: outputs.branchId, databaseName: outputs.databaseName }),
       );
       console.log(indent(diff.changed ? diff.diff.trimEnd() : "(no change)"));
-      const prod = await sql(
-        (await ownerUri(main)).uri,
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'orders'",
+      const prodDbs = (await api.databases.list(projectId, main)).map((d) => d.name);
+      console.log(
+        `    production untouched: ${prodDbs.includes("app") ? "?!" : `its databases: ${prodDbs.join(", ")}`}`,
       );
-      console.log(`    production untouched: ${prod === "0" ? "no orders table there" : "?!"}`);
 
       step("Rotate the app role's password (pulumi config set passwordRotation 2; pulumi up):\n");
       const oldUri = uri;
@@ -120,6 +122,11 @@ async function main(): Promise<void> {
         `\n    old password: ${refused.ok ? "still accepted?!" : `refused — ${refused.error.split("\n")[0]}`}`,
       );
       console.log(`    new password: ${(await psql(newUri, "SELECT 'accepted'")).out || "refused?!"}`);
+      // What the workflow's schema step prints after its `up`: `pulumi stack output schemaDiff`.
+      const output = rotated.outputs.schemaDiff.value as string;
+      console.log(
+        `    stack output schemaDiff: ${output === diff.diff ? "the diff above" : `differs?! ${output}`}`,
+      );
     }
 
     step("Operations the control plane recorded during the demo (oldest first):");

@@ -243,8 +243,7 @@ export class RealPostgres {
    * started for the dump and stopped again (the service reads schemas from storage, without a compute).
    */
   schemaDiff(branchId: string, baseId: string, database: string): Promise<string> {
-    const work = this.chain.then(async () => {
-      if (this.stopped) throw new Error("the emulator is stopping");
+    return this.queue(async () => {
       const [base, branch] = [
         await this.dump(baseId, database, "compare"),
         await this.dump(branchId, database, "compare"),
@@ -253,11 +252,47 @@ export class RealPostgres {
       // As the service writes it: `--- a/<db>`, `+++ b/<db>`, then the hunks.
       return createTwoFilesPatch(`a/${database}`, `b/${database}`, base, branch).replace(/^=+\n/, "");
     });
-    this.chain = work.then(
+  }
+
+  /**
+   * `branchId`'s schema of `database` (`GET …/schema`, format `sql`): its `pg_dump --schema-only` as it is
+   * now, written as {@link schemaDiff} compares it (no owners or privileges), so that a schema read alone
+   * reads like one side of a comparison.
+   */
+  schemaOf(branchId: string, database: string): Promise<string> {
+    return this.queue(() => this.dump(branchId, database, "compare"));
+  }
+
+  /**
+   * `branchId`'s tables of `database` as `GET …/schema` answers them with format `json`
+   * (`BranchSchemaJSON`): each table's columns and its primary key, unique and foreign key constraints.
+   */
+  tablesOf(branchId: string, database: string): Promise<unknown[]> {
+    return this.queue(async () => {
+      const running = this.fleet.servers.has(branchId);
+      const server = running
+        ? this.fleet.servers.get(branchId)!
+        : await this.fleet.start(branchId, this.catalogOf(branchId));
+      try {
+        const out = await this.fleet.sql(this.fleet.dirOf(branchId), server.port, database, TABLES_SQL, true);
+        return JSON.parse(out.trim() || "[]") as unknown[];
+      } finally {
+        if (!running) await this.fleet.stop(branchId);
+      }
+    });
+  }
+
+  /** Runs `work` after every earlier server change and dump (a dump may start and stop a server). */
+  private queue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(async () => {
+      if (this.stopped) throw new Error("the emulator is stopping");
+      return work();
+    });
+    this.chain = next.then(
       () => undefined,
       () => undefined,
     );
-    return work;
+    return next;
   }
 
   /**
@@ -476,3 +511,31 @@ export class RealPostgres {
     process.stderr.write(`${message}\n`);
   }
 }
+
+/** A constraint's column names in the constraint's order: `key` its attribute numbers, `rel` their table. */
+const keyColumns = (key: string, rel: string) =>
+  `(SELECT json_agg(a.attname ORDER BY x.i) FROM unnest(${key}) WITH ORDINALITY x(n, i) ` +
+  `JOIN pg_attribute a ON a.attrelid = ${rel} AND a.attnum = x.n)`;
+
+/** The user tables of a database as one JSON array, in `BranchSchemaJSON`'s `tables` shape. */
+const TABLES_SQL = `
+SELECT coalesce(json_agg(t ORDER BY t.schema, t.name), '[]') FROM (
+  SELECT n.nspname AS schema, c.relname AS name,
+    coalesce((SELECT json_agg(json_build_object('name', a.attname,
+        'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT a.attnotnull,
+        'generated', a.attgenerated <> '') ORDER BY a.attnum)
+      FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '[]') AS columns,
+    coalesce((SELECT json_agg(json_strip_nulls(json_build_object(
+        'type', CASE k.contype WHEN 'p' THEN 'primary_key' WHEN 'u' THEN 'unique' ELSE 'foreign_key' END,
+        'name', k.conname,
+        'columns', ${keyColumns("k.conkey", "k.conrelid")},
+        'referenced_table', CASE WHEN k.contype = 'f' THEN json_build_object('schema', rn.nspname,
+          'table', rc.relname, 'columns', ${keyColumns("k.confkey", "k.confrelid")}) END)) ORDER BY k.conname)
+      FROM pg_constraint k LEFT JOIN pg_class rc ON rc.oid = k.confrelid
+        LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+      WHERE k.conrelid = c.oid AND k.contype IN ('p', 'u', 'f')), '[]') AS constraints
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+    AND n.nspname NOT LIKE 'pg\\_toast%'
+) t;
+`;

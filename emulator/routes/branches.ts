@@ -189,6 +189,30 @@ export function branchRoutes(r: Router): void {
     };
   });
 
+  r.get("/projects/:project_id/branches/:branch_id/schema", async (ctx) => {
+    const what = "get schema";
+    const { project_id, branch_id } = ctx.params();
+    const p = ctx.project(project_id, what);
+    const q = ctx.query();
+    const b = ctx.store.branch(p.id, branch_id);
+    if (!b) throw notFound(`Failed to ${what}: branch ${branch_id} not found in project ${p.id}`);
+    const dbName = stringQuery(q.db_name, "db_name", true);
+    const format = enumQuery(q.format, "format", ["sql", "json"], "sql");
+    // The document: "The `lsn` and `timestamp` values cannot be specified at the same time."
+    if (stringQuery(q.lsn, "lsn") !== undefined && stringQuery(q.timestamp, "timestamp") !== undefined) {
+      throw badRequest(`Failed to ${what}: give lsn or timestamp, not both`);
+    }
+    if (!ctx.store.databasesOf(b.id).some((d) => d.name === dbName))
+      throw notFound(`Failed to ${what}: database "${dbName}" not found on branch ${b.id}`);
+    // As compare_schema, the schema as it is now: the emulator keeps no history of it. In memory,
+    // databases hold no schema.
+    if (format === "json") {
+      const tables = ctx.emu.realPg ? await ctx.emu.realPg.tablesOf(b.id, dbName) : [];
+      return { body: { json: { tables } } };
+    }
+    return { body: { sql: ctx.emu.realPg ? await ctx.emu.realPg.schemaOf(b.id, dbName) : "" } };
+  });
+
   r.get("/projects/:project_id/branches/:branch_id/compare_schema", async (ctx) => {
     const what = "compare schema";
     const { project_id, branch_id } = ctx.params();

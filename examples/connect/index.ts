@@ -46,13 +46,18 @@ const conn = getConnectionUriOutput({
   roleName: role.name,
 });
 
-// With `pulumi config set schemaDatabase neondb` (a database the branch inherited from its parent): what
-// the branch changed in that database's schema, read at each `up` — after a migration, the next `up`
-// shows it.
-const schemaDatabase = config.get("schemaDatabase");
-const schema = schemaDatabase
-  ? getSchemaDiffOutput({ projectId, branchId: branch.id, databaseName: schemaDatabase })
-  : undefined;
+// What the branch changed in the schema of the role's database, read at each `up`: after a migration
+// run as the role (through `connectionUri`), the next `up` shows it. Its parent has no such database, so
+// it shows as wholly new — the migrated schema, every line added; nothing while it holds no object.
+// `pulumi config set schemaDatabase neondb` reads a database the branch inherited instead: the change
+// against the parent's copy.
+const schema = getSchemaDiffOutput({
+  projectId,
+  branchId: branch.id,
+  // Read once the connection string is known (a secret; the name is not): in the preview of the
+  // database's create or rename it is not in the service yet under its new name, and both are unknown.
+  databaseName: config.get("schemaDatabase") || pulumi.unsecret(conn.apply(() => db.name)),
+});
 
 export const branchId = branch.id;
 export const roleName = role.name;
@@ -61,5 +66,5 @@ export const databaseId = db.databaseId;
 // Secret outputs: `pulumi stack output password --show-secrets` (or connectionUri) prints them.
 export const password = role.password;
 export const connectionUri = conn.uri;
-export const schemaChanged = schema?.changed;
-export const schemaDiff = schema?.diff;
+export const schemaChanged = schema.changed;
+export const schemaDiff = schema.diff;

@@ -1,5 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Branch, Database, Role, getConnectionUriOutput } from "@neon-labs-unofficial/pulumi-neon-compute";
+import {
+  Branch,
+  Database,
+  Role,
+  getConnectionUriOutput,
+  getSchemaDiffOutput,
+} from "@neon-labs-unofficial/pulumi-neon-compute";
 
 // One stack per pull request, named after it: `pulumi stack init pr-42`.
 const stack = pulumi.getStack();
@@ -44,3 +50,11 @@ export const connectionUri = getConnectionUriOutput({
   databaseName: database.name,
   roleName: role.name,
 }).uri;
+
+// What the pull request's migrations made in its database, for review: run them as the role (with
+// `connectionUri`), then `pulumi up --yes` reads the diff again and `pulumi stack output schemaDiff`
+// prints it. The default branch has no `app`, so the database shows as wholly new — its schema, every
+// line added — and `schemaChanged` is false while no migration has made anything.
+const schema = getSchemaDiffOutput({ projectId, branchId: branch.id, databaseName: database.name });
+export const schemaChanged = schema.changed;
+export const schemaDiff = schema.diff;

@@ -7,6 +7,7 @@ import {
   BranchesResponseSchema,
   BranchOperationsSchema,
   BranchResponseSchema,
+  BranchSchemaSchema,
   SchemaCompareSchema,
   type Branch,
   type BranchCreateBody,
@@ -22,6 +23,13 @@ export interface SchemaCompareQuery {
   timestamp?: string;
   baseLsn?: string;
   baseTimestamp?: string;
+}
+
+/** Which schema `schema` reads: a database, optionally at a point in time (an LSN or a time, not both). */
+export interface SchemaQuery {
+  databaseName: string;
+  lsn?: string;
+  timestamp?: string;
 }
 
 /** The branch calls of the client. */
@@ -60,6 +68,8 @@ export interface BranchCalls {
    * (`compare_schema`; the base defaults to the branch's parent): "" when they agree.
    */
   compareSchema(projectId: string, branchId: string, q: SchemaCompareQuery): Promise<string>;
+  /** One database's schema on the branch as SQL (`GET …/schema`, `pg_dump --schema-only` text). */
+  schema(projectId: string, branchId: string, q: SchemaQuery): Promise<string>;
 }
 
 /** Branches asked for per page of the listing (the spec allows up to 10000). */
@@ -151,6 +161,17 @@ export function branchCalls(call: Call, http: HttpClient): BranchCalls {
             base_timestamp: q.baseTimestamp,
           },
           map: (r) => r.diff ?? "",
+        },
+      ),
+    schema: (p, b, q) =>
+      call(
+        route("GET /projects/{project_id}/branches/{branch_id}/schema", { project_id: p, branch_id: b }),
+        "read the schema of",
+        `database "${q.databaseName}" of ${branch(p, b)}`,
+        BranchSchemaSchema,
+        {
+          query: { db_name: q.databaseName, lsn: q.lsn, timestamp: q.timestamp, format: "sql" },
+          map: (r) => r.sql ?? "",
         },
       ),
     restore: (p, b, source, preserveUnderName) =>

@@ -119,7 +119,7 @@ export function classifyPollError(err: unknown): PollErrorClass {
 export { projectLockWait, type OperationsReader } from "./projectlock";
 export type { Call } from "./call";
 export type { EndpointOperations } from "./endpoints";
-export type { SchemaCompareQuery } from "./branches";
+export type { SchemaCompareQuery, SchemaQuery } from "./branches";
 
 /** Creates a client. Sends nothing until the first call. */
 export function createNeonClient(opts: NeonClientOptions): NeonClient {

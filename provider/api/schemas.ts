@@ -325,3 +325,9 @@ export interface BranchUpdateBody {
 
 /** `GET …/branches/{branch_id}/compare_schema` (`BranchSchemaCompareResponse`): a unified diff, "" when none. */
 export const SchemaCompareSchema = z.object({ diff: z.string().optional() });
+
+/**
+ * `GET …/branches/{branch_id}/schema` (`BranchSchemaResponse`) with format `sql` (the default): one
+ * database's schema as SQL (its `json` form is not asked for).
+ */
+export const BranchSchemaSchema = z.object({ sql: z.string().optional() });

@@ -1,31 +1,44 @@
 /**
- * `getSchemaDiff`'s request and its failures. The base is always sent (`base_branch_id`): the
+ * `getSchemaDiff`'s requests and its failures. The base is always sent (`base_branch_id`): the
  * document does not say which base `compare_schema` takes without one, so the branch's parent is read
- * and named. A 404 of the comparison can mean a missing branch, base or database on either side; which
+ * and named.
+ *
+ * A database the base does not have (the pull request's own, made on its branch) has no schema there to
+ * compare with, and `compare_schema` answers 404 for it. That is decided by a read of the base's
+ * databases, never by a failed comparison's words; the branch's schema is then read alone
+ * (`GET …/schema`) and shown as wholly new: a unified diff of it against an empty schema, written as
+ * `compare_schema` writes its diffs, every line added. SQL that defines nothing (comments, `SET`s) is
+ * an empty schema: a new database that no migration has touched shows no difference.
+ *
+ * A 404 of a comparison or a read can mean a missing branch, base or database on either side; which
  * one is found by reads, never by the answer's words.
  */
 import type { NeonClient } from "../api";
 import { isNotFound } from "../http/errors";
 import type { GetSchemaDiffArgs } from "./shapes";
 
-/** The comparison's unified diff ("" when the schemas agree). */
+/**
+ * The unified diff of the base's schema of the database and the branch's ("" when they agree); for a
+ * database the base does not have, the branch's schema as wholly new ({@link wholeSchemaAdded}).
+ */
 export async function compareWithBase(api: NeonClient, args: GetSchemaDiffArgs): Promise<string> {
   const { projectId, branchId, databaseName } = args;
   const what = `Failed to compare the schema of database "${databaseName}" of branch ${branchId}`;
-  let base = args.baseBranchId;
-  if (!base) {
-    const branch = await api.branches.get(projectId, branchId).catch(async (err: unknown) => {
-      if (!isNotFound(err)) throw err;
-      throw new Error(`${what}: ${await missing(api, projectId, branchId)}`, { cause: err });
-    });
-    if (!branch.parent_id) {
-      throw new Error(
-        `${what}: the branch has no parent (it is the project's root branch); give baseBranchId, the branch to compare with`,
-      );
-    }
-    base = branch.parent_id;
-  }
+  const base = args.baseBranchId || (await parentOf(api, projectId, branchId, what));
+  const explained = async (err: unknown): Promise<never> => {
+    if (!isNotFound(err)) throw err;
+    const why = await whyNotFound(api, projectId, branchId, base, databaseName, !args.baseBranchId);
+    throw why ? new Error(`${what}: ${why}`, { cause: err }) : err;
+  };
+  const onBase = await api.databases
+    .list(projectId, base)
+    .then((dbs) => dbs.some((d) => d.name === databaseName), explained);
   try {
+    if (!onBase) {
+      const { lsn, timestamp } = args;
+      const sql = await api.branches.schema(projectId, branchId, { databaseName, lsn, timestamp });
+      return wholeSchemaAdded(databaseName, sql);
+    }
     return await api.branches.compareSchema(projectId, branchId, {
       databaseName,
       baseBranchId: base,
@@ -35,17 +48,43 @@ export async function compareWithBase(api: NeonClient, args: GetSchemaDiffArgs):
       baseTimestamp: args.baseTimestamp,
     });
   } catch (err) {
-    if (!isNotFound(err)) throw err;
-    const why = await whyNotFound(
-      api,
-      projectId,
-      branchId,
-      base,
-      databaseName,
-      args.baseBranchId === undefined,
-    );
-    throw why ? new Error(`${what}: ${why}`, { cause: err }) : err;
+    return explained(err);
   }
+}
+
+// A line of SQL that defines no object: blank, a comment, a session setting, or a psql meta-command
+// (pg_dump's `\restrict`). A schema of such lines only is an empty one.
+const DEFINES_NOTHING = /^\s*$|^--|^SET \w+ = [^;]*;$|^SELECT pg_catalog\.set_config\([^;]*\);$|^\\/;
+
+/**
+ * `sql`, the schema of `database` on a branch whose base has no such database, as the unified diff of
+ * an empty schema and it (headers `--- a/<db>`, `+++ b/<db>`, as `compare_schema` writes them, then
+ * one hunk adding every line); "" when the SQL defines nothing.
+ */
+export function wholeSchemaAdded(database: string, sql: string): string {
+  const lines = sql.split("\n");
+  if (lines.every((l) => DEFINES_NOTHING.test(l))) return "";
+  const endsWithNewline = sql.endsWith("\n");
+  if (endsWithNewline) lines.pop();
+  return (
+    `--- a/${database}\n+++ b/${database}\n@@ -0,0 +1,${lines.length} @@\n` +
+    lines.map((l) => `+${l}\n`).join("") +
+    (endsWithNewline ? "" : "\\ No newline at end of file\n")
+  );
+}
+
+/** The branch's parent, the base a comparison takes when none is given; fails for a root branch. */
+async function parentOf(api: NeonClient, projectId: string, branchId: string, what: string): Promise<string> {
+  const branch = await api.branches.get(projectId, branchId).catch(async (err: unknown) => {
+    if (!isNotFound(err)) throw err;
+    throw new Error(`${what}: ${await missing(api, projectId, branchId)}`, { cause: err });
+  });
+  if (!branch.parent_id) {
+    throw new Error(
+      `${what}: the branch has no parent (it is the project's root branch); give baseBranchId, the branch to compare with`,
+    );
+  }
+  return branch.parent_id;
 }
 
 /** What a 404 about `branchId` of `projectId` is: the project (or the key's view of it), or the branch. */
@@ -84,10 +123,7 @@ async function whyNotFound(
     return `the branch has no database "${databaseName}" (its databases: ${onBranch.join(", ") || "none"})`;
   }
   if (!onBase.includes(databaseName)) {
-    return (
-      `${baseName} has no database "${databaseName}": it exists on this branch only, so there is no schema ` +
-      `to compare it with (its databases: ${onBase.join(", ") || "none"})`
-    );
+    return `${baseName} has no database "${databaseName}" (its databases: ${onBase.join(", ") || "none"})`;
   }
   return undefined;
 }

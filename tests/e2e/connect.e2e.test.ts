@@ -5,8 +5,9 @@
  * resource and lookup of the provider plugin (`yaml-program`: the same chain in a project it makes, with
  * a read replica, a project-scoped API key, a reviewer's permission and the other lookups beside it).
  * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
- * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration on the
- * database it inherited, the next `up` shows the table it made.
+ * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration, the
+ * next `up` shows the table it made: in the TypeScript program, the role's own database (which the parent
+ * lacks: its whole schema, added), migrated as the role; in the YAML one, the inherited `neondb`.
  * A password rotation: the old password logs in before it, and once `up` returns only the new one
  * does (Postgres refuses the old one), with every id kept. A database rename: an update at preview,
  * not a replace, the database keeps its id and Postgres serves it under the new name. The passwords and the
@@ -77,6 +78,11 @@ interface Program {
   checkFirstUp?: (outputs: Record<string, unknown>, projectId: string) => Promise<void>;
   /** Secret outputs besides the password and the connection string. */
   moreSecrets: string[];
+  /**
+   * The database `getSchemaDiff` reads: the role's own `app`, which the parent lacks (migrated as the
+   * role, through the exported connection string), or `neondb`, inherited (migrated as its owner).
+   */
+  schemaDatabase: "app" | "neondb";
 }
 
 /**
@@ -158,15 +164,18 @@ async function connectChain(
   const unchanged = await temp.stack.preview({ onOutput: capture, onError: capture });
   expect(unchanged.changeSummary).toEqual({ same: program.creates });
 
-  // An unchanged branch: no schema difference against its parent.
+  // An unchanged branch: no schema difference against its parent (for `app`: a new, empty database).
   expect([first.schemaChanged, first.schemaDiff]).toEqual([false, ""]);
-  // A migration on the database the branch inherited; the next up's lookup shows what it changed.
-  const owner = await api.projects.connectionUri(projectId, {
-    branchId: branch.id,
-    databaseName: "neondb",
-    roleName: "neondb_owner",
-  });
-  expect((await psql(owner, "CREATE TABLE orders (id bigint PRIMARY KEY, note text)")).error).toBe("");
+  // A migration; the next up's lookup shows what it changed.
+  const migrateAs =
+    program.schemaDatabase === "app"
+      ? first.connectionUri
+      : await api.projects.connectionUri(projectId, {
+          branchId: branch.id,
+          databaseName: "neondb",
+          roleName: "neondb_owner",
+        });
+  expect((await psql(migrateAs, "CREATE TABLE orders (id bigint PRIMARY KEY, note text)")).error).toBe("");
 
   // --- (a) password rotation: the old password worked before, only the new one after --------
   const oldPassword = first.password;
@@ -193,8 +202,11 @@ async function connectChain(
   expect((await api.roles.get(projectId, branch.id, "app")).created_at).toBe(roleCreatedAt);
   // getSchemaDiff ran at this up, after the migration: the table is the branch's change.
   expect(second.schemaChanged).toBe(true);
-  expect(second.schemaDiff).toMatch(/^--- a\/neondb\n\+\+\+ b\/neondb\n/);
+  const db = program.schemaDatabase;
+  expect(second.schemaDiff.startsWith(`--- a/${db}\n+++ b/${db}\n`)).toBe(true);
   expect(second.schemaDiff).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+  // The parent has no `app`: its whole schema is new, every line added.
+  if (db === "app") expect(second.schemaDiff).toMatch(/^--- a\/app\n\+\+\+ b\/app\n@@ -0,0 \+1,\d+ @@\n/);
   // The lookup ran after the rotation: its connection string carries the new password.
   expect(new URL(second.connectionUri).password).toBe(newPassword);
 
@@ -291,7 +303,6 @@ test("TypeScript (examples/connect): branch → role → database → connection
     config: {
       "neon-connect:projectId": { value: emulator.seed.projectId },
       "neon-connect:branchName": { value: "connect-ts" },
-      "neon-connect:schemaDatabase": { value: "neondb" },
       "neon:apiUrl": { value: emulator.url },
       "neon:apiKey": { value: emulator.apiKey, secret: true },
     },
@@ -302,6 +313,7 @@ test("TypeScript (examples/connect): branch → role → database → connection
       creates: 4,
       computeTypes: ["read_write"],
       moreSecrets: [],
+      schemaDatabase: "app",
     });
   } finally {
     await temp.dispose();
@@ -327,6 +339,7 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
       creates: 8,
       computeTypes: ["read_only", "read_write"],
       moreSecrets: ["projectConnectionUri", "token"],
+      schemaDatabase: "neondb",
       checkFirstUp: async (out, projectId) => {
         const named: string[] = [];
         for await (const p of api.projects.list({ search: "e2e-yaml-app" })) {

@@ -161,6 +161,81 @@ describe("on the real clock", () => {
     expect(root.body.message).toContain("pass base_branch_id");
   });
 
+  test("schema answers one database's schema: as SQL (pg_dump, as compare_schema compares it) or as JSON tables", async () => {
+    await settle(c, project);
+    const created = await c.post(BR, {
+      params: { project_id: project },
+      body: { branch: { name: "pr-schema", parent_id: main }, endpoints: [{ type: "read_write" }] },
+    });
+    const pr = created.body.branch.id as string;
+    await settle(c, project);
+    expect(
+      (
+        await c.post(ROLES, {
+          params: { project_id: project, branch_id: pr },
+          body: { role: { name: "app" } },
+        })
+      ).status,
+    ).toBe(201);
+    await settle(c, project);
+    const db = await c.post(DBS, {
+      params: { project_id: project, branch_id: pr },
+      body: { database: { name: "app", owner_name: "app" } },
+    });
+    expect(db.status).toBe(201);
+    await settle(c, project);
+    const schema = (q: Record<string, string>) =>
+      c.get(`${BR1}/schema`, { params: { project_id: project, branch_id: pr }, query: q });
+
+    const empty = await schema({ db_name: "app" });
+    expect(empty.status).toBe(200);
+    expect(empty.body.sql).toMatch(/^-- PostgreSQL database dump$/m);
+    expect(empty.body.sql).not.toMatch(/CREATE|restrict/);
+    expect((await schema({ db_name: "app", format: "json" })).body).toEqual({ json: { tables: [] } });
+
+    const migrated = await psql(
+      await uriOf(pr, "app", "app"),
+      "CREATE TABLE users (id bigint PRIMARY KEY, email text UNIQUE);" +
+        "CREATE TABLE orders (id bigint PRIMARY KEY, user_id bigint NOT NULL REFERENCES users)",
+    );
+    expect(migrated.error).toBe("");
+    const sql = (await schema({ db_name: "app" })).body.sql as string;
+    expect(sql).toMatch(/^CREATE TABLE public\.orders \($/m);
+    // Without owners, as compare_schema compares: the two read alike.
+    expect(sql).not.toMatch(/OWNER TO/);
+    const json = (await schema({ db_name: "app", format: "json" })).body.json;
+    expect(json.tables.map((t: { name: string }) => t.name)).toEqual(["orders", "users"]);
+    expect(json.tables[0]).toEqual({
+      schema: "public",
+      name: "orders",
+      columns: [
+        { name: "id", type: "bigint", nullable: false, generated: false },
+        { name: "user_id", type: "bigint", nullable: false, generated: false },
+      ],
+      constraints: [
+        { type: "primary_key", name: "orders_pkey", columns: ["id"] },
+        {
+          type: "foreign_key",
+          name: "orders_user_id_fkey",
+          columns: ["user_id"],
+          referenced_table: { schema: "public", table: "users", columns: ["id"] },
+        },
+      ],
+    });
+    // The parent has no database "app": 404, as for a branch that does not exist.
+    const onMain = await c.get(`${BR1}/schema`, {
+      params: { project_id: project, branch_id: main },
+      query: { db_name: "app" },
+    });
+    expect(onMain.status).toBe(404);
+    expect((await schema({})).status).toBe(400);
+    expect((await schema({ db_name: "app", format: "yaml" })).status).toBe(400);
+    // The document: lsn and timestamp cannot be given together.
+    expect((await schema({ db_name: "app", lsn: "0/1", timestamp: "2026-01-01T00:00:00Z" })).status).toBe(
+      400,
+    );
+  });
+
   test("a read-only compute serves its branch's data, follows its writes and refuses its own", async () => {
     await settle(c, project);
     const made = await c.post(EP, {
@@ -371,7 +446,7 @@ describe("with the clock standing still", () => {
   });
 });
 
-test("in memory, compare_schema answers an empty difference (databases hold no schema)", async () => {
+test("in memory, compare_schema answers an empty difference and schema an empty one (databases hold no schema)", async () => {
   const emu = await startEmulator({ opMs: 10, seed: 93 });
   try {
     const c = new Client(emu);
@@ -381,6 +456,13 @@ test("in memory, compare_schema answers an empty difference (databases hold no s
     });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ diff: "" });
+    const one = (format: string) =>
+      c.get(`${BR1}/schema`, {
+        params: { project_id: emu.seed.projectId, branch_id: emu.seed.branchIds[1] },
+        query: { db_name: "neondb", format },
+      });
+    expect((await one("sql")).body).toEqual({ sql: "" });
+    expect((await one("json")).body).toEqual({ json: { tables: [] } });
     expect(emu.postgres).toBeUndefined();
   } finally {
     await emu.stop();

@@ -3,7 +3,8 @@
  * made from the default branch, a migration run through the connection string `getConnectionUri`
  * gives, and the schema difference against the parent (the default base) or a named base; an
  * unchanged branch gives an empty difference; the base is always sent; wrong arguments, and 404s, fail
- * naming what is wrong, found by reads.
+ * naming what is wrong, found by reads. A database the PR's role owns and its parent lacks: its whole
+ * schema as added lines once its role migrated it, none before.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EmulatorHandle } from "../../../emulator";
@@ -103,9 +104,7 @@ test("wrong arguments fail naming the argument or the missing database, and a ro
 });
 
 test("the base is named in the request, and a 404 is told apart by reads", async () => {
-  const branchId = await previewBranch("schema-only-here");
-  const made = await api.databases.create(projectId, branchId, { name: "prdb", owner_name: "neondb_owner" });
-  await api.waitForOperations(projectId, made.operations);
+  const branchId = await previewBranch("schema-named-base");
   const compare = jest.spyOn(api.branches, "compareSchema");
   try {
     expect(await lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "neondb" }))).toEqual({
@@ -117,12 +116,72 @@ test("the base is named in the request, and a 404 is told apart by reads", async
   } finally {
     compare.mockRestore();
   }
-  await expect(lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "prdb" }))).rejects.toThrow(
-    new RegExp(`its parent ${main} has no database "prdb": it exists on this branch only`),
-  );
   await expect(
     lookup(() =>
       getSchemaDiff({ projectId, branchId, databaseName: "neondb", baseBranchId: "br-nope-123456" }),
     ),
   ).rejects.toThrow(/the base branch br-nope-123456 does not exist in project .* \(check baseBranchId\)/);
+});
+
+test("the PR's role migrates the database it owns, which its parent lacks: the whole schema is new, and none before the migration", async () => {
+  const branchId = await previewBranch("pr-own-db");
+  const role = await api.roles.create(projectId, branchId, { name: "app" });
+  await api.waitForOperations(projectId, role.operations);
+  const db = await api.databases.create(projectId, branchId, { name: "app", owner_name: "app" });
+  await api.waitForOperations(projectId, db.operations);
+  const compare = jest.spyOn(api.branches, "compareSchema");
+  const schema = jest.spyOn(api.branches, "schema");
+  try {
+    // A new database no migration touched: nothing to show.
+    expect(await lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "app" }))).toEqual({
+      diff: "",
+      changed: false,
+    });
+    const { uri } = await lookup(() =>
+      getConnectionUri({ projectId, branchId, databaseName: "app", roleName: "app" }),
+    );
+    const migration = await psql(uri, "CREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,2))");
+    expect(migration.error).toBe("");
+
+    const { diff, changed } = await lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "app" }));
+    expect(changed).toBe(true);
+    expect(diff).toMatch(/^--- a\/app\n\+\+\+ b\/app\n@@ -0,0 \+1,\d+ @@\n/);
+    expect(diff).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+    expect(diff).toMatch(/^\+    total numeric\(10,2\)$/m);
+    expect(diff).toMatch(/^\+    ADD CONSTRAINT orders_pkey PRIMARY KEY \(id\);$/m);
+    // Every line after the headers is added: there is nothing on the parent's side.
+    expect(
+      diff
+        .trimEnd()
+        .split("\n")
+        .slice(3)
+        .filter((l) => !l.startsWith("+")),
+    ).toEqual([]);
+    // Decided by a read of the parent's databases; the comparison, which would answer 404, is not asked.
+    expect(compare).not.toHaveBeenCalled();
+    expect(schema.mock.calls.map((c) => [c[1], c[2].databaseName])).toEqual([
+      [branchId, "app"],
+      [branchId, "app"],
+    ]);
+  } finally {
+    compare.mockRestore();
+    schema.mockRestore();
+  }
+  // The same database on both sides: against a sibling that has one too, the change (a comparison).
+  const sibling = await previewBranch("pr-own-db-sibling");
+  const other = await api.roles.create(projectId, sibling, { name: "app" });
+  await api.waitForOperations(projectId, other.operations);
+  const siblingDb = await api.databases.create(projectId, sibling, { name: "app", owner_name: "app" });
+  await api.waitForOperations(projectId, siblingDb.operations);
+  const against = await lookup(() =>
+    getSchemaDiff({ projectId, branchId, databaseName: "app", baseBranchId: sibling }),
+  );
+  expect(against.diff).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
+  expect(against.diff).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+  expect(against.diff).toMatch(/^ SET row_security = off;$/m);
+
+  // A database on neither the branch nor its parent: the branch's read explains the 404.
+  await expect(lookup(() => getSchemaDiff({ projectId, branchId, databaseName: "nope" }))).rejects.toThrow(
+    /the branch has no database "nope" \(its databases: neondb, app\)/,
+  );
 });

@@ -290,6 +290,16 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "branches.schema",
+    (api) => api.branches.schema(P, B, { databaseName: "db 1", timestamp: "2026-01-02T03:04:05Z" }),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/schema?db_name=db+1&timestamp=2026-01-02T03:04:05Z&format=sql",
+      route: "GET /projects/{project_id}/branches/{branch_id}/schema",
+      failed: 'Failed to read the schema of database "db 1" of branch br?1 of project p/1',
+    },
+  ],
+  [
     "branches.delete",
     (api) => api.branches.delete(P, B),
     {
