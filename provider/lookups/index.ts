@@ -7,13 +7,19 @@
 import * as pulumi from "@pulumi/pulumi";
 // Not "../api": its index loads the client and its zod schemas, which a program needs only when it looks up.
 import { collectAll, paginate } from "../api/pager";
-import { ApiError } from "../http/errors";
 import { loadClientEarly, lookupClient } from "./client";
-import { asRunError } from "./errors";
+import { asRunError, never, PROGRAM, type LookupSeams } from "./errors";
+import { unknownAtPreview, type PreviewUnknown } from "./preview";
 import { compareWithBase } from "./schema";
 
 /** @internal (the provider plugin's invokes and the tests) */
 export { withLookupClient } from "./client";
+/** @internal (the provider plugin's invokes) */
+export { asRunError } from "./errors";
+/** @internal (the tests) */
+export type { LookupSeams } from "./errors";
+/** @internal (the provider plugin's invokes) */
+export { unknownAtPreview } from "./preview";
 import {
   branchInfo,
   computeInfo,
@@ -45,8 +51,8 @@ const MAX_OPERATIONS_PAGE = 1000;
 /** The largest page the projects list serves. */
 const MAX_PROJECTS_PAGE = 400;
 
-/** The projects the API key can see, in the service's order, following the cursor up to `limit`. */
-export async function getProjects(args: GetProjectsArgs = {}): Promise<ProjectInfo[]> {
+/** {@link getProjects}, failing with the service's or the argument check's own error. */
+async function readProjects(args: GetProjectsArgs = {}): Promise<ProjectInfo[]> {
   const limit = positiveInt(args.limit ?? 100, "getProjects", "limit");
   const projects = lookupClient().projects.list({
     orgId: args.orgId,
@@ -57,10 +63,15 @@ export async function getProjects(args: GetProjectsArgs = {}): Promise<ProjectIn
 }
 
 /**
- * A project's operations, newest first as the service returns them, following the cursor page by
- * page until `limit` operations (of `endpointId`, when given) are found or the history ends.
+ * The projects the API key can see, in the service's order, following the cursor up to `limit`.
+ * A failure is a `pulumi.RunError` of one line.
  */
-export async function getOperations(args: GetOperationsArgs): Promise<OperationInfo[]> {
+export function getProjects(args: GetProjectsArgs = {}): Promise<ProjectInfo[]> {
+  return plainly(readProjects(args));
+}
+
+/** {@link getOperations}, failing with the service's or the argument check's own error. */
+async function readOperations(args: GetOperationsArgs): Promise<OperationInfo[]> {
   const limit = positiveInt(args.limit, "getOperations", "limit");
   const pageSize = positiveInt(args.pageSize ?? Math.min(limit, 100), "getOperations", "pageSize");
   if (pageSize > MAX_OPERATIONS_PAGE) {
@@ -77,13 +88,30 @@ export async function getOperations(args: GetOperationsArgs): Promise<OperationI
   return (await collectAll(matching, { limit })).map(operationInfo);
 }
 
-/** One compute; fails (HTTP 404) when it does not exist or the key cannot see it. */
-export async function getCompute(args: GetComputeArgs): Promise<ComputeInfo> {
+/**
+ * A project's operations, newest first as the service returns them, following the cursor page by
+ * page until `limit` operations (of `endpointId`, when given) are found or the history ends.
+ * A failure is a `pulumi.RunError` of one line.
+ */
+export function getOperations(args: GetOperationsArgs): Promise<OperationInfo[]> {
+  return plainly(readOperations(args));
+}
+
+/** {@link getCompute}, failing with the service's or the argument check's own error. */
+async function readCompute(args: GetComputeArgs): Promise<ComputeInfo> {
   return computeInfo(await lookupClient().endpoints.get(args.projectId, args.endpointId));
 }
 
-/** The computes of a project, or of one of its branches. */
-export async function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]> {
+/**
+ * One compute; fails (HTTP 404) when it does not exist or the key cannot see it.
+ * A failure is a `pulumi.RunError` of one line.
+ */
+export function getCompute(args: GetComputeArgs): Promise<ComputeInfo> {
+  return plainly(readCompute(args));
+}
+
+/** {@link getComputes}, failing with the service's or the argument check's own error. */
+async function readComputes(args: GetComputesArgs): Promise<ComputeInfo[]> {
   const api = lookupClient();
   const endpoints = args.branchId
     ? await api.endpoints.listByBranch(args.projectId, args.branchId)
@@ -92,20 +120,30 @@ export async function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]>
 }
 
 /**
- * The branches of a project, every page, with their annotations and the stack that made each (for a
- * branch this package made): what a sweep of leaked preview branches reads.
+ * The computes of a project, or of one of its branches.
+ * A failure is a `pulumi.RunError` of one line.
  */
-export async function getBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
+export function getComputes(args: GetComputesArgs): Promise<ComputeInfo[]> {
+  return plainly(readComputes(args));
+}
+
+/** {@link getBranches}, failing with the service's or the argument check's own error. */
+async function readBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
   const listed = await lookupClient().branches.listAnnotated(args.projectId, { search: args.search });
   return listed.map((x) => branchInfo(x.branch, x.annotation));
 }
 
 /**
- * The connection string of a role and database on a compute. It carries the role's password: prefer
- * {@link getConnectionUriOutput}, whose result is a secret; a program that uses this one must wrap
- * the value in `pulumi.secret` before exporting it.
+ * The branches of a project, every page, with their annotations and the stack that made each (for a
+ * branch this package made): what a sweep of leaked preview branches reads.
+ * A failure is a `pulumi.RunError` of one line.
  */
-export async function getConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
+export function getBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
+  return plainly(readBranches(args));
+}
+
+/** {@link getConnectionUri}, failing with the service's or the argument check's own error. */
+async function readConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
   requireStrings("getConnectionUri", args, ["projectId", "databaseName", "roleName"]);
   const uri = await lookupClient().projects.connectionUri(args.projectId, {
     branchId: args.branchId,
@@ -118,13 +156,29 @@ export async function getConnectionUri(args: GetConnectionUriArgs): Promise<Conn
 }
 
 /**
- * What a branch changed in a database's schema: the unified difference between a base branch's schema
- * (default: the branch's parent) and the branch's (Neon's `compare_schema`), and whether there is one.
+ * The connection string of a role and database on a compute. It carries the role's password: prefer
+ * {@link getConnectionUriOutput}, whose result is a secret; a program that uses this one must wrap
+ * the value in `pulumi.secret` before exporting it.
+ * A failure is a `pulumi.RunError` of one line.
  */
-export async function getSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
+export function getConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
+  return plainly(readConnectionUri(args));
+}
+
+/** {@link getSchemaDiff}, failing with the service's or the argument check's own error. */
+async function readSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
   requireStrings("getSchemaDiff", args, ["projectId", "branchId", "databaseName"]);
   const diff = await compareWithBase(lookupClient(), args);
   return { diff, changed: diff.trim() !== "" };
+}
+
+/**
+ * What a branch changed in a database's schema: the unified difference between a base branch's schema
+ * (default: the branch's parent) and the branch's (Neon's `compare_schema`), and whether there is one.
+ * A failure is a `pulumi.RunError` of one line.
+ */
+export function getSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
+  return plainly(readSchemaDiff(args));
 }
 
 /** Arguments of a lookup's `…Output` variant: each argument may be a `pulumi.Input`. */
@@ -132,87 +186,105 @@ export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 /** {@link getProjects} for `pulumi.Input` arguments. */
 export function getProjectsOutput(args: OutputArgs<GetProjectsArgs> = {}): pulumi.Output<ProjectInfo[]> {
-  return outputOf(args, getProjects);
+  return lookupOutput("getProjects", args, readProjects);
 }
 
 /** {@link getOperations} for `pulumi.Input` arguments. */
 export function getOperationsOutput(args: OutputArgs<GetOperationsArgs>): pulumi.Output<OperationInfo[]> {
-  return outputOf(args, getOperations);
+  return lookupOutput("getOperations", args, readOperations);
 }
 
 /** {@link getCompute} for `pulumi.Input` arguments. */
 export function getComputeOutput(args: OutputArgs<GetComputeArgs>): pulumi.Output<ComputeInfo> {
-  return outputOf(args, getCompute);
+  return lookupOutput("getCompute", args, readCompute);
 }
 
 /** {@link getBranches} for `pulumi.Input` arguments. */
 export function getBranchesOutput(args: OutputArgs<GetBranchesArgs>): pulumi.Output<BranchInfo[]> {
-  return outputOf(args, getBranches);
+  return lookupOutput("getBranches", args, readBranches);
 }
 
 /** {@link getComputes} for `pulumi.Input` arguments. */
 export function getComputesOutput(args: OutputArgs<GetComputesArgs>): pulumi.Output<ComputeInfo[]> {
-  return outputOf(args, getComputes);
+  return lookupOutput("getComputes", args, readComputes);
 }
 
 /** {@link getSchemaDiff} for `pulumi.Input` arguments. */
 export function getSchemaDiffOutput(args: OutputArgs<GetSchemaDiffArgs>): pulumi.Output<SchemaDiff> {
-  return outputOf(args, getSchemaDiff);
+  return lookupOutput("getSchemaDiff", args, readSchemaDiff);
 }
 
 /** {@link getConnectionUri} for `pulumi.Input` arguments; the result is a secret. */
 export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): pulumi.Output<ConnectionUri> {
-  loadClientEarly(args);
-  return pulumi.secret(
-    pulumi.output(args).apply(async (a) => {
-      try {
-        return await getConnectionUri(a as unknown as GetConnectionUriArgs);
-      } catch (err) {
-        // A preview shows a renamed database (or role) under its new name before the update made
-        // it: not there yet is not an error then, the uri is simply not known until the update.
-        if (
-          pulumi.runtime.isDryRun() &&
-          err instanceof ApiError &&
-          err.kind === "not_found" &&
-          (await whereExists(a as unknown as GetConnectionUriArgs))
-        ) {
-          void pulumi.log.warn(
-            `getConnectionUri: ${err.apiMessage.replace(/[.\s]+$/, "")}; the connection string is unknown in ` +
-              "this preview (right when this update creates or renames the database or role; otherwise check " +
-              "databaseName and roleName, or `pulumi up` fails here)",
-          );
-          return pulumi.unknown as unknown as ConnectionUri;
-        }
-        throw asRunError(err);
-      }
-    }) as unknown as pulumi.Output<ConnectionUri>,
-  );
+  return pulumi.secret(lookupOutput("getConnectionUri", args, readConnectionUri));
 }
 
 /**
- * At preview, whether the project (and the branch, when given) exist: then a missing database or role
- * may be one this update creates or renames; otherwise the arguments are wrong, and the preview fails.
+ * The lookups as the plugin's invokes call them: by name, failing with the service's or the argument
+ * check's own error (not yet a `RunError`), in the client scope the caller set (`withLookupClient`).
+ * @internal
  */
-async function whereExists(a: GetConnectionUriArgs): Promise<boolean> {
-  const api = lookupClient();
+export const LOOKUP_CALLS: Readonly<Record<string, (args: never) => Promise<unknown>>> = {
+  getProjects: readProjects,
+  getOperations: readOperations,
+  getCompute: readCompute,
+  getComputes: readComputes,
+  getBranches: readBranches,
+  getConnectionUri: readConnectionUri,
+  getSchemaDiff: readSchemaDiff,
+};
+
+/**
+ * A lookup's `…Output` variant: `read` once every argument is known. Its `Output` never rejects (see
+ * {@link failProgram}): a failure fails the program with one line and leaves the `Output` without a
+ * value, what depends on it unregistered; at preview, a 404 about something this run may make, or that
+ * is going away, is an unknown value with one warning instead ({@link unknownAtPreview}).
+ * @internal
+ */
+export function lookupOutput<A, R>(
+  name: string,
+  args: OutputArgs<A>,
+  read: (a: A) => Promise<R>,
+  seams: LookupSeams = PROGRAM,
+): pulumi.Output<R> {
+  loadClientEarly(args);
+  // The ids a resource of the program gave (an Output): what the stack holds, not typed by hand.
+  const given = args as Record<string, unknown>;
+  const fromProgram = (key: string) => pulumi.Output.isInstance(given?.[key]);
+  return pulumi.output(args).apply(async (a): Promise<R> => {
+    try {
+      return await read(a as unknown as A);
+    } catch (err) {
+      const unknown = seams.isDryRun()
+        ? await atPreview(name, a as Record<string, unknown>, err, fromProgram)
+        : undefined;
+      if (unknown) {
+        seams.warn(unknown.warning);
+        return pulumi.unknown as unknown as R;
+      }
+      seams.fail(asRunError(err));
+      return never<R>();
+    }
+  }) as unknown as pulumi.Output<R>;
+}
+
+/** {@link unknownAtPreview} with the program's client; nothing it meets escapes (the error stands then). */
+async function atPreview(
+  name: string,
+  args: Record<string, unknown>,
+  err: unknown,
+  fromProgram: (key: string) => boolean,
+): Promise<PreviewUnknown | undefined> {
   try {
-    await (a.branchId ? api.branches.get(a.projectId, a.branchId) : api.projects.get(a.projectId));
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === "not_found") return false;
-    throw asRunError(err);
+    return await unknownAtPreview(name, args, err, { api: lookupClient(), fromProgram });
+  } catch {
+    return undefined;
   }
 }
 
-function outputOf<A, R>(args: OutputArgs<A>, fn: (a: A) => Promise<R>): pulumi.Output<R> {
-  loadClientEarly(args);
-  return pulumi.output(args).apply(async (a) => {
-    try {
-      return await fn(a as unknown as A);
-    } catch (err) {
-      throw asRunError(err);
-    }
-  }) as unknown as pulumi.Output<R>;
+/** A plain lookup's promise, its failure a one-line `RunError` ({@link asRunError}). */
+function plainly<T>(p: Promise<T>): Promise<T> {
+  return p.catch((err: unknown) => Promise.reject(asRunError(err)));
 }
 
 /** Refuses, before any request, an argument that is required and is not a non-empty string. */

@@ -71,18 +71,35 @@ function rethrow(err: unknown, kind: ResourceKind, ...sources: (Bag | undefined)
 
 const plain = (p: unknown): Bag => (reveal(p ?? {}) as Bag) ?? {};
 
-/** Runs a lookup by token (`neoncompute:index:getProjects` …) with the runtime's client. */
-async function invoke(rt: Runtime, token: string, args: Bag): Promise<provider.InvokeResult> {
+/**
+ * Runs a lookup by token (`neoncompute:index:getProjects` …) with the runtime's client. At preview, a
+ * 404 about a branch the stack holds and the service deleted (at its expiry) says so and names the
+ * remedy: an invoke's result cannot be unknown (the engine refuses one), so unlike the TypeScript face's
+ * lookups it fails the preview. Its errors are one line ({@link lookups.asRunError}).
+ */
+async function invoke(
+  rt: Runtime,
+  token: string,
+  args: Bag,
+  preview = false,
+): Promise<provider.InvokeResult> {
   const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : "";
   const def = LOOKUPS.find((l) => l.name === name);
-  const fn = def ? (lookups as unknown as Record<string, (a: Bag) => Promise<unknown>>)[def.name] : undefined;
-  if (!def || !fn) {
+  const call = def ? lookups.LOOKUP_CALLS[def.name] : undefined;
+  if (!def || !call) {
     throw new Error(
       `Failed to invoke ${token}: not a function of the ${PACKAGE} provider; its functions are ` +
         `${LOOKUPS.map((l) => `${PACKAGE}:index:${l.name}`).join(", ")}.`,
     );
   }
-  const result = await lookups.withLookupClient(rt.client(), () => fn(plain(args)));
+  const a = plain(args);
+  let result: unknown;
+  try {
+    result = await lookups.withLookupClient(rt.client(), () => call(a as never));
+  } catch (err) {
+    const gone = preview ? await goneAtPreview(rt, name, a, err) : undefined;
+    throw lookups.asRunError(gone ? new Error(`Failed to run ${name}: ${gone}.`, { cause: err }) : err);
+  }
   const outs = def.wraps ? { [def.wraps]: result } : (result as Bag);
   // A secret field (a connection string) leaves the plugin marked secret.
   return {
@@ -91,6 +108,39 @@ async function invoke(rt: Runtime, token: string, args: Bag): Promise<provider.I
       def.result.filter((p) => p.secret).map((p) => p.name),
     ),
   };
+}
+
+/** Why a lookup's 404 at preview is about a branch of the stack that is gone, if it is. */
+async function goneAtPreview(
+  rt: Runtime,
+  name: string,
+  args: Bag,
+  err: unknown,
+): Promise<string | undefined> {
+  try {
+    const unknown = await lookups.unknownAtPreview(name, args, err, {
+      api: rt.client(),
+      fromProgram: (key, id) =>
+        key === "branchId" && declaredBranch(rt, String(args.projectId), id) !== undefined,
+      expiryOf: (projectId, branchId) => declaredBranch(rt, projectId, branchId)?.expiresAt,
+    });
+    return unknown?.kind === "gone" ? unknown.reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What this run knows of branch `branchId`, as a lookup may ask it: a Branch of the program declares
+ * it (its diff ran in this preview or update, before an invoke given its id), with the expiry it gives.
+ */
+function declaredBranch(
+  rt: Runtime,
+  projectId: string,
+  branchId: string,
+): { expiresAt: string | null } | undefined {
+  const at = rt.ledger.expiryPlanned.get(`${projectId}/${branchId}`);
+  return at === undefined ? undefined : { expiresAt: at };
 }
 
 /**
@@ -106,6 +156,8 @@ export function createProvider(
   changedKeys(urn: string, olds: Bag, news: Bag): string[];
   /** Inputs unknown in the preview of a create (see `ResourceKind.unknownAtCreate`). */
   unknownAtCreate(urn: string): readonly string[];
+  /** A lookup by token, `preview` as the engine's request says (Invoke). */
+  invokeAt(token: string, args: Bag, preview: boolean): Promise<provider.InvokeResult>;
   /** Makes `rt` this provider instance's runtime (Configure). */
   useRuntime(rt: Runtime): void;
   /** This provider instance's runtime. */
@@ -186,6 +238,7 @@ export function createProvider(
     },
 
     invoke: (token, args) => invoke(rt, token, args),
+    invokeAt: (token, args, preview) => invoke(rt, token, args, preview),
   };
 }
 

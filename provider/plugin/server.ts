@@ -13,6 +13,7 @@
  * - Create / Update / Delete: never sent to the provider during preview (a preview's Create and Update
  *   are answered by {@link previewResponse}); the request's `timeout` (the resource's `customTimeouts`)
  *   bounds the waits, which the stock server never passes on.
+ * - Invoke: the stock one drops the request's `preview` and prints each error's stack.
  * - Attach: progress lines follow the engine's address.
  */
 import { PACKAGE } from "../resources/classes";
@@ -180,6 +181,21 @@ export function decorate(stock: Handlers, provider: PluginProvider, engineAddres
         resp.setId(result.id);
         resp.setProperties(structproto.Struct.fromJavaScript(result.props ?? {}));
         if (result.inputs !== undefined) resp.setInputs(structproto.Struct.fromJavaScript(result.inputs));
+        return resp;
+      });
+    },
+
+    invoke(call, callback) {
+      // The stock handler drops the request's `preview`, and prints each error with its stack.
+      reply(callback, async () => {
+        const req = call.request;
+        const result = await provider.invokeAt(
+          req.getTok(),
+          toJs(req.getArgs()),
+          Boolean(req.getPreview?.()),
+        );
+        const resp = new provproto.InvokeResponse();
+        resp.setReturn(structproto.Struct.fromJavaScript(result.outputs));
         return resp;
       });
     },

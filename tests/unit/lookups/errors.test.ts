@@ -1,12 +1,14 @@
 /**
  * asRunError (provider/lookups/errors.ts): a lookup's expected failure reaches the program as a
  * RunError whose stack is its message alone (Pulumi's handler inspects it, and Node.js 22's inspect
- * loops for seconds on the SDK's source-mapped frames); a bug keeps its error and its trace.
+ * loops for seconds on the SDK's source-mapped frames), with no `cause` for that handler to inspect;
+ * a bug keeps its error and its trace. notFoundIn: a 404 is told by the ApiError's kind, also as the
+ * cause of a lookup's own explanation, never by words.
  */
 import * as util from "util";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiError } from "../../../provider/api";
-import { asRunError } from "../../../provider/lookups/errors";
+import { asRunError, notFoundIn } from "../../../provider/lookups/errors";
 
 const notFound = () =>
   new ApiError({
@@ -39,4 +41,22 @@ test("a bug keeps its own error and trace", () => {
   const bug = new TypeError("cannot read properties of undefined");
   expect(asRunError(bug)).toBe(bug);
   expect((asRunError(bug) as Error).stack).toMatch(/\n\s+at /);
+});
+
+test("a RunError already made is kept, and none carries a cause", () => {
+  const run = asRunError(notFound()) as Error;
+  expect(asRunError(run)).toBe(run);
+  expect(run.cause).toBeUndefined();
+});
+
+test("notFoundIn: the service's 404, itself or as the cause of an explanation; nothing else", () => {
+  expect(notFoundIn(notFound())).toBe(true);
+  expect(notFoundIn(new Error("Failed to compare: the branch has no database", { cause: notFound() }))).toBe(
+    true,
+  );
+  expect(notFoundIn(new Error("Failed to compare: not found"))).toBe(false);
+  expect(
+    notFoundIn(new RangeError("Failed to run getOperations: limit must be a positive whole number")),
+  ).toBe(false);
+  expect(notFoundIn(undefined)).toBe(false);
 });
