@@ -228,12 +228,19 @@ export const GET_SCHEMA_DIFF: LookupDef = {
     "What a branch changed in a database's schema: the unified difference between a base branch's " +
     "schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, " +
     "else the branch's parent, read and always named in the request. For a pull request's review: the " +
-    "preview branch against the branch it was made from. Fails naming what is missing — the branch, the " +
-    "base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.",
+    "preview branch against the branch it was made from. A database the base does not have (the one a pull " +
+    "request's role owns and migrates) is wholly new: the branch's schema against an empty one, every line " +
+    "added, and no difference while it holds no object. Fails naming what is missing — the branch, the " +
+    "base, or the database on the branch (found by reads) — and for a root branch without `baseBranchId`.",
   args: [
     arg("projectId", "string", "required", "The project."),
     arg("branchId", "string", "required", "The branch whose schema is compared (`br-…`)."),
-    arg("databaseName", "string", "required", "The database whose schema is compared, on both branches."),
+    arg(
+      "databaseName",
+      "string",
+      "required",
+      "The database whose schema is compared (on the base too, when the base has it).",
+    ),
     arg(
       "baseBranchId",
       "string",

@@ -205,7 +205,7 @@ export interface GetSchemaDiffArgs {
   projectId: string;
   /** The branch whose schema is compared (`br-…`). */
   branchId: string;
-  /** The database whose schema is compared, on both branches. */
+  /** The database whose schema is compared (on the base too, when the base has it). */
   databaseName: string;
   /** The branch to compare with (default: the branch's parent, read and sent). */
   baseBranchId?: string;

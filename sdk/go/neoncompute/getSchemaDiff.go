@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. Fails naming what is missing — the branch, the base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.
+// What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. A database the base does not have (the one a pull request's role owns and migrates) is wholly new: the branch's schema against an empty one, every line added, and no difference while it holds no object. Fails naming what is missing — the branch, the base, or the database on the branch (found by reads) — and for a root branch without `baseBranchId`.
 func GetSchemaDiff(ctx *pulumi.Context, args *GetSchemaDiffArgs, opts ...pulumi.InvokeOption) (*GetSchemaDiffResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetSchemaDiffResult
@@ -31,7 +31,7 @@ type GetSchemaDiffArgs struct {
 	BaseTimestamp *string `pulumi:"baseTimestamp"`
 	// The branch whose schema is compared (`br-…`).
 	BranchId string `pulumi:"branchId"`
-	// The database whose schema is compared, on both branches.
+	// The database whose schema is compared (on the base too, when the base has it).
 	DatabaseName string `pulumi:"databaseName"`
 	// Compare the branch's schema as of this LSN (default: now).
 	Lsn *string `pulumi:"lsn"`
@@ -66,7 +66,7 @@ type GetSchemaDiffOutputArgs struct {
 	BaseTimestamp pulumi.StringPtrInput `pulumi:"baseTimestamp"`
 	// The branch whose schema is compared (`br-…`).
 	BranchId pulumi.StringInput `pulumi:"branchId"`
-	// The database whose schema is compared, on both branches.
+	// The database whose schema is compared (on the base too, when the base has it).
 	DatabaseName pulumi.StringInput `pulumi:"databaseName"`
 	// Compare the branch's schema as of this LSN (default: now).
 	Lsn pulumi.StringPtrInput `pulumi:"lsn"`

@@ -68,13 +68,13 @@ def get_schema_diff(base_branch_id: Optional[_builtins.str] = None,
                     timestamp: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSchemaDiffResult:
     """
-    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. Fails naming what is missing — the branch, the base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.
+    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. A database the base does not have (the one a pull request's role owns and migrates) is wholly new: the branch's schema against an empty one, every line added, and no difference while it holds no object. Fails naming what is missing — the branch, the base, or the database on the branch (found by reads) — and for a root branch without `baseBranchId`.
 
     :param _builtins.str base_branch_id: The branch to compare with (default: the branch's parent, read and sent).
     :param _builtins.str base_lsn: Compare the base's schema as of this LSN (default: now).
     :param _builtins.str base_timestamp: Compare the base's schema as of this time (RFC 3339; default: now).
     :param _builtins.str branch_id: The branch whose schema is compared (`br-…`).
-    :param _builtins.str database_name: The database whose schema is compared, on both branches.
+    :param _builtins.str database_name: The database whose schema is compared (on the base too, when the base has it).
     :param _builtins.str lsn: Compare the branch's schema as of this LSN (default: now).
     :param _builtins.str project_id: The project.
     :param _builtins.str timestamp: Compare the branch's schema as of this time (RFC 3339; default: now).
@@ -104,13 +104,13 @@ def get_schema_diff_output(base_branch_id: pulumi.Input[Optional[Optional[_built
                            timestamp: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSchemaDiffResult]:
     """
-    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. Fails naming what is missing — the branch, the base, or the database on either side (found by reads) — and for a root branch without `baseBranchId`.
+    What a branch changed in a database's schema: the unified difference between a base branch's schema and this branch's (Neon's `compare_schema`), and whether there is one. The base is `baseBranchId`, else the branch's parent, read and always named in the request. For a pull request's review: the preview branch against the branch it was made from. A database the base does not have (the one a pull request's role owns and migrates) is wholly new: the branch's schema against an empty one, every line added, and no difference while it holds no object. Fails naming what is missing — the branch, the base, or the database on the branch (found by reads) — and for a root branch without `baseBranchId`.
 
     :param _builtins.str base_branch_id: The branch to compare with (default: the branch's parent, read and sent).
     :param _builtins.str base_lsn: Compare the base's schema as of this LSN (default: now).
     :param _builtins.str base_timestamp: Compare the base's schema as of this time (RFC 3339; default: now).
     :param _builtins.str branch_id: The branch whose schema is compared (`br-…`).
-    :param _builtins.str database_name: The database whose schema is compared, on both branches.
+    :param _builtins.str database_name: The database whose schema is compared (on the base too, when the base has it).
     :param _builtins.str lsn: Compare the branch's schema as of this LSN (default: now).
     :param _builtins.str project_id: The project.
     :param _builtins.str timestamp: Compare the branch's schema as of this time (RFC 3339; default: now).
