@@ -54,9 +54,9 @@ const conn = getConnectionUriOutput({
 const schema = getSchemaDiffOutput({
   projectId,
   branchId: branch.id,
-  // Read once the connection string is known (a secret; the name is not): in the preview of the
-  // database's create or rename it is not in the service yet under its new name, and both are unknown.
-  databaseName: config.get("schemaDatabase") || pulumi.unsecret(conn.apply(() => db.name)),
+  // In the preview of the database's rename its new name is not in the service yet: the diff is then
+  // unknown, with a warning.
+  databaseName: config.get("schemaDatabase") || db.name,
 });
 
 export const branchId = branch.id;

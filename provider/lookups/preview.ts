@@ -10,9 +10,11 @@
  * - `getConnectionUri`, whose project and branch exist: the database or role may be one this update
  *   creates or renames (a preview shows a rename under its new name before the service has it). A
  *   mistyped name shows the same way, and `up` fails on it.
+ * - `getSchemaDiff` of a database whose name a resource of the program gives (an `Output` in the
+ *   TypeScript face), on a branch that exists: the same rename or create.
  *
- * Everything else (`getSchemaDiff` of a database neither side has, an id typed by hand that does not
- * exist) fails the preview. Which object a 404 was about is found by reads, never by the answer's words.
+ * Everything else (`getSchemaDiff` of a database typed by hand that the branch lacks, an id typed by
+ * hand that does not exist) fails the preview. Which object a 404 was about is found by reads, never by the answer's words.
  */
 import type { NeonClient } from "../api";
 import { isNotFound } from "../http/errors";
@@ -99,20 +101,42 @@ async function goneObject(
   };
 }
 
-/** getConnectionUri: a database or role this update may make, on a project and branch that exist. */
+/**
+ * A database or role this update may make, on a project and branch that exist: getConnectionUri's
+ * names, and getSchemaDiff's database when a resource of the program gives its name (a literal name
+ * that is not there is a mistake, and fails the preview).
+ */
 async function notYetMade(
   name: string,
   args: Args,
   err: unknown,
   facts: PreviewFacts,
 ): Promise<PreviewUnknown | undefined> {
-  const { projectId, branchId } = args;
-  if (name !== "getConnectionUri" || !text(projectId)) return undefined;
+  const { projectId, branchId, databaseName } = args;
+  if (!text(projectId)) return undefined;
+  const schemaOfProgram =
+    name === "getSchemaDiff" &&
+    text(branchId) &&
+    text(databaseName) &&
+    facts.fromProgram("databaseName", databaseName);
+  if (name !== "getConnectionUri" && !schemaOfProgram) return undefined;
   const where = text(branchId)
     ? () => facts.api.branches.get(projectId, branchId)
     : () => facts.api.projects.get(projectId);
   if (await isGone(where)) return undefined;
-  const said = isNotFound(err) ? err.apiMessage.replace(/[.\s]+$/, "") : "the service answered 404";
+  const said = (
+    isNotFound(err) ? err.apiMessage : err instanceof Error ? err.message : "the service answered 404"
+  ).replace(/[.\s]+$/, "");
+  if (schemaOfProgram) {
+    const reason = `${said}; right when this update creates or renames the database`;
+    return {
+      kind: "not-yet",
+      reason,
+      warning:
+        `getSchemaDiff: ${said}; the schema difference is unknown in this preview (right when this update ` +
+        "creates or renames the database, whose name a resource gives; otherwise `pulumi up` fails here)",
+    };
+  }
   const reason =
     `${said}; right when this update creates or renames the database or role; otherwise check databaseName ` +
     "and roleName";

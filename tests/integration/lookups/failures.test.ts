@@ -4,8 +4,8 @@
  * a one-line `RunError`, and its Output never rejects (Pulumi would report each promise it builds from
  * a rejected value as handled late). At preview, a 404 about something this run may make
  * (`getConnectionUri`'s database) or that is gone (the stack's branch, deleted at its expiry) is an
- * unknown with one warning; `getSchemaDiff` of a database neither side has, and an id typed by hand,
- * fail. The plugin cannot answer an unknown (the engine refuses one in an invoke's result): it fails,
+ * unknown with one warning, as is `getSchemaDiff`'s database when a resource gives its name; a database
+ * name or an id typed by hand that is not there fails. The plugin cannot answer an unknown (the engine refuses one in an invoke's result): it fails,
  * naming the gone branch and the remedy.
  */
 import * as util from "util";
@@ -132,6 +132,25 @@ describe("an …Output lookup that fails", () => {
     expect(err.message).toMatch(/the branch has no database "nope"/);
     // One line: what Pulumi's handler prints of it has no frame.
     expect(util.inspect(err)).not.toMatch(/\n\s+at /);
+  });
+
+  it("at preview: getSchemaDiff of a database a resource names (being made or renamed) is unknown with one warning", async () => {
+    const branchId = await branchWithCompute("schema-renamed");
+    const r = recorder(true);
+    // `databaseName: db.name`, the new name of a database this update renames: not in the service yet.
+    const out = lookupOutput(
+      "getSchemaDiff",
+      { projectId, branchId: pulumi.output(branchId), databaseName: pulumi.output("renamed_app") },
+      LOOKUP_CALLS.getSchemaDiff as never,
+      r.seams,
+    );
+    expect(await valueOf(out)).toEqual({ known: false, value: undefined });
+    expect(r.failures).toEqual([]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(
+        /^getSchemaDiff: .*the branch has no database "renamed_app".*unknown in this preview \(right when this update creates or renames the database/,
+      ),
+    ]);
   });
 
   it("at preview: the stack's branch, gone at its expiry, is unknown with one warning per lookup; an id typed by hand fails", async () => {
