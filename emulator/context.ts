@@ -136,5 +136,6 @@ export interface Router {
   get(path: string, h: Handler): void;
   post(path: string, h: Handler): void;
   patch(path: string, h: Handler): void;
+  put(path: string, h: Handler): void;
   delete(path: string, h: Handler): void;
 }

@@ -80,6 +80,11 @@ export function branchId(rng: Rng, taken: (id: string) => boolean): string {
   return unique(() => `br-${words(rng)}-${rng.hex(8)}`, taken);
 }
 
+/** `snap-<adj>-<noun>-<8 hex>` (the service's format is not documented; its pattern is `^[a-z0-9-]{1,60}$`). */
+export function snapshotId(rng: Rng, taken: (id: string) => boolean): string {
+  return unique(() => `snap-${words(rng)}-${rng.hex(8)}`, taken);
+}
+
 export function projectId(rng: Rng, taken: (id: string) => boolean): string {
   return unique(() => `${words(rng)}-${rng.hex(8)}`, taken);
 }

@@ -12,6 +12,7 @@ import { operationRoutes } from "./routes/operations";
 import { projectPermissions } from "./routes/permissions";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
+import { snapshotResource } from "./routes/snapshots";
 
 export const RESOURCES: readonly Resource[] = [
   { name: "projects", routes: projectRoutes },
@@ -21,4 +22,5 @@ export const RESOURCES: readonly Resource[] = [
   { name: "API keys", routes: keyRoutes },
   { name: "roles and databases", routes: roleRoutes },
   projectPermissions,
+  snapshotResource,
 ];

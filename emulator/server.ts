@@ -131,12 +131,13 @@ export class Emulator {
         reply,
       );
     });
-    const route = (method: "GET" | "POST" | "PATCH" | "DELETE") => (path: string, h: Handler) =>
+    const route = (method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE") => (path: string, h: Handler) =>
       app.route({ method, url: API_PREFIX + path, handler: (req, reply) => this.handle(req, reply, h) });
     registerRoutes({
       get: route("GET"),
       post: route("POST"),
       patch: route("PATCH"),
+      put: route("PUT"),
       delete: route("DELETE"),
     });
     this.registerAdmin();

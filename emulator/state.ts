@@ -157,6 +157,12 @@ export const BranchSchema = z.object({
   expires_at: iso.optional(),
   created_at: iso,
   updated_at: iso,
+  /** A branch a snapshot was restored into: `restored`, then `finalized` (`BranchRestoreStatus`). */
+  restore_status: z.string().optional(),
+  /** The snapshot it was restored from. */
+  restored_from: z.string().optional(),
+  /** The branch it replaces (or will replace, at its finalize). */
+  restored_as: id.optional(),
 });
 export type Branch = z.infer<typeof BranchSchema>;
 

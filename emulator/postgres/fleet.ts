@@ -68,18 +68,21 @@ export class PgFleet {
   readonly replicas = new Map<string, ReplicaServer>();
   /** The branches that have a data folder (kept here: a pass after every request reads it). */
   private readonly dirs = new Set<string>();
+  /** The snapshots that have a data folder (`<root>/snapshots/<snapshot id>`, a stopped cluster's copy). */
+  private readonly snaps = new Set<string>();
 
   constructor(
     readonly bins: PgBinaries,
     /** Folder this fleet owns (made and removed by its owner). */
     readonly root: string,
   ) {
-    for (const sub of ["branches", "replicas"]) {
+    for (const sub of ["branches", "replicas", "snapshots"]) {
       fs.mkdirSync(path.join(root, sub), { recursive: true });
       own(bins, path.join(root, sub));
     }
     own(bins, root);
     for (const id of fs.readdirSync(path.join(root, "branches"))) this.dirs.add(id);
+    for (const id of fs.readdirSync(path.join(root, "snapshots"))) this.snaps.add(id);
   }
 
   /**
@@ -201,6 +204,50 @@ export class PgFleet {
     const dst = this.dirOf(branchId);
     fs.rmSync(dst, { recursive: true, force: true });
     this.dirs.add(branchId);
+    await this.cloneInto(dst, from);
+  }
+
+  /**
+   * Takes a snapshot: a copy of the branch's data as it is now (the template's when it has none yet),
+   * kept apart from every branch until it is restored or removed.
+   */
+  async takeSnapshot(snapshotId: string, branchId: string): Promise<void> {
+    const dst = this.snapshotDirOf(snapshotId);
+    fs.rmSync(dst, { recursive: true, force: true });
+    this.snaps.add(snapshotId);
+    await this.cloneInto(dst, branchId);
+  }
+
+  /** Gives a branch a snapshot's data (the template's when the snapshot has none). */
+  async restoreSnapshot(branchId: string, snapshotId: string): Promise<void> {
+    await this.stop(branchId);
+    const dst = this.dirOf(branchId);
+    fs.rmSync(dst, { recursive: true, force: true });
+    this.dirs.add(branchId);
+    const src = this.snaps.has(snapshotId) ? this.snapshotDirOf(snapshotId) : await this.template();
+    copyDir(this.bins, src, dst);
+  }
+
+  /** Removes a snapshot's data. */
+  removeSnapshot(snapshotId: string): void {
+    fs.rmSync(this.snapshotDirOf(snapshotId), { recursive: true, force: true });
+    this.snaps.delete(snapshotId);
+  }
+
+  /** The snapshots that have data. */
+  snapshotDirs(): string[] {
+    return [...this.snaps];
+  }
+
+  private snapshotDirOf(snapshotId: string): string {
+    return path.join(this.root, "snapshots", snapshotId);
+  }
+
+  /**
+   * Fills `dst` (absent) with `from`'s data as it is now: `pg_basebackup` of its running server, a
+   * file copy of its stopped data, or the template when it has none (or `from` is undefined).
+   */
+  private async cloneInto(dst: string, from: string | undefined): Promise<void> {
     const running = from !== undefined ? this.servers.get(from) : undefined;
     if (from !== undefined && running) {
       await run(this.bins, "pg_basebackup", [

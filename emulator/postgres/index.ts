@@ -30,6 +30,8 @@ import type { Endpoint } from "../state";
 import { findPostgres, own, run, type PgBinaries } from "./binaries";
 import { wantedCatalog, type WantedCatalog } from "./catalog";
 import { PgFleet } from "./fleet";
+import { snapshots } from "../routes/snapshots";
+import type { Collection } from "../collection";
 import { ComputeProxy } from "./proxy";
 
 export { findPostgres } from "./binaries";
@@ -109,6 +111,11 @@ function alive(pid: number): boolean {
 type DataEvent = (
   | { kind: "copy"; branchId: string; from?: string }
   | { kind: "schema"; branchId: string; from: string }
+  /** A snapshot of `branchId` (its data as it is now) under `snapshotId`. */
+  | { kind: "snapshot"; branchId: string; snapshotId: string }
+  /** A restore's new branch: `branchId`'s data is the snapshot's. */
+  | { kind: "restore"; branchId: string; snapshotId: string }
+  | { kind: "dropSnapshot"; snapshotId: string }
   | { kind: "wipe" }
 ) & { failures?: number; notBefore?: number };
 
@@ -208,6 +215,21 @@ export class RealPostgres {
   /** A branch was reset: its data is the source's again. */
   branchRestored(branchId: string, sourceId: string): void {
     this.events.push({ kind: "copy", branchId, from: sourceId });
+  }
+
+  /** A snapshot was taken: its data is `branchId`'s as it is now (the emulator keeps no history). */
+  snapshotTaken(snapshotId: string, branchId: string): void {
+    this.events.push({ kind: "snapshot", branchId, snapshotId });
+  }
+
+  /** A snapshot was deleted (or expired): its data goes. */
+  snapshotDeleted(snapshotId: string): void {
+    this.events.push({ kind: "dropSnapshot", snapshotId });
+  }
+
+  /** A snapshot was restored into a new branch: the branch's data is the snapshot's. */
+  branchFromSnapshot(branchId: string, snapshotId: string): void {
+    this.events.push({ kind: "restore", branchId, snapshotId });
   }
 
   /** The records went back to the seed: every branch's data goes. */
@@ -365,10 +387,17 @@ export class RealPostgres {
         if (e.kind === "wipe") {
           await this.fleet.stopAll();
           for (const id of this.fleet.branchDirs()) await this.fleet.remove(id);
+          for (const id of this.fleet.snapshotDirs()) this.fleet.removeSnapshot(id);
+        } else if (e.kind === "dropSnapshot") {
+          this.fleet.removeSnapshot(e.snapshotId);
         } else if (!store.state.branches[e.branchId]) {
           // deleted meanwhile: nothing to copy
         } else if (e.kind === "copy") {
           await this.fleet.copy(e.branchId, e.from);
+        } else if (e.kind === "snapshot") {
+          await this.fleet.takeSnapshot(e.snapshotId, e.branchId);
+        } else if (e.kind === "restore") {
+          await this.fleet.restoreSnapshot(e.branchId, e.snapshotId);
         } else {
           await this.loadSchema(e.branchId, e.from);
         }
@@ -383,8 +412,9 @@ export class RealPostgres {
     const waiting = new Set<string>();
     for (const e of this.events) {
       if (e.kind === "wipe") return; // nothing starts before every branch's data is gone
+      if (e.kind === "dropSnapshot") continue;
       waiting.add(e.branchId);
-      if (e.from !== undefined) waiting.add(e.from);
+      if ((e.kind === "copy" || e.kind === "schema") && e.from !== undefined) waiting.add(e.from);
     }
     // Each branch, standby and address on its own: one that fails is reported and retried by the next
     // pass without holding up the others.
@@ -397,6 +427,12 @@ export class RealPostgres {
     };
     for (const id of [...this.fleet.branchDirs(), ...this.fleet.servers.keys()]) {
       if (!store.state.branches[id]) await step(() => this.fleet.remove(id));
+    }
+    // A snapshot whose record went with its project (a deleted snapshot's event removed its own).
+    const snapshotIds = this.snapshotIds();
+    const pendingSnapshots = new Set(this.events.flatMap((e) => ("snapshotId" in e ? [e.snapshotId] : [])));
+    for (const id of this.fleet.snapshotDirs()) {
+      if (!snapshotIds.has(id) && !pendingSnapshots.has(id)) this.fleet.removeSnapshot(id);
     }
 
     const endpoints = Object.values(store.state.endpoints);
@@ -422,6 +458,18 @@ export class RealPostgres {
         await proxy.close();
       }
     }
+  }
+
+  /** The ids of every snapshot the records hold. */
+  private snapshotIds(): Set<string> {
+    const store = this.view.store;
+    const ids = new Set<string>();
+    if (!store.collections.includes(snapshots as Collection<unknown>)) return ids;
+    const records = snapshots.in(store);
+    for (const p of Object.keys(store.state.projects)) {
+      for (const r of records.of(p)) ids.add(r.snapshot.id);
+    }
+    return ids;
   }
 
   /** Reports a failure on stderr, once per message (the next pass tries again). */

@@ -64,6 +64,14 @@ const ROUTES = [
   "GET /projects/{project_id}/permissions",
   "POST /projects/{project_id}/permissions",
   "DELETE /projects/{project_id}/permissions/{permission_id}",
+  "POST /projects/{project_id}/branches/{branch_id}/snapshot",
+  "GET /projects/{project_id}/snapshots",
+  "PATCH /projects/{project_id}/snapshots/{snapshot_id}",
+  "DELETE /projects/{project_id}/snapshots/{snapshot_id}",
+  "POST /projects/{project_id}/snapshots/{snapshot_id}/restore",
+  "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
+  "GET /projects/{project_id}/branches/{branch_id}/backup_schedule",
+  "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule",
 ];
 
 describe("every route conforms to the OpenAPI schema", () => {
@@ -303,6 +311,58 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.get("/projects", { key: "bad" });
     await c.get(OP1, { params: { ...p, operation_id: "00000000-0000-4000-8000-000000000000" } });
     await c.get("/projects", { headers: { "x-emulator-fault": "status=429" } });
+  });
+
+  it("snapshots, restores and backup schedules (Beta)", async () => {
+    const s = emu.seed;
+    const p = { project_id: s.projectId };
+    await settle(c, s.projectId);
+    const made = await c.post("/projects/{project_id}/branches", {
+      params: p,
+      body: { branch: { name: "conformance-snap" }, endpoints: [{ type: "read_write" }] },
+    });
+    const b = { ...p, branch_id: made.body.branch.id };
+    const SNAP = "/projects/{project_id}/branches/{branch_id}/snapshot";
+    expect((await c.post(SNAP, { params: b })).status).toBe(422); // the branch is being created
+    await settle(c, s.projectId);
+    const snap = await c.post(SNAP, {
+      params: b,
+      query: { name: "before", expires_at: new Date(emu.clock.now() + 86_400_000).toISOString() },
+    });
+    expect(snap.status).toBe(200);
+    await c.post(SNAP, { params: b, query: { timestamp: "2000-01-01T00:00:00Z" } }); // 400: outside the window
+    await c.get("/projects/{project_id}/snapshots", { params: p });
+    const s1 = { ...p, snapshot_id: snap.body.snapshot.id };
+    await c.patch("/projects/{project_id}/snapshots/{snapshot_id}", {
+      params: s1,
+      body: { snapshot: { name: "renamed" } },
+    });
+    const restored = await c.post("/projects/{project_id}/snapshots/{snapshot_id}/restore", {
+      params: s1,
+      body: { name: "conformance-restored" },
+    });
+    expect(restored.status).toBe(200);
+    const FIN = "/projects/{project_id}/branches/{branch_id}/finalize_restore";
+    const r1 = { ...p, branch_id: restored.body.branch.id };
+    expect((await c.post(FIN, { params: r1 })).status).toBe(422); // the restored branch is being created
+    await settle(c, s.projectId);
+    expect((await c.post(FIN, { params: r1 })).status).toBe(200);
+    await c.post(FIN, { params: r1 }); // 400: finalized already
+    await settle(c, s.projectId); // the moved compute's reconfiguration
+    const once = await c.post("/projects/{project_id}/snapshots/{snapshot_id}/restore", {
+      params: s1,
+      body: { finalize_restore: true, target_branch_id: r1.branch_id },
+    });
+    expect(once.status).toBe(200);
+    expect(once.body.endpoints).toHaveLength(1);
+    await settle(c, s.projectId);
+    const SCHED = "/projects/{project_id}/branches/{branch_id}/backup_schedule";
+    await c.get(SCHED, { params: b });
+    await c.req("PUT", SCHED, { params: b, body: { schedule: [{ frequency: "daily", hour: 3 }] } });
+    await c.req("PUT", SCHED, { params: b, body: { schedule: [{ frequency: "never" }] } }); // 400
+    await c.get(SCHED, { params: b });
+    expect((await c.del("/projects/{project_id}/snapshots/{snapshot_id}", { params: s1 })).status).toBe(202);
+    await c.del("/projects/{project_id}/snapshots/{snapshot_id}", { params: s1 }); // 404
   });
 
   it("left no route untested", () => {
