@@ -1,218 +1,308 @@
 /**
- * End to end (issue 19): a database per pull request, driven by the very commands of
- * `examples/preview-environment/workflow.yml`, in its order, on a stack `pr-<n>`, against the emulator —
- * for the TypeScript program (dynamic resources) and for the YAML one (the provider plugin). Each job
- * starts as in a fresh checkout: no `Pulumi.<stack>.yaml`, its config set again.
+ * End to end (issues 19, 53): `examples/preview-environment/workflow.yml` itself, its jobs run by
+ * `tests/support/workflow-runner.ts` as a runner would — each job's `if:`, its `run:` steps in order under
+ * `bash -eo pipefail`, its `env:` and `working-directory`, `$GITHUB_OUTPUT`/`$GITHUB_ENV`, `::add-mask::` —
+ * against the emulator (real Postgres behind it), for the YAML program as the file ships it and for the
+ * TypeScript one (its `PREVIEW_DIR` line changed, as the file says). What the `uses:` steps provide stands
+ * in: Node.js and the Pulumi CLI on PATH (no plugin of this checkout on it), the checkout a copy of the
+ * program folders. `gh` records the comments it is asked to post. The provider comes from a release the
+ * file built once: its tarball (`npm pack`) and plugin archive (`npm run release`), served over HTTP
+ * (YAML: the "release asset" form of `NEON_PROVIDER_FROM`) or a folder (TypeScript); nothing is
+ * installed by the published name, which answers 404.
  *
- * Pull request opened: `stack select --create`, `config set`, `preview --refresh --diff` shows the
- * creates, and the `up` is killed once the branch's create request reached the service. The next run:
- * `cancel`, the pending create cleared, preview, `up --refresh` — the killed run's branch (auto-named) is
- * found again, never a second one. The outputs: the branch with its compute (scale to zero after 300 s),
- * `expiresAt` whole days ahead, the role and the database, and the connection string, a secret that logs
- * in (real Postgres behind the emulator). The workflow's schema step, its bash text run as written: "No
- * schema change." at first, then, after a migration on the branch, the difference against the parent
- * under the preview's comment. A push without changes previews none, and the drift check (`--expect-no-changes`) passes. After the
- * compute was resized and the database renamed and given to another owner outside Pulumi, the drift
- * check exits 7 naming each change, and the next push puts them back. The branch expiring (the service
- * deletes it) while the pull request is open: the next push creates the environment again. Closed:
- * `destroy`, `stack rm`, and nothing is left on the service. The connection strings and passwords
- * appear in no line a command printed, not in `pulumi stack export`, not in any file of the backend.
+ * The life of a pull request: opened, its `up` killed once the branch's create reached the service; the
+ * next push recovers (one branch, the killed run's), the application's migration runs as the pull
+ * request's role on its database `app`, and the comment shows the preview and the new table; a push to
+ * main (`main`, over a stand-in `infra` program); the scheduled `drift` (none, then exit 7 naming each
+ * change made outside Pulumi) and `sweep` (a leaked branch deleted, the live one kept); the next push puts
+ * the declared values back; the branch expires and the next push makes it again; closed: destroy, stack
+ * rm, nothing left; closed again: nothing to do. A fork's pull request runs nothing. The connection
+ * strings and passwords are masked by the job and appear in no line printed, no comment, no backend file.
  */
-import { execFile, spawn } from "child_process";
+import { execFile, execFileSync, type ChildProcess } from "child_process";
 import * as fs from "fs";
+import * as http from "http";
+import * as os from "os";
 import * as path from "path";
+import { promisify } from "util";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
-import {
-  createTempStack,
-  ensurePulumi,
-  repoRoot,
-  trackProcess,
-  type TempStack,
-} from "../../scripts/lib/pulumi";
-import { useStepBudgets } from "../support/budgets";
-import { parse as parseYaml } from "yaml";
+import { buildPluginArchive, PACKAGE, PLUGIN } from "../../scripts/lib/package";
+import { ensurePulumi, repoRoot } from "../../scripts/lib/pulumi";
 import { psql } from "../../scripts/lib/psql";
-import { persisted, pluginPath, killWhenHeld, watchCli } from "./plugin-helpers";
+import { useStepBudgets } from "../support/budgets";
+import { loadWorkflow, runJob, type JobResult, type Workflow } from "../support/workflow-runner";
+import { killWhenHeld, watchCli } from "./plugin-helpers";
 
-// The default budget (900 s a test): many times the 1–2 minutes one flow takes idle.
+// The default budget (900 s a test): many times what one pull request's jobs take idle.
 useStepBudgets();
 
-const DAY_MS = 86_400_000;
-/** Exit code of `pulumi preview --expect-no-changes` when changes were proposed: drift. */
-const EXIT_DRIFT = 7;
+const run = promisify(execFile);
+const WORKFLOW = path.join(repoRoot, "examples", "preview-environment", "workflow.yml");
 const POST_BRANCH = "POST /projects/:project_id/branches";
+const SCHEMA_STEP = "Post what the pull request changed in the schema";
+const REPOSITORY = "acme/shop";
 
 let emulator: EmulatorHandle;
 let api: NeonClient;
+/** The release the tests install from: a folder, and the same files over HTTP. */
+let release: { dir: string; url: string; server: http.Server };
+let work: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ opMs: 60, seed: 19, postgres: true });
   api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "neon-workflow-"));
+  const dir = path.join(work, "release");
+  // `npm run release` (it packs the package first); the tarball is packed again from the archive's copy
+  // of the package, without building it a second time.
+  const archive = await buildPluginArchive(dir);
+  const unpacked = path.join(work, "unpacked");
+  fs.mkdirSync(unpacked);
+  await run("tar", ["-xzf", archive, "-C", unpacked]);
+  await run("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: path.join(unpacked, "node_modules", ...PACKAGE.name.split("/")),
+  });
+  fs.rmSync(unpacked, { recursive: true, force: true });
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, path.basename(decodeURIComponent(req.url ?? "")));
+    if (!fs.existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  release = { dir, url: `http://127.0.0.1:${port}/releases/download/v${PACKAGE.version}/`, server };
 });
 
 afterAll(async () => {
+  await new Promise((resolve) => release?.server.close(resolve));
   await emulator?.stop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  /** stdout and stderr together. */
-  out: string;
-  stdout: string;
-}
-
-/** The state as `pulumi stack export` prints it (the parts read here). */
-interface Exported {
-  deployment: {
-    pending_operations?: unknown[];
-    resources?: { type: string; inputs?: Record<string, unknown> }[];
-  };
-}
-
-/** One face of the example: its program, and what the workflow's jobs set in a fresh checkout. */
+/** One face of the example: its folder (`PREVIEW_DIR`), its types, its branch's derived name. */
 interface Face {
-  programDir: string;
-  /** `pulumi config set` arguments of the preview-environment job. */
-  config: (projectId: string) => string[][];
-  /** Those of the drift job, which must describe the stack's last update: read from its state. */
-  configFromState: (projectId: string, state: Exported) => string[][];
-  /** Resource types as the CLI prints them. */
+  previewDir: string;
   types: { branch: string; role: string; database: string };
   /** The branch's name is `<prefix><7 hex digits>`. */
   branchPrefix: (stack: string) => string;
-  env: Record<string, string>;
+  /** Where the checkout is made: the TypeScript program resolves the package from this checkout. */
+  workRoot: string;
+  /** `NEON_PROVIDER_FROM`. */
+  providerFrom: () => string;
 }
-
-/** The inputs of the stack's branch, as its last update recorded them. */
-function branchInputs(state: Exported, type: string): Record<string, unknown> {
-  const inputs = state.deployment.resources?.find((r) => r.type === type)?.inputs;
-  expect(inputs).toBeDefined();
-  return inputs ?? {};
-}
-
-/**
- * The day the file started (UTC): every job of a run gives the branch the same expiry, midnight three
- * days after it, also when the run crosses midnight (a job on the next day would otherwise move it).
- */
-const START_DAY = Math.floor(Date.now() / DAY_MS);
-const EXPIRES_AT_MS = (START_DAY + 3) * DAY_MS;
-
-/** `date -u -d '+3 days' +%Y-%m-%dT00:00:00Z` as the workflow computes it, on the file's start day. */
-function workflowExpiresAt(): string {
-  return new Date(EXPIRES_AT_MS).toISOString().replace(".000Z", "Z");
-}
-
-/** `expiresInDays` that gives the TypeScript program the same expiry on whatever day the job runs. */
-const expiresInDays = (): string => String(3 - (Math.floor(Date.now() / DAY_MS) - START_DAY));
-
-const TS: Face = {
-  programDir: path.join(repoRoot, "examples", "preview-environment"),
-  config: (projectId) => [
-    ["projectId", projectId],
-    ["expiresInDays", expiresInDays()],
-  ],
-  // The program computes expiresAt from expiresInDays: the days its last update gave the branch.
-  configFromState: (projectId, state) => {
-    const at = Date.parse(String(branchInputs(state, "pulumi-nodejs:dynamic/neon:Branch").expiresAt));
-    const days = Math.round((at - Math.floor(Date.now() / DAY_MS) * DAY_MS) / DAY_MS);
-    return [
-      ["projectId", projectId],
-      ["expiresInDays", String(days)],
-    ];
-  },
-  types: {
-    branch: "pulumi-nodejs:dynamic/neon:Branch",
-    role: "pulumi-nodejs:dynamic/neon:Role",
-    database: "pulumi-nodejs:dynamic/neon:Database",
-  },
-  branchPrefix: (stack) => `${stack}-`,
-  env: {},
-};
 
 const YAML: Face = {
-  programDir: path.join(repoRoot, "examples", "preview-environment", "yaml"),
-  config: (projectId) => [
-    ["projectId", projectId],
-    ["expiresAt", workflowExpiresAt()],
-  ],
-  // As the drift job: jq '.deployment.resources[] | select(.type == "neoncompute:index:Branch") | .inputs.expiresAt'
-  configFromState: (projectId, state) => [
-    ["projectId", projectId],
-    ["expiresAt", String(branchInputs(state, "neoncompute:index:Branch").expiresAt)],
-  ],
+  previewDir: "examples/preview-environment/yaml",
   types: {
     branch: "neoncompute:index:Branch",
     role: "neoncompute:index:Role",
     database: "neoncompute:index:Database",
   },
   branchPrefix: () => "preview-",
-  env: { PATH: pluginPath() },
+  workRoot: os.tmpdir(),
+  providerFrom: () => release.url,
 };
 
-/** The application connecting with the exported connection string (real Postgres): the database it reached. */
-async function login(uri: string): Promise<{ ok: boolean; database?: string; reason?: string }> {
-  const r = await psql(uri, "SELECT current_database()");
-  return r.ok ? { ok: true, database: r.out } : { ok: false, reason: r.error };
+const TS: Face = {
+  previewDir: "examples/preview-environment",
+  types: {
+    branch: "pulumi-nodejs:dynamic/neon:Branch",
+    role: "pulumi-nodejs:dynamic/neon:Role",
+    database: "pulumi-nodejs:dynamic/neon:Database",
+  },
+  branchPrefix: (stack) => `${stack}-`,
+  // Inside the repository: `node_modules` holds the package (linked) and @pulumi/pulumi, as a user's
+  // `npm ci` would.
+  workRoot: path.join(repoRoot, ".pulumi-tmp"),
+  providerFrom: () => release.dir,
+};
+
+/** A comment `gh` was asked to post: its arguments and its body. */
+interface Posted {
+  args: string[];
+  body: string;
 }
 
-const WORKFLOW = path.join(repoRoot, "examples", "preview-environment", "workflow.yml");
-const SCHEMA_STEP = "Post what the pull request changed in the schema";
-
 /**
- * A step of the workflow's preview-environment job, its `run` text as written there, run by bash as
- * Actions runs it (`bash -eo pipefail`), in the program's folder on the selected stack. `gh` is a stand-in
- * that keeps the comment it was asked to post; the API is the emulator's.
+ * The machine the jobs of one test run on, one after the other: a file backend (the secret
+ * `PULUMI_BACKEND_URL`), Pulumi's home (its plugin cache, as a runner's tool cache keeps it), `gh` and
+ * the clock's day pinned for `date -d '+N days'` (every job of the test gives the branch the same expiry,
+ * also when the test crosses midnight). Every line a job printed is kept for the secret scan.
  */
-async function workflowStep(
-  name: string,
-  number: number,
-  cwd: string,
-  env: Record<string, string>,
-  runnerTemp: string,
-): Promise<{ code: number; out: string; posted?: string }> {
-  const workflow = parseYaml(fs.readFileSync(WORKFLOW, "utf8")) as {
-    jobs: Record<string, { steps: { name?: string; run?: string; env?: Record<string, string> }[] }>;
-  };
-  const step = workflow.jobs["preview-environment"].steps.find((x) => x.name === name);
-  if (!step?.run) throw new Error(`workflow.yml has no step "${name}" with a run`);
-  const script = step.run.replace(/\$\{\{ github\.event\.number \}\}/g, String(number));
-  const bin = path.join(runnerTemp, "bin");
-  fs.mkdirSync(bin, { recursive: true });
-  // `gh pr comment <n> --edit-last --body-file <file>`: the body is what would be posted.
+function machine(face: Face) {
+  const root = fs.mkdtempSync(path.join(work, "machine-"));
+  const backend = path.join(root, "backend");
+  const stubs = path.join(root, "bin");
+  const gh = path.join(root, "gh");
+  for (const d of [backend, stubs, gh]) fs.mkdirSync(d);
   fs.writeFileSync(
-    path.join(bin, "gh"),
-    '#!/usr/bin/env bash\nwhile [ $# -gt 0 ]; do if [ "$1" = --body-file ]; then cp "$2" "$RUNNER_TEMP/posted.md"; fi; shift; done\n',
+    path.join(stubs, "gh"),
+    [
+      "#!/usr/bin/env bash",
+      '[ -n "$GH_TOKEN" ] || { echo "gh: GH_TOKEN is not set" >&2; exit 4; }',
+      'n=$(find "$GH_RECORD" -name "*.args" | wc -l)',
+      'printf "%s\\n" "$@" > "$GH_RECORD/$n.args"',
+      'while [ $# -gt 0 ]; do if [ "$1" = --body-file ]; then cp "$2" "$GH_RECORD/$n.body"; fi; shift; done',
+      "",
+    ].join("\n"),
     { mode: 0o755 },
   );
-  fs.rmSync(path.join(runnerTemp, "posted.md"), { force: true });
-  const stepEnv = { ...step.env, GH_TOKEN: "test", NEON_API_URL: emulator.url };
-  return new Promise((resolve) => {
-    execFile(
-      "bash",
-      ["-eo", "pipefail", "-c", script],
-      {
-        cwd,
-        env: {
-          ...process.env,
-          ...env,
-          ...stepEnv,
-          PATH: `${bin}:${ensurePulumi()}:${env.PATH ?? ""}:${process.env.PATH ?? ""}`,
-          RUNNER_TEMP: runnerTemp,
-          NEON_PROJECT_ID: emulator.seed.projectId,
-        },
-        encoding: "utf8",
-      },
-      (err, stdout, stderr) => {
-        const posted = path.join(runnerTemp, "posted.md");
-        resolve({
-          code: err ? (typeof err.code === "number" ? err.code : -1) : 0,
-          out: `${stdout}${stderr}`,
-          ...(fs.existsSync(posted) ? { posted: fs.readFileSync(posted, "utf8") } : {}),
+  const today = new Date().toISOString().slice(0, 10);
+  const realDate = execFileSync("bash", ["-c", "command -v date"], { encoding: "utf8" }).trim();
+  fs.writeFileSync(
+    path.join(stubs, "date"),
+    [
+      "#!/usr/bin/env bash",
+      "args=()",
+      "while [ $# -gt 0 ]; do",
+      `  if [ "$1" = -d ] && [[ "$2" == +* ]]; then args+=(-d "${today} $2"); shift 2; else args+=("$1"); shift; fi`,
+      "done",
+      `exec ${realDate} "\${args[@]}"`,
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  // setup-node and pulumi/actions: Node.js and the CLI (with its language hosts) on PATH; the rest
+  // of the machine's PATH without any folder holding this checkout's plugin launcher.
+  const systemPath = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((d) => d !== "" && !fs.existsSync(path.join(d, PLUGIN)) && !d.includes("node_modules"));
+  // The machine's own environment (its certificates, proxies, npm's settings), without what this test
+  // run or a checkout set: Pulumi's and the provider's variables, npm's script variables.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[1] !== undefined && !/^(PULUMI_|NEON_|npm_(?!config_))/.test(e[0]),
+    ),
+  );
+  const machineEnv: Record<string, string> = {
+    ...inherited,
+    PATH: [stubs, path.dirname(process.execPath), ensurePulumi(), ...systemPath].join(path.delimiter),
+    GH_RECORD: gh,
+    PULUMI_HOME: path.join(root, "pulumi-home"),
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // Type-checking is `npm test`'s job; the engine only needs to run the TypeScript program.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // The service: the emulator (the workflow leaves it to the provider's default, the real one).
+    NEON_API_URL: emulator.url,
+    // npm's cache first (the sweep job installs @pulumi/pulumi and tsx).
+    npm_config_prefer_offline: "true",
+  };
+  const secrets = {
+    NEON_API_KEY: emulator.apiKey,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "local-only-passphrase",
+  };
+  const workflow: Workflow = loadWorkflow(WORKFLOW);
+  // The file's one line that says where the provider comes from, and (TypeScript) which program.
+  workflow.env = { ...workflow.env, NEON_PROVIDER_FROM: face.providerFrom(), PREVIEW_DIR: face.previewDir };
+  const infra = path.join(root, "infra");
+  fs.mkdirSync(infra);
+  fs.writeFileSync(
+    path.join(infra, "Pulumi.yaml"),
+    "name: infra\nruntime: yaml\ndescription: Stands in for the long-lived program of the stack main.\noutputs:\n  ready: true\n",
+  );
+  let transcript = "";
+  const comments: Posted[] = [];
+  return {
+    backend,
+    infra,
+    machineEnv,
+    secrets,
+    /** Every comment posted so far. */
+    comments,
+    get transcript() {
+      return transcript;
+    },
+    /** The comments posted since the last call. */
+    posted(): Posted[] {
+      const seen = comments.length;
+      const all = fs.readdirSync(gh).filter((f) => f.endsWith(".args")).length;
+      for (let n = seen; n < all; n++) {
+        const body = path.join(gh, `${n}.body`);
+        comments.push({
+          args: fs
+            .readFileSync(path.join(gh, `${n}.args`), "utf8")
+            .trimEnd()
+            .split("\n"),
+          body: fs.existsSync(body) ? fs.readFileSync(body, "utf8") : "",
         });
-      },
-    );
-  });
+      }
+      return comments.slice(seen);
+    },
+    /** Runs a job in a fresh checkout (no `Pulumi.<stack>.yaml`) with the event given. */
+    async job(
+      id: string,
+      event: { name: string; payload?: Record<string, unknown> },
+      hooks: Pick<Parameters<typeof runJob>[1], "before" | "started"> = {},
+    ): Promise<JobResult> {
+      fs.mkdirSync(face.workRoot, { recursive: true });
+      const workspace = fs.mkdtempSync(path.join(face.workRoot, "workflow-checkout-"));
+      const runnerTemp = fs.mkdtempSync(path.join(root, "runner-temp-"));
+      try {
+        const result = await runJob(id, {
+          workflow,
+          github: {
+            event_name: event.name,
+            event: (event.payload ?? {}) as never,
+            repository: REPOSITORY,
+            token: "ghs_stand-in-token",
+          },
+          secrets,
+          vars: { NEON_PROJECT_ID: emulator.seed.projectId },
+          machineEnv,
+          workspace,
+          runnerTemp,
+          actions: {
+            // The repository's files the jobs read: the program folder and the long-lived program.
+            "actions/checkout": ({ workspace: into }) => {
+              const program = path.join(repoRoot, face.previewDir);
+              for (const file of fs.readdirSync(program)) {
+                if (/^Pulumi\..+\.yaml$/.test(file) || file === "node_modules") continue;
+                fs.cpSync(path.join(program, file), path.join(into, face.previewDir, file), {
+                  recursive: true,
+                });
+              }
+              fs.cpSync(infra, path.join(into, "infra"), { recursive: true });
+            },
+            "actions/setup-node": () => undefined,
+            "pulumi/actions": () => undefined,
+          },
+          ...hooks,
+        });
+        transcript += result.log;
+        return result;
+      } finally {
+        fs.rmSync(workspace, { recursive: true, force: true });
+        fs.rmSync(runnerTemp, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A `pull_request` event of this repository (or of a fork). */
+function pullRequestEvent(number: number, action: string, fork = false) {
+  return {
+    name: "pull_request",
+    payload: {
+      action,
+      number,
+      pull_request: { number, head: { repo: { full_name: fork ? "someone/shop" : REPOSITORY } } },
+    },
+  };
+}
+
+/** The steps that ran, by label, and how each ended: what a failing job shows first. */
+function summary(job: JobResult): string {
+  return job.steps.map((s) => `${s.label}: ${s.skipped ? "skipped" : `exit ${s.code}`}`).join("\n");
+}
+
+/** Fails with the job's log unless every step that ran succeeded. */
+function expectSucceeded(job: JobResult): void {
+  if (!job.succeeded || job.skipped) {
+    throw new Error(`the job did not succeed:\n${summary(job)}\n${job.log}`);
+  }
 }
 
 /** The branches of the project whose name the provider derived for this stack's branch. */
@@ -221,276 +311,297 @@ async function branchesNamed(prefix: string) {
   return all.filter((b) => b.name.startsWith(prefix) && /^[0-9a-f]{7}$/.test(b.name.slice(prefix.length)));
 }
 
+/** The application connecting with the exported connection string (real Postgres). */
+async function login(uri: string): Promise<{ ok: boolean; database?: string }> {
+  const r = await psql(uri, "SELECT current_database()");
+  return r.ok ? { ok: true, database: r.out } : { ok: false };
+}
+
+const schemaHeading = "### Schema of `app`: this pull request's branch against its parent\n";
+
 /**
- * The whole life of one pull request's environment on stack `pr-<n>`, with the workflow's commands.
- * Every line every command printed goes to the transcript that the secret scan reads.
+ * A pull request's first run, killed in its `up` right after the branch's create reached the service,
+ * then the next push: recovered, previewed, updated, migrated, its schema posted. Returns the branch.
  */
-async function pullRequest(face: Face, number: number): Promise<void> {
+async function openAndRecover(face: Face, m: ReturnType<typeof machine>, number: number) {
   const { projectId } = emulator.seed;
-  const stackName = `pr-${number}`;
-  const prefix = face.branchPrefix(stackName);
-  const temp: TempStack = await createTempStack({
-    programDir: face.programDir,
-    stackName,
-    // The workflow's secrets, as the environment the CLI runs in: nothing of the key in config or state.
-    env: { ...face.env, NEON_API_KEY: emulator.apiKey, NEON_API_URL: emulator.url },
+  const stack = `pr-${number}`;
+  const prefix = face.branchPrefix(stack);
+
+  // ---- pull_request opened: the preview posted; the up killed mid-create ------------------------------
+  const hold = emulator.holdAnswers(POST_BRANCH);
+  const opened = await m.job("preview-environment", pullRequestEvent(number, "opened"), {
+    started: {
+      Update: (child: ChildProcess) =>
+        killWhenHeld(child, watchCli(child, ["up", "--stack", stack]), hold, "the branch's create request"),
+    },
   });
-  let transcript = "";
-  /** `pulumi <args>` in the program's folder on the selected stack, as a workflow step runs it. */
-  const pulumi = (args: string[], opts: { expectCode?: number; quiet?: boolean } = {}): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = execFile(
-        path.join(ensurePulumi(), "pulumi"),
-        args,
-        { cwd: temp.workDir, env: { ...process.env, ...temp.env }, encoding: "utf8", maxBuffer: 64 << 20 },
-        (err, stdout, stderr) => {
-          const out = `${stdout}${stderr}`;
-          if (!opts.quiet) transcript += out;
-          const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-          if (code === (opts.expectCode ?? 0)) resolve({ code, out, stdout });
-          else
-            reject(
-              new Error(`pulumi ${args.join(" ")} exited with ${code}, not ${opts.expectCode ?? 0}:\n${out}`),
-            );
-        },
-      );
-      trackProcess([...args, "--stack", stackName], child);
-    });
-  const outputs = async () => {
-    const all = await temp.stack.outputs();
-    expect([all.connectionUri?.secret, all.branchId?.secret, all.host?.secret]).toEqual([true, false, false]);
-    return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v.value as string]));
-  };
-  const uris: string[] = [];
-  const UP = ["up", "--yes", "--refresh"];
-  const exported = async () => JSON.parse((await pulumi(["stack", "export"])).stdout) as Exported;
-  /** A job starts in a fresh checkout, without `Pulumi.<stack>.yaml` (its config is set again). */
-  const freshCheckout = () => fs.rmSync(path.join(temp.workDir, `Pulumi.${stackName}.yaml`), { force: true });
-  /**
-   * What the preview-environment and close jobs run first: a dead run's lock removed, the creates it left
-   * pending cleared. Closing, also an `up` that finishes them, so that `destroy` deletes what they made.
-   */
-  const recover = async (closing = false) => {
-    await pulumi(["cancel", "--yes"]);
-    if (((await exported()).deployment.pending_operations ?? []).length > 0) {
-      await pulumi(["refresh", "--yes", "--clear-pending-creates"]);
-      if (closing) await pulumi(UP);
-    }
-  };
-  /**
-   * The first steps of the preview-environment and close jobs: the stack selected and configured (even
-   * `destroy` refuses to start without the config values the program declares required), a killed
-   * run's leftovers cleared.
-   */
-  const selectAndRecover = async (closing = false) => {
-    freshCheckout();
-    await pulumi(closing ? ["stack", "select", stackName] : ["stack", "select", "--create", stackName]);
-    for (const [key, value] of face.config(projectId)) await pulumi(["config", "set", key, value]);
-    await recover(closing);
-  };
-  /** The preview-environment job up to its preview, whose output it returns. */
-  const previewJob = async (): Promise<Run> => {
-    await selectAndRecover();
-    return pulumi(["preview", "--refresh", "--diff", "--color", "never"]);
-  };
-  /** The drift job's check of this stack, configured as its last update was. */
-  const driftJob = async (expectCode = 0): Promise<Run> => {
-    freshCheckout();
-    await pulumi(["stack", "select", stackName]);
-    for (const [key, value] of face.configFromState(projectId, await exported())) {
-      await pulumi(["config", "set", key, value]);
-    }
-    return pulumi(["preview", "--refresh", "--diff", "--expect-no-changes", "--color", "never"], {
-      expectCode,
-    });
-  };
+  expect(opened.step("Install the neoncompute provider").code).toBe(0);
+  expect(opened.step("Recover from a run that was killed").out).not.toMatch(/clear-pending|Refreshing/);
+  const preview = opened.step("Preview").out;
+  for (const type of Object.values(face.types)) expect(preview).toContain(`+ ${type}: (create)`);
+  expect(preview).toMatch(/suspendTimeoutSeconds\s*: 300/);
+  expect(preview).toMatch(/expiresAt\s*: "\d{4}-\d\d-\d\dT00:00:00(\.000)?Z"/);
+  expect(preview).toMatch(/connectionUri\s*: \[unknown\]/);
+  expect(preview).toMatch(/\+ 4 to create/);
+  const [first] = m.posted();
+  expect(first.args).toEqual([
+    "pr",
+    "comment",
+    String(number),
+    "--edit-last",
+    "--create-if-none",
+    "--body-file",
+    expect.any(String),
+  ]);
+  expect(
+    first.body.startsWith(
+      `### Database of this pull request: \`pulumi preview\` of stack ${stack}\n\`\`\`\n`,
+    ),
+  ).toBe(true);
+  expect(first.body).toMatch(/\+ 4 to create\n(?:[\s\S]*\n)?```\n$/);
+  expect(first.body).toContain(`+ ${face.types.database}: (create)`);
+  expect([opened.succeeded, opened.step("Update").code]).toEqual([false, null]); // killed
+  expect(opened.step(SCHEMA_STEP).skipped).toBe(true);
+  const killed = await branchesNamed(prefix);
+  expect(killed).toHaveLength(1);
 
-  try {
-    // ---- pull_request opened: the preview shows the creates; the up is killed mid-create -------------
-    const opened = await previewJob();
-    for (const type of Object.values(face.types)) expect(opened.out).toContain(`+ ${type}: (create)`);
-    expect(opened.out).toMatch(/suspendTimeoutSeconds\s*: 300/);
-    expect(opened.out).toMatch(/expiresAt\s*: "\d{4}-\d\d-\d\dT00:00:00(\.000)?Z"/);
-    expect(opened.out).toMatch(/connectionUri\s*: \[unknown\]/);
-    expect(opened.out).toMatch(/\+ 4 to create/);
+  // ---- the next run (synchronize): recovered, previewed, updated; the migration; the schema posted ----
+  let migrated = "";
+  const again = await m.job("preview-environment", pullRequestEvent(number, "synchronize"), {
+    // The application's deploy (the workflow's commented step): its migration, as the pull request's
+    // role on its own database, with the connection string the job handed over.
+    before: {
+      [SCHEMA_STEP]: async (outputs) => {
+        const r = await psql(
+          outputs.database.uri,
+          "CREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,2))",
+        );
+        migrated = r.error;
+      },
+    },
+  });
+  expectSucceeded(again);
+  expect(migrated).toBe("");
+  expect(again.step("Recover from a run that was killed").out).toMatch(/Refreshing \(pr-/);
+  expect(again.step("Preview").out).toMatch(/\+ 3 to create\s+1 unchanged/); // the stack was recorded before the kill
+  expect(again.step("Update").out).toMatch(
+    /made for this resource by an earlier run of this stack .*; managing it/,
+  );
+  expect((await branchesNamed(prefix)).map((b) => b.id)).toEqual([killed[0].id]);
 
-    const hold = emulator.holdAnswers(POST_BRANCH);
-    const child = spawn(path.join(ensurePulumi(), "pulumi"), UP, {
-      cwd: temp.workDir,
-      env: { ...process.env, ...temp.env },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    trackProcess([...UP, "--stack", stackName], child);
-    child.stdout.on("data", (d) => (transcript += String(d)));
-    child.stderr.on("data", (d) => (transcript += String(d)));
-    await killWhenHeld(
-      child,
-      watchCli(child, [...UP, "--stack", stackName]),
-      hold,
-      "the branch's create request",
-    );
-    const killed = await branchesNamed(prefix);
-    expect(killed).toHaveLength(1);
+  // ---- what the job handed over, and what the service holds -------------------------------------------
+  const uri = again.outputs.database.uri;
+  const password = decodeURIComponent(new URL(uri).password);
+  expect(again.masks).toEqual([uri, password]);
+  const branch = await api.branches.get(projectId, killed[0].id);
+  expect([branch.current_state, branch.parent_id]).toEqual(["ready", emulator.seed.defaultBranchId]);
+  const expires = new Date(Date.parse(branch.expires_at ?? ""));
+  expect(expires.toISOString()).toMatch(/T00:00:00\.000Z$/);
+  const computes = await api.endpoints.listByBranch(projectId, branch.id);
+  expect(
+    computes.map((e) => [
+      e.type,
+      e.autoscaling_limit_min_cu,
+      e.autoscaling_limit_max_cu,
+      e.suspend_timeout_seconds,
+    ]),
+  ).toEqual([["read_write", 0.25, 1, 300]]);
+  expect((await api.databases.list(projectId, branch.id)).map((d) => [d.name, d.owner_name])).toContainEqual([
+    "app",
+    "app",
+  ]);
+  const parsed = new URL(uri);
+  expect([parsed.protocol, parsed.username, parsed.hostname, parsed.pathname]).toEqual([
+    "postgresql:",
+    "app",
+    computes[0].host,
+    "/app",
+  ]);
+  expect(await login(uri)).toEqual({ ok: true, database: "app" });
 
-    // ---- the next run (pull_request synchronize): recovered, previewed, updated ----------------------
-    const again = await previewJob();
-    expect(again.out).toMatch(/\+ 3 to create\s+1 unchanged/); // the stack itself was recorded before the kill
-    const recovered = await pulumi(UP);
-    expect(recovered.out).toMatch(/made for this resource by an earlier run of this stack .*; managing it/);
-    expect((await branchesNamed(prefix)).map((b) => b.id)).toEqual([killed[0].id]);
+  // ---- the comment: the preview, then what the migration changed in `app` -----------------------------
+  const [previewComment, schemaComment] = m.posted();
+  expect(previewComment.body).toContain(`\`pulumi preview\` of stack ${stack}\n`);
+  expect(previewComment.body).toMatch(/\+ 3 to create/);
+  expect(schemaComment.args).toEqual(previewComment.args.slice(0, -1).concat(expect.any(String)));
+  expect(schemaComment.body.startsWith(`${previewComment.body}\n${schemaHeading}\`\`\`diff\n`)).toBe(true);
+  expect(schemaComment.body).toContain(`${schemaHeading}\`\`\`diff\n--- a/app\n+++ b/app\n`);
+  expect(schemaComment.body).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+  expect(schemaComment.body).toMatch(/\n```\n$/);
+  return { branch, uri, stack, prefix };
+}
 
-    // ---- the outputs: branch, compute (scale to zero), expiry, role, database, connection string -----
-    const out = await outputs();
-    expect(out.branchId).toBe(killed[0].id);
-    expect(out.branchName).toBe(killed[0].name);
-    const branch = await api.branches.get(projectId, out.branchId);
-    expect([branch.current_state, branch.parent_id]).toEqual(["ready", emulator.seed.defaultBranchId]);
-    const expires = Date.parse(branch.expires_at ?? "");
-    // Whole days (every push of the day previews no change): midnight three days after the start day.
-    expect(expires).toBe(EXPIRES_AT_MS);
-    const computes = await api.endpoints.listByBranch(projectId, branch.id);
-    expect(
-      computes.map((e) => [
-        e.type,
-        e.autoscaling_limit_min_cu,
-        e.autoscaling_limit_max_cu,
-        e.suspend_timeout_seconds,
-        e.host,
-      ]),
-    ).toEqual([["read_write", 0.25, 1, 300, out.host]]);
-    expect((await api.roles.get(projectId, branch.id, "app")).name).toBe("app");
-    expect(
-      (await api.databases.list(projectId, branch.id)).map((d) => [d.name, d.owner_name]),
-    ).toContainEqual(["app", "app"]);
-    // What the application's deploy step runs; its output is the secret itself (kept out of the transcript).
-    const shown = await pulumi(["stack", "output", "connectionUri", "--show-secrets"], { quiet: true });
-    expect(shown.out.trim()).toBe(out.connectionUri);
-    const uri = new URL(out.connectionUri);
-    uris.push(out.connectionUri);
-    expect([uri.protocol, uri.username, uri.hostname, uri.pathname]).toEqual([
-      "postgresql:",
-      "app",
-      out.host,
-      "/app",
-    ]);
-    expect(await login(out.connectionUri)).toEqual({ ok: true, database: "app" });
-    expect((await pulumi(["stack", "output"])).out).toMatch(/connectionUri\s+\[secret\]/);
+/** Closing: destroy, stack rm; then nothing of the pull request is left on the service. */
+async function close(
+  m: ReturnType<typeof machine>,
+  number: number,
+  prefix: string,
+  branchIds: string[],
+  uri: string,
+) {
+  const { projectId } = emulator.seed;
+  const closed = await m.job("close", pullRequestEvent(number, "closed"));
+  expectSucceeded(closed);
+  expect(closed.outputs.stack).toEqual({ exists: "true" });
+  expect(closed.step("Destroy").out).toMatch(/- 4 deleted/);
+  expect(closed.step("Remove the stack").out).toMatch(/has been removed/);
+  for (const id of branchIds) {
+    await expect(api.branches.get(projectId, id)).rejects.toMatchObject({ kind: "not_found" });
+  }
+  expect(await branchesNamed(prefix)).toEqual([]);
+  const orphans = (await api.endpoints.list(projectId)).filter((e) => branchIds.includes(e.branch_id));
+  expect(orphans).toEqual([]);
+  expect((await login(uri)).ok).toBe(false);
+}
 
-    // ---- the schema step: nothing changed yet; after the pull request's migration, what it changed ---
-    const runnerTemp = fs.mkdtempSync(path.join(temp.workDir, ".runner-"));
-    fs.writeFileSync(path.join(runnerTemp, "comment.md"), "### the preview's comment\n");
-    const schemaStep = () => workflowStep(SCHEMA_STEP, number, temp.workDir, temp.env, runnerTemp);
-    const before = await schemaStep();
-    expect(before.code).toBe(0);
-    expect(before.posted).toBe(
-      "### the preview's comment\n\n### Schema of `neondb`: this pull request's branch against its parent\nNo schema change.\n",
-    );
-    const owner = await api.projects.connectionUri(projectId, {
-      branchId: branch.id,
-      databaseName: "neondb",
-      roleName: "neondb_owner",
-    });
-    const migrated = await psql(owner, "CREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,2))");
-    expect(migrated.error).toBe("");
-    const after = await schemaStep();
-    expect(after.code).toBe(0);
-    expect(after.posted).toMatch(
-      /^### the preview's comment\n\n### Schema of `neondb`: this pull request's branch against its parent\n```diff\n--- a\/neondb\n\+\+\+ b\/neondb\n/,
-    );
-    expect(after.posted).toMatch(/^\+CREATE TABLE public\.orders \($/m);
-    expect(after.posted).toMatch(/\n```\n$/);
+/** Every file of the backend (state, history, backups), as text. */
+function backendFiles(backend: string): string {
+  return fs
+    .readdirSync(backend, { recursive: true, encoding: "utf8" })
+    .map((f) => path.join(backend, f))
+    .filter((f) => fs.statSync(f).isFile())
+    .map((f) => fs.readFileSync(f, "utf8"))
+    .join("\n");
+}
 
-    // ---- a push without changes: nothing to do; the drift check finds nothing ------------------------
-    const push = await previewJob();
-    expect(push.out).toMatch(/4 unchanged/);
-    expect(push.out).not.toMatch(/to create|to update|to delete|to replace/);
-    await pulumi(UP);
-    expect((await driftJob(0)).out).toMatch(/4 unchanged/);
-
-    // ---- the scheduled drift check, after changes made outside Pulumi ---------------------------------
-    await api.endpoints.update(projectId, computes[0].id, { autoscaling_limit_max_cu: 2 });
-    await api.databases.update(projectId, branch.id, "app", {
-      name: "app_renamed",
-      owner_name: "neondb_owner",
-    });
-    const drift = await driftJob(EXIT_DRIFT);
-    expect(drift.out).toMatch(/~ maxCu\s*: 1 => 2/); // what the refresh found
-    expect(drift.out).toMatch(/~ maxCu\s*: 2 => 1/); // what the next up would do
-    expect(drift.out).toMatch(/~ name\s*: "app" => "app_renamed"/);
-    expect(drift.out).toMatch(/~ name\s*: "app_renamed" => "app"/);
-    expect(drift.out).toMatch(/~ ownerName\s*: "app" => "neondb_owner"/);
-    expect(drift.out).toMatch(/~ ownerName\s*: "neondb_owner" => "app"/);
-    expect(drift.out).toMatch(/~ 2 to update/);
-    expect(drift.out).toMatch(/no changes were expected for preview but changes were proposed/);
-    // The next push puts the declared values back.
-    expect((await previewJob()).out).toMatch(/~ 2 to update/);
-    await pulumi(UP);
-    const [compute] = await api.endpoints.listByBranch(projectId, branch.id);
-    expect(compute.autoscaling_limit_max_cu).toBe(1);
-    const databases = (await api.databases.list(projectId, branch.id)).map((d) => [d.name, d.owner_name]);
-    expect(databases).toContainEqual(["app", "app"]);
-    expect(databases.map(([name]) => name)).not.toContain("app_renamed");
-
-    // ---- the branch expired while the pull request is open: the next push makes it again -------------
-    await api.branches.delete(projectId, branch.id); // what the service does at expiresAt
-    const expired = await previewJob();
-    expect(expired.out).toMatch(/\+ 3 to create/);
-    await pulumi(UP);
-    const renewed = await outputs();
-    expect(renewed.branchId).not.toBe(branch.id);
-    expect(renewed.branchName).toBe(branch.name); // the same derived name: the same resource
-    expect((await branchesNamed(prefix)).map((b) => b.id)).toEqual([renewed.branchId]);
-    uris.push(renewed.connectionUri);
-    expect(await login(renewed.connectionUri)).toEqual({ ok: true, database: "app" });
-
-    // ---- the secrets are nowhere but the secret output ------------------------------------------------
-    const secrets = [...uris, ...uris.map((u) => decodeURIComponent(new URL(u).password))];
-    const everything = await persisted(temp);
-    expect(everything).toContain("connectionUri");
-    for (const secret of [...secrets, emulator.apiKey]) {
-      expect(everything).not.toContain(secret);
-      expect(transcript).not.toContain(secret);
-    }
-
-    // ---- pull_request closed: destroy, stack rm; nothing is left ---------------------------------------
-    await selectAndRecover(true);
-    const destroyed = await pulumi(["destroy", "--yes"]);
-    expect(destroyed.out).toMatch(/- 4 deleted/);
-    await pulumi(["stack", "rm", "--yes"]); // no --force: destroy left nothing in the stack
-    expect((await temp.stack.workspace.listStacks()).map((s) => s.name)).not.toContain(stackName);
-    for (const id of [branch.id, renewed.branchId]) {
-      await expect(api.branches.get(projectId, id)).rejects.toMatchObject({ kind: "not_found" });
-      await expect(api.roles.get(projectId, id, "app")).rejects.toMatchObject({ kind: "not_found" });
-      await expect(api.databases.list(projectId, id)).rejects.toMatchObject({ kind: "not_found" });
-    }
-    expect(await branchesNamed(prefix)).toEqual([]);
-    const orphans = (await api.endpoints.list(projectId)).filter((e) =>
-      [branch.id, renewed.branchId].includes(e.branch_id),
-    );
-    expect(orphans).toEqual([]);
-    expect((await login(renewed.connectionUri)).ok).toBe(false);
-
-    // Nothing the backend keeps (history, backups) and no line printed holds a secret.
-    const left = fs
-      .readdirSync(temp.backendDir, { recursive: true, encoding: "utf8" })
-      .map((f) => path.join(temp.backendDir, f))
-      .filter((f) => fs.statSync(f).isFile())
-      .map((f) => fs.readFileSync(f, "utf8"))
-      .join("\n");
-    for (const secret of secrets) {
-      expect(left).not.toContain(secret);
-      expect(transcript).not.toContain(secret);
-    }
-  } finally {
-    await temp.dispose();
+/** No secret in any line a job printed (add-mask commands aside), any comment or any backend file. */
+function expectNoSecrets(m: ReturnType<typeof machine>, secrets: string[]): void {
+  const stored = backendFiles(m.backend);
+  expect(stored).toContain("connectionUri");
+  const bodies = m.comments.map((c) => c.body).join("\n");
+  for (const secret of [...secrets, emulator.apiKey]) {
+    expect(m.transcript).not.toContain(secret);
+    expect(bodies).not.toContain(secret);
+    expect(stored).not.toContain(secret);
   }
 }
 
-test("TypeScript (examples/preview-environment): the workflow's commands on stack pr-<n>, from open to close", async () => {
-  await pullRequest(TS, 101);
+test("YAML, as the workflow ships: every job of a pull request's life, main, drift and sweep, run from the file", async () => {
+  const { projectId } = emulator.seed;
+  const m = machine(YAML);
+  const number = 102;
+
+  // A fork's pull request gets no secrets: no job runs.
+  for (const id of ["preview-environment", "close", "main", "drift", "sweep"]) {
+    expect((await m.job(id, pullRequestEvent(number, "opened", true))).skipped).toBe(true);
+  }
+
+  const { branch, uri, stack, prefix } = await openAndRecover(YAML, m, number);
+  const uris = [uri];
+
+  // ---- push to main: the long-lived stack (the stand-in program has no resources) ------------------
+  await run("pulumi", ["stack", "init", "main"], {
+    cwd: m.infra,
+    env: {
+      ...process.env,
+      ...m.machineEnv,
+      PULUMI_BACKEND_URL: m.secrets.PULUMI_BACKEND_URL,
+      PULUMI_CONFIG_PASSPHRASE: m.secrets.PULUMI_CONFIG_PASSPHRASE,
+    },
+  });
+  const push = await m.job("main", { name: "push", payload: { ref: "refs/heads/main" } });
+  expectSucceeded(push);
+  expect(push.steps.map((s) => s.skipped)).not.toContain(true);
+  expect(push.step("pulumi up --yes --refresh").out).toMatch(/Updating \(main\)[\s\S]*\+ 1 created/);
+
+  // ---- the schedule: no drift; the sweep deletes a leaked branch and keeps the live one ---------------
+  const calm = await m.job("drift", { name: "schedule", payload: { schedule: "17 6 * * *" } });
+  expectSucceeded(calm);
+  expect(calm.annotations).toEqual([
+    { level: "notice", message: "main: no drift" },
+    { level: "notice", message: `${stack}: no drift` },
+  ]);
+  expect(calm.step("Compare every stack with the service").out).toMatch(/4 unchanged/);
+  const leaked = await api.branches.create(projectId, {
+    branch: { name: "preview-leaked" },
+    annotation_value: { "pulumi-project": "neon-preview-environment-yaml", "pulumi-stack": "pr-7" },
+  });
+  await api.waitForOperations(
+    projectId,
+    leaked.operations.map((o) => o.id),
+  );
+  const sweep = await m.job("sweep", { name: "schedule", payload: { schedule: "17 6 * * *" } });
+  expectSucceeded(sweep);
+  const swept = sweep.step("Sweep leaked preview branches (dry run first, in the log)").out;
+  expect(swept).toContain(`backend stacks: neon-preview-environment-yaml/${stack}`);
+  expect(swept).toMatch(
+    new RegExp(`would delete ${leaked.branch.id} .*\\n[\\s\\S]*deleted ${leaked.branch.id} `),
+  );
+  expect(swept).toMatch(
+    new RegExp(`keep ${branch.id} .*its stack neon-preview-environment-yaml/${stack} exists`),
+  );
+  await expect(api.branches.get(projectId, leaked.branch.id)).rejects.toMatchObject({ kind: "not_found" });
+  expect((await api.branches.get(projectId, branch.id)).id).toBe(branch.id);
+
+  // ---- changes made outside Pulumi: the drift job fails with exit code 7 for that stack ---------------
+  const [compute] = await api.endpoints.listByBranch(projectId, branch.id);
+  await api.endpoints.update(projectId, compute.id, { autoscaling_limit_max_cu: 2 });
+  await api.databases.update(projectId, branch.id, "app", {
+    name: "app_renamed",
+    owner_name: "neondb_owner",
+  });
+  const drift = await m.job("drift", { name: "workflow_dispatch" });
+  expect(drift.succeeded).toBe(false);
+  expect(drift.annotations).toEqual([
+    { level: "notice", message: "main: no drift" },
+    { level: "error", message: `${stack}: changed outside Pulumi (the diff above)` },
+  ]);
+  const diff = drift.step("Compare every stack with the service").out;
+  expect(diff).toMatch(/~ maxCu\s*: 1 => 2/); // what the refresh found
+  expect(diff).toMatch(/~ maxCu\s*: 2 => 1/); // what the next up would do
+  expect(diff).toMatch(/~ name\s*: "app" => "app_renamed"/);
+  expect(diff).toMatch(/~ name\s*: "app_renamed" => "app"/);
+  expect(diff).toMatch(/~ ownerName\s*: "app" => "neondb_owner"/);
+  expect(diff).toMatch(/~ ownerName\s*: "neondb_owner" => "app"/);
+  expect(diff).toMatch(/no changes were expected for preview but changes were proposed/);
+
+  // ---- the next push puts the declared values back; the table is still there -------------------------
+  const back = await m.job("preview-environment", pullRequestEvent(number, "synchronize"));
+  expectSucceeded(back);
+  expect(back.step("Preview").out).toMatch(/~ 2 to update/);
+  expect((await api.endpoints.listByBranch(projectId, branch.id))[0].autoscaling_limit_max_cu).toBe(1);
+  const databases = (await api.databases.list(projectId, branch.id)).map((d) => [d.name, d.owner_name]);
+  expect(databases).toContainEqual(["app", "app"]);
+  expect(databases.map(([name]) => name)).not.toContain("app_renamed");
+  const [, backSchema] = m.posted();
+  expect(backSchema.body).toMatch(/^\+CREATE TABLE public\.orders \($/m);
+
+  // ---- the branch expired (the service deletes it): the next push makes the environment again --------
+  await api.branches.delete(projectId, branch.id);
+  const renewed = await m.job("preview-environment", pullRequestEvent(number, "synchronize"));
+  expectSucceeded(renewed);
+  expect(renewed.step("Preview").out).toMatch(/\+ 3 to create/);
+  const [again] = await branchesNamed(prefix);
+  expect(again.id).not.toBe(branch.id);
+  expect(again.name).toBe(branch.name); // the same derived name: the same resource
+  uris.push(renewed.outputs.database.uri);
+  expect(await login(renewed.outputs.database.uri)).toEqual({ ok: true, database: "app" });
+  const [, renewedSchema] = m.posted();
+  // The new branch has the parent's data and none of the old branch's migration.
+  expect(renewedSchema.body.endsWith(`\n${schemaHeading}No schema change.\n`)).toBe(true);
+
+  const secrets = [...uris, ...uris.map((u) => decodeURIComponent(new URL(u).password))];
+  expectNoSecrets(m, secrets);
+
+  // ---- closed: destroy, stack rm, nothing left; closed again: nothing to do ---------------------------
+  await close(m, number, prefix, [branch.id, again.id], uris[1]);
+  const twice = await m.job("close", pullRequestEvent(number, "closed"));
+  expectSucceeded(twice);
+  expect(twice.annotations).toEqual([{ level: "notice", message: `no stack ${stack}: nothing to destroy` }]);
+  expect(twice.steps.filter((s) => s.skipped).map((s) => s.label)).toEqual([
+    "Recover from a run that was killed",
+    "Destroy",
+    "Remove the stack",
+  ]);
+  m.posted();
+  expectNoSecrets(m, secrets);
 });
 
-test("YAML through the plugin (examples/preview-environment/yaml): the workflow's commands on stack pr-<n>, from open to close", async () => {
-  await pullRequest(YAML, 102);
+test("TypeScript (its PREVIEW_DIR line changed): opened and killed, recovered with its migration's schema, closed", async () => {
+  const m = machine(TS);
+  const { branch, uri, prefix } = await openAndRecover(TS, m, 101);
+  await close(m, 101, prefix, [branch.id], uri);
+  m.posted();
+  expectNoSecrets(m, [uri, decodeURIComponent(new URL(uri).password)]);
 });
