@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { Evaluator, Lexer, Parser, data } from "@actions/expressions";
 import { parse as parseYaml } from "yaml";
 import { trackProcess } from "../../scripts/lib/pulumi";
 
@@ -57,78 +58,11 @@ export function stepLabel(step: WorkflowStep): string {
 
 type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
-type Token =
-  | { kind: "str"; value: string }
-  | { kind: "num"; value: number }
-  | { kind: "id"; value: string }
-  | { kind: "op"; value: string };
-
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === "'") {
-      let s = "";
-      i++;
-      for (;;) {
-        if (i >= text.length) throw new Error(`unterminated string in expression: ${text}`);
-        if (text[i] === "'" && text[i + 1] === "'") {
-          s += "'";
-          i += 2;
-        } else if (text[i] === "'") {
-          i++;
-          break;
-        } else s += text[i++];
-      }
-      tokens.push({ kind: "str", value: s });
-    } else if (/[0-9]/.test(c)) {
-      const m = /^[0-9]+(\.[0-9]+)?/.exec(text.slice(i))![0];
-      tokens.push({ kind: "num", value: Number(m) });
-      i += m.length;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(text.slice(i))![0];
-      tokens.push({ kind: "id", value: m });
-      i += m.length;
-    } else {
-      const op = ["==", "!=", "&&", "||", "<=", ">="].find((o) => text.startsWith(o, i)) ?? c;
-      if (!["==", "!=", "&&", "||", "<=", ">=", "<", ">", "!", "(", ")", ".", ",", "[", "]"].includes(op)) {
-        throw new Error(`unexpected "${c}" in expression: ${text}`);
-      }
-      tokens.push({ kind: "op", value: op });
-      i += op.length;
-    }
-  }
-  return tokens;
-}
-
 /** What an expression can read, and the job's status for the status functions. */
 export interface ExpressionContext {
   contexts: Record<string, Value>;
   /** Whether an earlier step of the job failed (`success()`, `failure()`). */
   failed?: boolean;
-}
-
-function toNumber(v: Value): number {
-  if (v === null) return 0;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "number") return v;
-  if (typeof v === "string") return v.trim() === "" ? 0 : Number(v);
-  return NaN;
-}
-
-function truthy(v: Value): boolean {
-  return !(v === false || v === null || v === "" || v === 0 || (typeof v === "number" && isNaN(v)));
-}
-
-/** Equality as Actions defines it: strings case-insensitively, other types compared as numbers. */
-function equal(a: Value, b: Value): boolean {
-  if (typeof a === "string" && typeof b === "string") return a.toLowerCase() === b.toLowerCase();
-  if (typeof a === typeof b && (typeof a !== "object" || a === null)) return a === b;
-  if (typeof a === "object" || typeof b === "object") return a === b;
-  return toNumber(a) === toNumber(b);
 }
 
 /** The value as `${{ }}` writes it into text. */
@@ -138,118 +72,39 @@ export function valueText(v: Value): string {
   return String(v);
 }
 
-/** Evaluates one expression (the text inside `${{ }}`, or an `if:`). */
+/** A function the evaluator is given (the status functions). */
+type FunctionDefinition = ConstructorParameters<typeof Evaluator>[2] extends Map<string, infer F> | undefined
+  ? F
+  : never;
+
+/** Truthiness as Actions defines it (false, 0, NaN, "" and null are false). */
+function truthy(v: Value): boolean {
+  return !(v === false || v === null || v === "" || v === 0 || (typeof v === "number" && isNaN(v)));
+}
+
+/**
+ * Evaluates one expression (the text inside `${{ }}`, or an `if:`) with GitHub's own evaluator
+ * (`@actions/expressions`); the status functions, which the runner answers, are given to it. A context
+ * the test did not give, or a function Actions does not have, fails loudly.
+ */
 export function evaluate(text: string, ctx: ExpressionContext): Value {
-  const tokens = tokenize(text);
-  let at = 0;
-  const peek = (value?: string) => {
-    const t = tokens[at];
-    return t !== undefined && (value === undefined || (t.kind === "op" && t.value === value)) ? t : undefined;
-  };
-  const expect = (value: string) => {
-    if (!peek(value)) throw new Error(`expected "${value}" in expression: ${text}`);
-    at++;
-  };
-  const call = (name: string, args: Value[]): Value => {
-    switch (name.toLowerCase()) {
-      case "success":
-        return !ctx.failed;
-      case "failure":
-        return Boolean(ctx.failed);
-      case "always":
-        return true;
-      case "cancelled":
-        return false;
-      case "startswith":
-        return valueText(args[0]).toLowerCase().startsWith(valueText(args[1]).toLowerCase());
-      case "endswith":
-        return valueText(args[0]).toLowerCase().endsWith(valueText(args[1]).toLowerCase());
-      case "contains":
-        return Array.isArray(args[0])
-          ? args[0].some((x) => equal(x, args[1]))
-          : valueText(args[0]).toLowerCase().includes(valueText(args[1]).toLowerCase());
-      default:
-        throw new Error(`the runner knows no function ${name}() (expression: ${text})`);
-    }
-  };
-  const primary = (): Value => {
-    const t = tokens[at++];
-    if (t === undefined) throw new Error(`expression ends too early: ${text}`);
-    if (t.kind === "str" || t.kind === "num") return t.value;
-    if (t.kind === "op" && t.value === "(") {
-      const v = or();
-      expect(")");
-      return v;
-    }
-    if (t.kind === "op" && t.value === "!") return !truthy(primary());
-    if (t.kind !== "id") throw new Error(`unexpected "${t.value}" in expression: ${text}`);
-    if (t.value === "true" || t.value === "false") return t.value === "true";
-    if (t.value === "null") return null;
-    if (peek("(")) {
-      at++;
-      const args: Value[] = [];
-      while (!peek(")")) {
-        args.push(or());
-        if (peek(",")) at++;
-      }
-      expect(")");
-      return call(t.value, args);
-    }
-    if (!(t.value in ctx.contexts))
-      throw new Error(`the runner has no context "${t.value}" (expression: ${text})`);
-    let v: Value = ctx.contexts[t.value];
-    for (;;) {
-      let key: string | undefined;
-      if (peek(".")) {
-        at++;
-        const name = tokens[at++];
-        if (name?.kind !== "id") throw new Error(`expected a property name in expression: ${text}`);
-        key = name.value;
-      } else if (peek("[")) {
-        at++;
-        key = valueText(or());
-        expect("]");
-      } else break;
-      v = v !== null && typeof v === "object" && !Array.isArray(v) ? (v[key] ?? null) : null;
-    }
-    return v;
-  };
-  const comparison = (): Value => {
-    let left = primary();
-    for (;;) {
-      const op = ["==", "!=", "<", ">", "<=", ">="].find((o) => peek(o));
-      if (!op) return left;
-      at++;
-      const right = primary();
-      if (op === "==") left = equal(left, right);
-      else if (op === "!=") left = !equal(left, right);
-      else {
-        const [a, b] = [toNumber(left), toNumber(right)];
-        left = op === "<" ? a < b : op === ">" ? a > b : op === "<=" ? a <= b : a >= b;
-      }
-    }
-  };
-  const and = (): Value => {
-    let left = comparison();
-    while (peek("&&")) {
-      at++;
-      const right = comparison();
-      left = truthy(left) ? right : left;
-    }
-    return left;
-  };
-  const or = (): Value => {
-    let left = and();
-    while (peek("||")) {
-      at++;
-      const right = and();
-      left = truthy(left) ? left : right;
-    }
-    return left;
-  };
-  const value = or();
-  if (at !== tokens.length) throw new Error(`unexpected text after the expression: ${text}`);
-  return value;
+  const status: FunctionDefinition[] = [
+    ["success", !ctx.failed],
+    ["failure", Boolean(ctx.failed)],
+    ["always", true],
+    ["cancelled", false],
+  ].map(([name, result]) => ({
+    name: String(name),
+    minArgs: 0,
+    maxArgs: 0,
+    call: () => new data.BooleanData(Boolean(result)),
+  }));
+  const lexed = new Lexer(text).lex();
+  const expr = new Parser(lexed.tokens, Object.keys(ctx.contexts), status).parse();
+  const contexts = JSON.parse(JSON.stringify(ctx.contexts), data.reviver) as data.Dictionary;
+  const functions = new Map(status.map((f) => [f.name.toLowerCase(), f]));
+  const result = new Evaluator(expr, contexts, functions).evaluate();
+  return JSON.parse(JSON.stringify(result, data.replacer) ?? "null") as Value;
 }
 
 /** Replaces every `${{ … }}` in `text` by its value. */
