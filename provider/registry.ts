@@ -31,6 +31,16 @@ import type { ProjectPermissionInputs } from "./resources/projectpermission/type
 import { ROLE_DEFINITION } from "./resources/role/definition";
 import type * as roleLifecycle from "./resources/role/lifecycle";
 import type { RoleInputs } from "./resources/role/types";
+import { SNAPSHOT_DEFINITION, SNAPSHOT_NOUN } from "./resources/snapshot/definition";
+import type * as snapshotLifecycle from "./resources/snapshot/lifecycle";
+import type { SnapshotInputs } from "./resources/snapshot/types";
+import {
+  SNAPSHOT_SCHEDULE_DEFINITION,
+  SNAPSHOT_SCHEDULE_ITEM_TYPE,
+  SNAPSHOT_SCHEDULE_NOUN,
+} from "./resources/snapshotschedule/definition";
+import type * as snapshotScheduleLifecycle from "./resources/snapshotschedule/lifecycle";
+import type { SnapshotScheduleInputs } from "./resources/snapshotschedule/types";
 import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind, ResourceSteps } from "./resources/kit";
 
@@ -157,6 +167,40 @@ export const projectPermission = entry<ProjectPermissionInputs>(
   },
 );
 
+export const snapshot = entry<SnapshotInputs>(
+  () => (require("./resources/snapshot/lifecycle") as typeof snapshotLifecycle).snapshotSteps,
+  {
+    definition: SNAPSHOT_DEFINITION,
+    noun: SNAPSHOT_NOUN,
+    adoptInput: "importId",
+    // The free plan holds one manual snapshot: a replacement deletes the old snapshot first (its
+    // timestamp is judged at preview with a margin for that, as a Branch's parentTimestamp is).
+    classes: { deleteBeforeReplace: true },
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
+export const snapshotSchedule = entry<SnapshotScheduleInputs>(
+  () =>
+    (require("./resources/snapshotschedule/lifecycle") as typeof snapshotScheduleLifecycle)
+      .snapshotScheduleSteps,
+  {
+    definition: SNAPSHOT_SCHEDULE_DEFINITION,
+    noun: SNAPSHOT_SCHEDULE_NOUN,
+    adoptInput: "importId",
+    objectTypes: [SNAPSHOT_SCHEDULE_ITEM_TYPE],
+    // A branch has one schedule: a forced replacement on the same branch clears it before setting it.
+    classes: { deleteBeforeReplace: true },
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
 /** The resources, in schema and docs order. */
 export const RESOURCES: readonly ResourceKind[] = [
   compute,
@@ -166,6 +210,8 @@ export const RESOURCES: readonly ResourceKind[] = [
   role,
   database,
   projectPermission,
+  snapshot,
+  snapshotSchedule,
 ];
 
 export { LOOKUPS };

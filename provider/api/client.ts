@@ -30,6 +30,7 @@ import { projectCalls, type ProjectCalls } from "./projects";
 import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./roles";
 import { paginate } from "./pager";
 import { permissionCalls, type PermissionCalls } from "./permissions";
+import { snapshotCalls, type SnapshotCalls } from "./snapshots";
 import { projectLockWait } from "./projectlock";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -74,6 +75,7 @@ export interface NeonClient {
   roles: RoleCalls;
   databases: DatabaseCalls;
   permissions: PermissionCalls;
+  snapshots: SnapshotCalls;
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
@@ -232,6 +234,7 @@ export function buildClient(http: HttpClient): NeonClient {
     roles: roleCalls(call, http),
     databases: databaseCalls(call, http),
     permissions: permissionCalls(call),
+    snapshots: snapshotCalls(call),
     users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),

@@ -16,6 +16,12 @@ export * from "./schemas";
 export * from "./projects";
 export * from "./roles";
 export { type ProjectPermission, type PermissionCalls } from "./permissions";
+export {
+  type Snapshot,
+  type BackupScheduleItem,
+  type SnapshotCalls,
+  type SnapshotCreateQuery,
+} from "./snapshots";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, isNotFound, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

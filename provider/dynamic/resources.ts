@@ -10,6 +10,8 @@ import type { BranchArgs, BranchOutputs } from "../resources/branch/types";
 import type { RoleArgs, RoleOutputs } from "../resources/role/types";
 import type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
 import type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
+import type { SnapshotArgs, SnapshotOutputs } from "../resources/snapshot/types";
+import type { SnapshotScheduleArgs, SnapshotScheduleOutputs } from "../resources/snapshotschedule/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -17,6 +19,12 @@ export type { BranchComputeArgs, BranchArgs, BranchOutputs } from "../resources/
 export type { RoleArgs, RoleOutputs } from "../resources/role/types";
 export type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
 export type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
+export type { SnapshotArgs, SnapshotOutputs } from "../resources/snapshot/types";
+export type {
+  SnapshotScheduleItemArgs,
+  SnapshotScheduleArgs,
+  SnapshotScheduleOutputs,
+} from "../resources/snapshotschedule/types";
 /** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Compute`. */
 export const COMPUTE_TYPE_TOKEN = dynamicTypeToken(registry.compute.definition);
 /** The keys seeded on every {@link Compute} so that each output appears on the class. */
@@ -107,3 +115,31 @@ export const ProjectPermission = dynamicClass<ProjectPermissionArgs, ProjectPerm
   registry.projectPermission,
 );
 export type ProjectPermission = InstanceType<typeof ProjectPermission>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Snapshot`. */
+export const SNAPSHOT_TYPE_TOKEN = dynamicTypeToken(registry.snapshot.definition);
+/**
+ * A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside
+ * the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a
+ * killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name
+ * that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with
+ * the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change replaces
+ * it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the resource
+ * deletes the snapshot. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`,
+ * or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/Snapshot.md`.
+ */
+export const Snapshot = dynamicClass<SnapshotArgs, SnapshotOutputs>(registry.snapshot);
+export type Snapshot = InstanceType<typeof Snapshot>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:SnapshotSchedule`. */
+export const SNAPSHOT_SCHEDULE_TYPE_TOKEN = dynamicTypeToken(registry.snapshotSchedule.definition);
+/**
+ * A branch's schedule of automatic snapshots (its `backup_schedule`, Beta in Neon's API): one per branch.
+ * Setting it starts no operation. A branch that already has a schedule no resource of the stack manages fails
+ * at preview with the exact `importId`. Changed in place; deleting the resource clears the branch's schedule
+ * (the snapshots it made stay, until their retention ends). A Pulumi dynamic resource (credentials: stack
+ * config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs:
+ * `docs/api/SnapshotSchedule.md`.
+ */
+export const SnapshotSchedule = dynamicClass<SnapshotScheduleArgs, SnapshotScheduleOutputs>(
+  registry.snapshotSchedule,
+);
+export type SnapshotSchedule = InstanceType<typeof SnapshotSchedule>;

@@ -146,6 +146,13 @@ export class RunLedger {
   readonly branchesReplaced = new Map<string, string>();
 
   /**
+   * Snapshots this run's diffs replace (URN → the old snapshot's id). Writer: Snapshot's diff. Readers:
+   * Snapshot's check, which the engine runs again without olds for the replacement, and its create:
+   * the old snapshot, deleted first, neither holds the name nor is this resource's to take over.
+   */
+  readonly snapshotsReplaced = new Map<string, string>();
+
+  /**
    * The branches this run makes anew — new resources and replacements, whose ids a preview does not
    * know (URN → project and expiresAt, null for none). Writers: Branch's check (a new resource) and
    * diff (a replacement). Reader: Branch's check, for a parent given as an unknown id.

@@ -19,7 +19,8 @@ function valueType(type: PropertyType, p: PropertyDef, face: Face): string {
     return type === "boolean" ? "boolean" : "number";
   }
   if ("map" in type) return `Record<string, ${input("string")}>`;
-  if ("arrayOf" in type) return `${input(type.arrayOf)}[]`;
+  // A list of one of the resource's object types (`SnapshotSchedule.schedule`), in this face.
+  if ("arrayOf" in type) return `${input(`${type.arrayOf}${face}`)}[]`;
   return `${type.object}${face}`;
 }
 
@@ -77,7 +78,8 @@ function iface(name: string, doc: string, props: readonly PropertyDef[], face: F
 function objectTypesOf(props: readonly PropertyDef[], known: readonly ObjectTypeDef[]): ObjectTypeDef[] {
   return props.flatMap((p) => {
     const t = p.type;
-    const name = typeof t === "object" && "object" in t ? t.object : undefined;
+    const name =
+      typeof t !== "object" ? undefined : "object" in t ? t.object : "arrayOf" in t ? t.arrayOf : undefined;
     if (!name) return [];
     const found = known.find((o) => o.name === name);
     if (!found) throw new Error(`${p.name}: object type ${name} is not among the resource's objectTypes`);

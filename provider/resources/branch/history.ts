@@ -17,6 +17,25 @@ import type { BranchInputs } from "./types";
  */
 export const REPLACEMENT_MARGIN_MS = 30 * 60_000;
 
+/** How a window's failures name what is judged: Branch's `parentTimestamp`, Snapshot's `timestamp`. */
+export interface WindowWords {
+  /** The input judged. */
+  property: string;
+  /** Where a good time lies: "the parent's past". */
+  past: string;
+  /** What removing the time gives: "for the parent's latest data". */
+  latest: string;
+  /** What a replacement deletes first: "branch". */
+  replaced: string;
+}
+
+const BRANCH_WORDS: WindowWords = {
+  property: "parentTimestamp",
+  past: "the parent's past",
+  latest: "for the parent's latest data",
+  replaced: "branch",
+};
+
 /**
  * Failures of `parentTimestamp` against the project's history retention and the parent's creation;
  * `marginMs` more of the window is required (a replacement, which deletes the old branch first).
@@ -27,61 +46,68 @@ export async function historyFailures(
   marginMs = 0,
 ): Promise<CheckFailure[]> {
   const { projectId, parentId, parentTimestamp } = inputs;
-  if (typeof parentTimestamp !== "string" || typeof projectId !== "string") return [];
-  if ([projectId, parentId, parentTimestamp].includes(UNKNOWN)) return [];
+  if (typeof parentTimestamp !== "string") return [];
+  return windowFailures(rt, projectId, parentId, parentTimestamp, BRANCH_WORDS, marginMs);
+}
+
+/**
+ * Failures of a time `at` of branch `branchId` (the project's default branch when undefined) against
+ * the project's history retention and the branch's creation: the window the service can read from.
+ * `marginMs` more of the window is required when `words.replaced` is deleted first. Nothing while a
+ * value is unknown, or the project or branch cannot be read (the kit's target check reports those).
+ */
+export async function windowFailures(
+  rt: Runtime,
+  projectId: unknown,
+  branchId: unknown,
+  at: string,
+  words: WindowWords,
+  marginMs = 0,
+): Promise<CheckFailure[]> {
+  if (typeof projectId !== "string" || [projectId, branchId, at].includes(UNKNOWN)) return [];
   const api = rt.client();
   let retention: number | undefined;
-  let parent: { id: string; created_at?: string } | undefined;
+  let branch: { id: string; created_at?: string } | undefined;
   try {
     retention = (await rt.projectFacts(projectId)).history_retention_seconds;
-    parent =
-      typeof parentId === "string"
-        ? await api.branches.get(projectId, parentId).catch((err: unknown) => {
-            // A parent that is not there is the kit's target check's to report.
+    branch =
+      typeof branchId === "string"
+        ? await api.branches.get(projectId, branchId).catch((err: unknown) => {
             if (err instanceof ApiError && err.kind === "not_found") return undefined;
             throw err;
           })
         : (await api.branches.list(projectId)).find((b) => b.default);
   } catch (err) {
-    // A project the key cannot see is reported by the kit's target check, naming projectId.
     if (err instanceof ApiError && (err.kind === "not_found" || err.kind === "forbidden")) return [];
     throw err;
   }
-  const at = Date.parse(parentTimestamp);
+  const time = Date.parse(at);
   const now = rt.serviceNow();
-  const which = typeof parentId === "string" ? `branch ${parentId}` : "the project's default branch";
-  if (at > now) {
-    return [
-      {
-        property: "parentTimestamp",
-        reason: `parentTimestamp ${parentTimestamp} is in the future (the service's time is ${iso(now)}); give a time in the parent's past, or remove it for the parent's latest data`,
-      },
-    ];
+  const which = typeof branchId === "string" ? `branch ${branchId}` : "the project's default branch";
+  const fail = (reason: string): CheckFailure[] => [{ property: words.property, reason }];
+  if (time > now) {
+    return fail(
+      `${words.property} ${at} is in the future (the service's time is ${iso(now)}); give a time in ` +
+        `${words.past}, or remove it ${words.latest}`,
+    );
   }
   const kept = retention === undefined ? undefined : now - retention * 1000;
-  if (kept !== undefined && at < kept + marginMs) {
+  if (kept !== undefined && time < kept + marginMs) {
     const margin =
       marginMs > 0
-        ? `, and a replacement, which deletes the old branch first, needs ${marginMs / 60_000} minutes more of it`
+        ? `, and a replacement, which deletes the old ${words.replaced} first, needs ${marginMs / 60_000} minutes more of it`
         : "";
-    return [
-      {
-        property: "parentTimestamp",
-        reason:
-          `parentTimestamp ${parentTimestamp} is older than the history project ${projectId} keeps ` +
-          `(history_retention_seconds ${retention}: from ${iso(kept)} on${margin}); give a later time, or raise ` +
-          "the project's history retention (Project historyRetentionSeconds) in an earlier `pulumi up`",
-      },
-    ];
+    return fail(
+      `${words.property} ${at} is older than the history project ${projectId} keeps ` +
+        `(history_retention_seconds ${retention}: from ${iso(kept)} on${margin}); give a later time, or raise ` +
+        "the project's history retention (Project historyRetentionSeconds) in an earlier `pulumi up`",
+    );
   }
-  const made = parent?.created_at ? Date.parse(parent.created_at) : NaN;
-  if (at < made) {
-    return [
-      {
-        property: "parentTimestamp",
-        reason: `parentTimestamp ${parentTimestamp} is before ${which} was made (${parent?.created_at}); give a time after that`,
-      },
-    ];
+  const made = branch?.created_at ? Date.parse(branch.created_at) : NaN;
+  if (time < made) {
+    return fail(
+      `${words.property} ${at} is before ${which} was made (${branch?.created_at}); give a time after that`,
+    );
   }
   return [];
 }

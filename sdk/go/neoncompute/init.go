@@ -35,6 +35,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ProjectPermission{}
 	case "neoncompute:index:Role":
 		r = &Role{}
+	case "neoncompute:index:Snapshot":
+		r = &Snapshot{}
+	case "neoncompute:index:SnapshotSchedule":
+		r = &SnapshotSchedule{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

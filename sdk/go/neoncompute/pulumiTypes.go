@@ -924,11 +924,149 @@ func (o ProjectInfoArrayOutput) Index(i pulumi.IntInput) ProjectInfoOutput {
 	}).(ProjectInfoOutput)
 }
 
+// One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+type SnapshotScheduleItem struct {
+	// The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+	Day *int `pulumi:"day"`
+	// How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+	Frequency string `pulumi:"frequency"`
+	// The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+	Hour *int `pulumi:"hour"`
+	// The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+	Month *int `pulumi:"month"`
+	// How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+	RetentionSeconds *int `pulumi:"retentionSeconds"`
+}
+
+// SnapshotScheduleItemInput is an input type that accepts SnapshotScheduleItemArgs and SnapshotScheduleItemOutput values.
+// You can construct a concrete instance of `SnapshotScheduleItemInput` via:
+//
+//	SnapshotScheduleItemArgs{...}
+type SnapshotScheduleItemInput interface {
+	pulumi.Input
+
+	ToSnapshotScheduleItemOutput() SnapshotScheduleItemOutput
+	ToSnapshotScheduleItemOutputWithContext(context.Context) SnapshotScheduleItemOutput
+}
+
+// One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+type SnapshotScheduleItemArgs struct {
+	// The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+	Day pulumi.IntPtrInput `pulumi:"day"`
+	// How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+	Frequency pulumi.StringInput `pulumi:"frequency"`
+	// The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+	Hour pulumi.IntPtrInput `pulumi:"hour"`
+	// The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+	Month pulumi.IntPtrInput `pulumi:"month"`
+	// How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+	RetentionSeconds pulumi.IntPtrInput `pulumi:"retentionSeconds"`
+}
+
+func (SnapshotScheduleItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotScheduleItem)(nil)).Elem()
+}
+
+func (i SnapshotScheduleItemArgs) ToSnapshotScheduleItemOutput() SnapshotScheduleItemOutput {
+	return i.ToSnapshotScheduleItemOutputWithContext(context.Background())
+}
+
+func (i SnapshotScheduleItemArgs) ToSnapshotScheduleItemOutputWithContext(ctx context.Context) SnapshotScheduleItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SnapshotScheduleItemOutput)
+}
+
+// SnapshotScheduleItemArrayInput is an input type that accepts SnapshotScheduleItemArray and SnapshotScheduleItemArrayOutput values.
+// You can construct a concrete instance of `SnapshotScheduleItemArrayInput` via:
+//
+//	SnapshotScheduleItemArray{ SnapshotScheduleItemArgs{...} }
+type SnapshotScheduleItemArrayInput interface {
+	pulumi.Input
+
+	ToSnapshotScheduleItemArrayOutput() SnapshotScheduleItemArrayOutput
+	ToSnapshotScheduleItemArrayOutputWithContext(context.Context) SnapshotScheduleItemArrayOutput
+}
+
+type SnapshotScheduleItemArray []SnapshotScheduleItemInput
+
+func (SnapshotScheduleItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SnapshotScheduleItem)(nil)).Elem()
+}
+
+func (i SnapshotScheduleItemArray) ToSnapshotScheduleItemArrayOutput() SnapshotScheduleItemArrayOutput {
+	return i.ToSnapshotScheduleItemArrayOutputWithContext(context.Background())
+}
+
+func (i SnapshotScheduleItemArray) ToSnapshotScheduleItemArrayOutputWithContext(ctx context.Context) SnapshotScheduleItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SnapshotScheduleItemArrayOutput)
+}
+
+// One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+type SnapshotScheduleItemOutput struct{ *pulumi.OutputState }
+
+func (SnapshotScheduleItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotScheduleItem)(nil)).Elem()
+}
+
+func (o SnapshotScheduleItemOutput) ToSnapshotScheduleItemOutput() SnapshotScheduleItemOutput {
+	return o
+}
+
+func (o SnapshotScheduleItemOutput) ToSnapshotScheduleItemOutputWithContext(ctx context.Context) SnapshotScheduleItemOutput {
+	return o
+}
+
+// The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+func (o SnapshotScheduleItemOutput) Day() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SnapshotScheduleItem) *int { return v.Day }).(pulumi.IntPtrOutput)
+}
+
+// How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+func (o SnapshotScheduleItemOutput) Frequency() pulumi.StringOutput {
+	return o.ApplyT(func(v SnapshotScheduleItem) string { return v.Frequency }).(pulumi.StringOutput)
+}
+
+// The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+func (o SnapshotScheduleItemOutput) Hour() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SnapshotScheduleItem) *int { return v.Hour }).(pulumi.IntPtrOutput)
+}
+
+// The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+func (o SnapshotScheduleItemOutput) Month() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SnapshotScheduleItem) *int { return v.Month }).(pulumi.IntPtrOutput)
+}
+
+// How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+func (o SnapshotScheduleItemOutput) RetentionSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SnapshotScheduleItem) *int { return v.RetentionSeconds }).(pulumi.IntPtrOutput)
+}
+
+type SnapshotScheduleItemArrayOutput struct{ *pulumi.OutputState }
+
+func (SnapshotScheduleItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SnapshotScheduleItem)(nil)).Elem()
+}
+
+func (o SnapshotScheduleItemArrayOutput) ToSnapshotScheduleItemArrayOutput() SnapshotScheduleItemArrayOutput {
+	return o
+}
+
+func (o SnapshotScheduleItemArrayOutput) ToSnapshotScheduleItemArrayOutputWithContext(ctx context.Context) SnapshotScheduleItemArrayOutput {
+	return o
+}
+
+func (o SnapshotScheduleItemArrayOutput) Index(i pulumi.IntInput) SnapshotScheduleItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SnapshotScheduleItem {
+		return vs[0].([]SnapshotScheduleItem)[vs[1].(int)]
+	}).(SnapshotScheduleItemOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputeInput)(nil)).Elem(), BranchComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputePtrInput)(nil)).Elem(), BranchComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputeInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputePtrInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotScheduleItemInput)(nil)).Elem(), SnapshotScheduleItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotScheduleItemArrayInput)(nil)).Elem(), SnapshotScheduleItemArray{})
 	pulumi.RegisterOutputType(BranchComputeOutput{})
 	pulumi.RegisterOutputType(BranchComputePtrOutput{})
 	pulumi.RegisterOutputType(BranchInfoOutput{})
@@ -941,4 +1079,6 @@ func init() {
 	pulumi.RegisterOutputType(ProjectDefaultComputePtrOutput{})
 	pulumi.RegisterOutputType(ProjectInfoOutput{})
 	pulumi.RegisterOutputType(ProjectInfoArrayOutput{})
+	pulumi.RegisterOutputType(SnapshotScheduleItemOutput{})
+	pulumi.RegisterOutputType(SnapshotScheduleItemArrayOutput{})
 }

@@ -21,6 +21,8 @@ from .project import *
 from .project_permission import *
 from .provider import *
 from .role import *
+from .snapshot import *
+from .snapshot_schedule import *
 from ._inputs import *
 from . import outputs
 
@@ -45,7 +47,9 @@ _utilities.register(
    "neoncompute:index:Database": "Database",
    "neoncompute:index:Project": "Project",
    "neoncompute:index:ProjectPermission": "ProjectPermission",
-   "neoncompute:index:Role": "Role"
+   "neoncompute:index:Role": "Role",
+   "neoncompute:index:Snapshot": "Snapshot",
+   "neoncompute:index:SnapshotSchedule": "SnapshotSchedule"
   }
  }
 ]

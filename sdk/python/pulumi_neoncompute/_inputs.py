@@ -19,6 +19,8 @@ __all__ = [
     'BranchComputeArgsDict',
     'ProjectDefaultComputeArgs',
     'ProjectDefaultComputeArgsDict',
+    'SnapshotScheduleItemArgs',
+    'SnapshotScheduleItemArgsDict',
 ]
 
 class BranchComputeArgsDict(TypedDict):
@@ -207,5 +209,118 @@ class ProjectDefaultComputeArgs:
     @suspend_timeout_seconds.setter
     def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class SnapshotScheduleItemArgsDict(TypedDict):
+    """
+    One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+    """
+    frequency: pulumi.Input[_builtins.str]
+    """
+    How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+    """
+    day: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+    """
+    hour: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+    """
+    month: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+    """
+    retention_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+    """
+
+@pulumi.input_type
+class SnapshotScheduleItemArgs:
+    def __init__(__self__, *,
+                 frequency: pulumi.Input[_builtins.str],
+                 day: pulumi.Input[Optional[_builtins.int]] = None,
+                 hour: pulumi.Input[Optional[_builtins.int]] = None,
+                 month: pulumi.Input[Optional[_builtins.int]] = None,
+                 retention_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+
+        :param pulumi.Input[_builtins.str] frequency: How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+        :param pulumi.Input[_builtins.int] day: The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+        :param pulumi.Input[_builtins.int] hour: The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+        :param pulumi.Input[_builtins.int] month: The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+        :param pulumi.Input[_builtins.int] retention_seconds: How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+        """
+        pulumi.set(__self__, "frequency", frequency)
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if month is not None:
+            pulumi.set(__self__, "month", month)
+        if retention_seconds is not None:
+            pulumi.set(__self__, "retention_seconds", retention_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def frequency(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+        """
+        return pulumi.get(self, "frequency")
+
+    @frequency.setter
+    def frequency(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "frequency", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+        """
+        return pulumi.get(self, "day")
+
+    @day.setter
+    def day(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "day", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+        """
+        return pulumi.get(self, "hour")
+
+    @hour.setter
+    def hour(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "hour", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def month(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+        """
+        return pulumi.get(self, "month")
+
+    @month.setter
+    def month(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "month", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retentionSeconds")
+    def retention_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+        """
+        return pulumi.get(self, "retention_seconds")
+
+    @retention_seconds.setter
+    def retention_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "retention_seconds", value)
 
 

@@ -21,6 +21,7 @@ __all__ = [
     'Operation',
     'ProjectDefaultCompute',
     'ProjectInfo',
+    'SnapshotScheduleItem',
 ]
 
 @pulumi.output_type
@@ -810,5 +811,93 @@ class ProjectInfo(dict):
         Proxy host name of the project's computes.
         """
         return pulumi.get(self, "proxy_host")
+
+
+@pulumi.output_type
+class SnapshotScheduleItem(dict):
+    """
+    One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "retentionSeconds":
+            suggest = "retention_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SnapshotScheduleItem. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SnapshotScheduleItem.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SnapshotScheduleItem.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 frequency: _builtins.str,
+                 day: Optional[_builtins.int] = None,
+                 hour: Optional[_builtins.int] = None,
+                 month: Optional[_builtins.int] = None,
+                 retention_seconds: Optional[_builtins.int] = None):
+        """
+        One frequency of a branch's automatic snapshots, and how long their snapshots are kept.
+
+        :param _builtins.str frequency: How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+        :param _builtins.int day: The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+        :param _builtins.int hour: The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+        :param _builtins.int month: The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+        :param _builtins.int retention_seconds: How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+        """
+        pulumi.set(__self__, "frequency", frequency)
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if month is not None:
+            pulumi.set(__self__, "month", month)
+        if retention_seconds is not None:
+            pulumi.set(__self__, "retention_seconds", retention_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def frequency(self) -> _builtins.str:
+        """
+        How often a snapshot is taken: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+        """
+        return pulumi.get(self, "frequency")
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> Optional[_builtins.int]:
+        """
+        The day of the week or of the month the snapshot is taken, 1–31 (where the frequency has one).
+        """
+        return pulumi.get(self, "day")
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> Optional[_builtins.int]:
+        """
+        The hour of the day the snapshot is taken, 0–23 (where the frequency has one).
+        """
+        return pulumi.get(self, "hour")
+
+    @_builtins.property
+    @pulumi.getter
+    def month(self) -> Optional[_builtins.int]:
+        """
+        The month of the year the snapshot is taken, 1–12 (where the frequency has one).
+        """
+        return pulumi.get(self, "month")
+
+    @_builtins.property
+    @pulumi.getter(name="retentionSeconds")
+    def retention_seconds(self) -> Optional[_builtins.int]:
+        """
+        How long the service keeps each snapshot, in seconds (at least 3600); without it, until it is deleted.
+        """
+        return pulumi.get(self, "retention_seconds")
 
 

@@ -516,6 +516,69 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       failed: "Failed to revoke access grant g/1 of project p/1",
     },
   ],
+  [
+    "snapshots.create",
+    (api) => api.snapshots.create(P, B, { timestamp: "2026-11-27T09:30:00Z", name: "s 1" }),
+    {
+      method: "POST",
+      // The document declares the options as query parameters; a body would be lost on the service.
+      url: "/projects/p%2F1/branches/br%3F1/snapshot?timestamp=2026-11-27T09:30:00Z&name=s+1",
+      route: "POST /projects/{project_id}/branches/{branch_id}/snapshot",
+      failed: "Failed to create a snapshot of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "snapshots.list",
+    (api) => api.snapshots.list(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/snapshots",
+      route: "GET /projects/{project_id}/snapshots",
+      failed: "Failed to list the snapshots of project p/1",
+    },
+  ],
+  [
+    "snapshots.rename",
+    (api) => api.snapshots.rename(P, "s/1", "n"),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/snapshots/s%2F1",
+      route: "PATCH /projects/{project_id}/snapshots/{snapshot_id}",
+      failed: "Failed to rename snapshot s/1 of project p/1",
+      body: { snapshot: { name: "n" } },
+    },
+  ],
+  [
+    "snapshots.delete",
+    (api) => api.snapshots.delete(P, "s/1"),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/snapshots/s%2F1",
+      route: "DELETE /projects/{project_id}/snapshots/{snapshot_id}",
+      failed: "Failed to delete snapshot s/1 of project p/1",
+    },
+  ],
+  [
+    "snapshots.getSchedule",
+    (api) => api.snapshots.getSchedule(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/backup_schedule",
+      route: "GET /projects/{project_id}/branches/{branch_id}/backup_schedule",
+      failed: "Failed to read the backup schedule of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "snapshots.setSchedule",
+    (api) => api.snapshots.setSchedule(P, B, [{ frequency: "daily", hour: 3, retention_seconds: 3600 }]),
+    {
+      method: "PUT",
+      url: "/projects/p%2F1/branches/br%3F1/backup_schedule",
+      route: "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule",
+      failed: "Failed to set the backup schedule of branch br?1 in project p/1",
+      body: { schedule: [{ frequency: "daily", hour: 3, retention_seconds: 3600 }] },
+    },
+  ],
 ];
 
 /** The HTTP client the tests of this file build their API client over: a scripted transport, a fake clock. */
@@ -583,7 +646,8 @@ describe.each(cases)("%s", (_name, call, want) => {
   test("a request cut off mid-flight is sent again only when repeating it is harmless", async () => {
     const { api, clock, seen } = setup("ECONNRESET");
     const err = await failure(call(api), clock);
-    const idempotent = want.method === "GET" || want.method === "DELETE";
+    // A PUT sets the whole thing it names: sending it twice leaves what sending it once does.
+    const idempotent = ["GET", "DELETE", "PUT"].includes(want.method);
     expect(seen).toHaveLength(idempotent ? 2 : 1);
     expect(err.kind).toBe("network");
     expect(err.mayHaveReachedServer).toBe(want.method !== "GET");

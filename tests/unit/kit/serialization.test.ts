@@ -88,8 +88,8 @@ describe("the dynamic modules states name", () => {
         [],
       ]);
     }
-    expect(() => entry.resource("Snapshot")).toThrow(
-      /Failed to find resource Snapshot: the package's resources are Compute, ApiKey/,
+    expect(() => entry.resource("Bucket")).toThrow(
+      /Failed to find resource Bucket: the package's resources are Compute, ApiKey/,
     );
   });
 

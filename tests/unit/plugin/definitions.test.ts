@@ -301,6 +301,8 @@ describe("the plugin schema", () => {
       "neoncompute:index:Role",
       "neoncompute:index:Database",
       "neoncompute:index:ProjectPermission",
+      "neoncompute:index:Snapshot",
+      "neoncompute:index:SnapshotSchedule",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });
