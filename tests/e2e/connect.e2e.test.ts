@@ -12,8 +12,12 @@
  * does (Postgres refuses the old one), with every id kept. A database rename: an update at preview,
  * not a replace, the database keeps its id and Postgres serves it under the new name. The passwords and the
  * connection URIs are secret outputs and appear nowhere else: not in `pulumi stack export`, not in any
- * state file of the backend, not in any line a command printed. Destroy removes the branch, the role
- * and the database, and `pulumi stack rm` then succeeds without `--force`.
+ * state file of the backend, not in any line a command printed. A lookup the service answers 404 (the
+ * schema diff of a database neither side has) fails the preview with its error once, in one line, with no
+ * `PromiseRejectionHandledWarning`. In the TypeScript program, the branch then reaches an expiry set
+ * outside the stack: a plain `pulumi preview` passes, each lookup of the gone branch unknown with one
+ * warning (issue 53). Destroy removes the branch, the role and the database (or finds them gone with the
+ * expired branch), and `pulumi stack rm` then succeeds without `--force`.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -22,7 +26,9 @@ import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, repoRoot, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
 import { psql, withPassword } from "../../scripts/lib/psql";
-import { changedCounts, cli, persisted, pluginPath } from "./plugin-helpers";
+import { mutationCount } from "../support/requests";
+import { expectOneLineFailure, expectPassWithWarnings } from "./cli-diagnostics";
+import { changedCounts, cli, cliRun, persisted, pluginPath } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -83,6 +89,8 @@ interface Program {
    * role, through the exported connection string), or `neondb`, inherited (migrated as its owner).
    */
   schemaDatabase: "app" | "neondb";
+  /** Before destroy, the branch reaches an expiry set outside the stack, and a plain preview passes. */
+  expires?: boolean;
 }
 
 /**
@@ -163,6 +171,19 @@ async function connectChain(
   expect(roleCreatedAt).toEqual(expect.any(String));
   const unchanged = await temp.stack.preview({ onOutput: capture, onError: capture });
   expect(unchanged.changeSummary).toEqual({ same: program.creates });
+
+  // A lookup the service answers 404 fails the preview, as `up` would, in one line: the schema diff of a
+  // database neither the branch nor its parent has. Nothing is sent that changes anything.
+  await temp.stack.setConfig("schemaDatabase", { value: "nodb" });
+  const sent = mutationCount(emulator);
+  const noDatabase = await cliRun(temp, ["preview", "--color", "never"]);
+  transcript += noDatabase.out;
+  expectOneLineFailure(
+    noDatabase,
+    /Failed to compare the schema of database "nodb" .*: the branch has no database "nodb"/,
+  );
+  expect(mutationCount(emulator)).toBe(sent);
+  await temp.stack.removeConfig("schemaDatabase");
 
   // An unchanged branch: no schema difference against its parent (for `app`: a new, empty database).
   expect([first.schemaChanged, first.schemaDiff]).toEqual([false, ""]);
@@ -265,12 +286,33 @@ async function connectChain(
     expect(transcript).not.toContain(secret);
   }
 
-  // --- (d) destroy removes branch, role and database; the stack is removed -------------------
+  // --- (d) the branch expires: a plain preview passes -----------------------------------------
+  if (program.expires) {
+    // An expiry set outside the stack, then passed on the service's clock: the service deletes the
+    // branch, its role and its database. The pull request's preview (no refresh) still passes: the
+    // lookups of the gone branch are unknown, each with one warning.
+    const at = new Date(emulator.clock.now() + 60_000).toISOString();
+    await api.branches.update(projectId, branch.id, { expires_at: at });
+    emulator.clock.advance(120_000);
+    await expect(api.branches.get(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
+    const expired = await cliRun(temp, ["preview", "--color", "never"]);
+    transcript += expired.out;
+    const gone = `the result is unknown in this preview: branch ${branch.id} is gone .*pulumi refresh. drops it`;
+    expectPassWithWarnings(expired, [
+      new RegExp(`getConnectionUri: ${gone}`),
+      new RegExp(`getSchemaDiff: ${gone}`),
+    ]);
+  }
+
+  // --- (e) destroy removes branch, role and database; the stack is removed -------------------
   const deletes = [mutations(DELETE_DATABASE), mutations(DELETE_ROLE)];
   await temp.stack.destroy({ onOutput: capture, onError: capture });
   // Each was deleted by its own resource, the database before the role that owns it (the service
-  // refuses to delete a role that owns a database), then the branch.
-  expect([mutations(DELETE_DATABASE), mutations(DELETE_ROLE)]).toEqual([deletes[0] + 1, deletes[1] + 1]);
+  // refuses to delete a role that owns a database), then the branch. (After the branch expired, the
+  // service had deleted them all with it: destroy finds them gone.)
+  if (!program.expires) {
+    expect([mutations(DELETE_DATABASE), mutations(DELETE_ROLE)]).toEqual([deletes[0] + 1, deletes[1] + 1]);
+  }
   await expect(api.branches.get(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
   await expect(api.roles.get(projectId, branch.id, "app")).rejects.toMatchObject({ kind: "not_found" });
   await expect(api.databases.list(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
@@ -314,6 +356,7 @@ test("TypeScript (examples/connect): branch → role → database → connection
       computeTypes: ["read_write"],
       moreSecrets: [],
       schemaDatabase: "app",
+      expires: true,
     });
   } finally {
     await temp.dispose();

@@ -5,7 +5,11 @@
  * size above a Free project's limit, a branch name given as parentId, a database owner that is no role
  * of the branch, an address given access to the project by someone else, a Role removed while its role
  * owns a database that stays (after an `up`) — and the emulator serves no request that changes anything
- * during it. The same program with the mistake undone previews green. Then that role is renamed in one `up`, the database kept.
+ * during it. The same program with the mistake undone previews green. A lookup with a mistyped
+ * `databaseName` fails where it fails (issue 53): the TypeScript face's preview passes with one warning and
+ * its `up` fails; the plugin's preview fails; each with the error once, in one line, and no
+ * `PromiseRejectionHandledWarning`; the next `up` goes green. Then that role is renamed in one `up`, the
+ * database kept.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -13,7 +17,8 @@ import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { pluginPath } from "./plugin-helpers";
+import { expectOneLineFailure, expectPassWithWarnings } from "./cli-diagnostics";
+import { cliRun, pluginPath } from "./plugin-helpers";
 import { mutationCount } from "../support/requests";
 
 useStepBudgets();
@@ -80,6 +85,7 @@ const PROGRAM_MISTAKES: Array<[string, RegExp]> = [
 ];
 
 async function table(
+  face: "TypeScript" | "YAML",
   temp: TempStack,
   ns: string,
   keyName: string,
@@ -151,6 +157,25 @@ async function table(
     await program(what)(false);
   }
 
+  // A lookup whose databaseName no database has fails where it fails today, in one line. The
+  // TypeScript face's preview shows the connection string unknown with one warning (the name could be a
+  // database this update makes) and its `up` fails; an invoke cannot answer an unknown, so the plugin's
+  // preview fails.
+  await program("mistypedUri")(true);
+  const notFound = /database "gat" not found on branch br-/;
+  const sent = mutations();
+  const uriPreview = await cliRun(temp, ["preview", "--color", "never"]);
+  expect(mutations()).toBe(sent);
+  if (face === "TypeScript") {
+    expectPassWithWarnings(uriPreview, [new RegExp(`getConnectionUri: .*${notFound.source}`)]);
+    // The program fails at the lookup; the engine keeps what it made before that, and the next up
+    // (below, the mistake undone) goes green.
+    expectOneLineFailure(await cliRun(temp, ["up", "--yes", "--skip-preview", "--color", "never"]), notFound);
+  } else {
+    expectOneLineFailure(uriPreview, notFound);
+  }
+  await program("mistypedUri")(false);
+
   // The table's last row needs a stack that has the role and its database: up, then remove the Role.
   await temp.stack.up();
   try {
@@ -192,6 +217,7 @@ test("TypeScript: each mistake fails the preview, nothing is sent", async () => 
     const ns = "neon-e2e-preview-gate:";
     await temp.stack.setConfig(`${ns}orgId`, { value: emulator.seed.orgId });
     await table(
+      "TypeScript",
       temp,
       ns,
       "neon:apiKey",
@@ -241,8 +267,14 @@ test("YAML (the plugin): each mistake fails the preview, nothing is sent", async
               "      email: twice@example.com\n",
           )
           .join(""),
+      mistypedUri: (text) =>
+        text +
+        "variables:\n  uri:\n    fn::invoke:\n      function: neoncompute:index:getConnectionUri\n" +
+        "      arguments:\n        projectId: ${projectId}\n        branchId: ${dbBranchId}\n" +
+        "        databaseName: gat\n        roleName: ${ownerName}\n",
     };
     await table(
+      "YAML",
       temp,
       "",
       "neoncompute:apiKey",

@@ -5,6 +5,7 @@ import {
   Project,
   ProjectPermission,
   Role,
+  getConnectionUriOutput,
 } from "@neon-labs-unofficial/pulumi-neon-compute";
 
 const config = new pulumi.Config();
@@ -48,5 +49,16 @@ new Database("owned", {
 
 // A reviewer's access to the project: an address someone else already gave access fails the preview.
 new ProjectPermission("reviewer", { projectId, email: config.require("shareWith") });
+
+// `mistypedUri: true`: a connection string of a database name that no database has ("gat" for "gate"):
+// unknown at preview, with a warning (it could be one this update makes); `up` fails on the lookup.
+if (config.getBoolean("mistypedUri")) {
+  getConnectionUriOutput({
+    projectId,
+    branchId: config.require("dbBranchId"),
+    databaseName: "gat",
+    roleName: config.require("ownerName"),
+  });
+}
 
 export const branchId = env.id;
