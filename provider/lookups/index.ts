@@ -7,6 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 // Not "../api": its index loads the client and its zod schemas, which a program needs only when it looks up.
 import { collectAll, paginate } from "../api/pager";
+import type { NeonClient } from "../api";
+import { isNotFound } from "../http/errors";
 import { loadClientEarly, lookupClient } from "./client";
 import { asRunError, never, PROGRAM, type LookupSeams } from "./errors";
 import { unknownAtPreview, type PreviewUnknown } from "./preview";
@@ -145,14 +147,45 @@ export function getBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
 /** {@link getConnectionUri}, failing with the service's or the argument check's own error. */
 async function readConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
   requireStrings("getConnectionUri", args, ["projectId", "databaseName", "roleName"]);
-  const uri = await lookupClient().projects.connectionUri(args.projectId, {
-    branchId: args.branchId,
-    endpointId: args.computeId,
-    databaseName: args.databaseName,
-    roleName: args.roleName,
-    pooled: args.pooled,
-  });
+  const api = lookupClient();
+  const uri = await api.projects
+    .connectionUri(args.projectId, {
+      branchId: args.branchId,
+      endpointId: args.computeId,
+      databaseName: args.databaseName,
+      roleName: args.roleName,
+      pooled: args.pooled,
+    })
+    .catch(async (err: unknown) => {
+      const remedy = isNotFound(err) ? await missingName(api, args) : undefined;
+      throw remedy && isNotFound(err) ? err.withRemedy(remedy) : err;
+    });
   return { uri };
+}
+
+/**
+ * Which of getConnectionUri's names the branch lacks, read from its databases and roles (never from
+ * the answer's words); undefined when both are there or the branch cannot be read (the answer stands).
+ */
+async function missingName(api: NeonClient, args: GetConnectionUriArgs): Promise<string | undefined> {
+  try {
+    const branchId = args.branchId ?? (await api.branches.list(args.projectId)).find((b) => b.default)?.id;
+    if (!branchId) return undefined;
+    const [databases, roles] = await Promise.all([
+      api.databases.list(args.projectId, branchId),
+      api.roles.list(args.projectId, branchId),
+    ]);
+    const names = (xs: { name: string }[]) => xs.map((x) => x.name).join(", ") || "none";
+    if (!databases.some((d) => d.name === args.databaseName)) {
+      return `databaseName "${args.databaseName}" is not a database of branch ${branchId} (its databases: ${names(databases)}).`;
+    }
+    if (!roles.some((r) => r.name === args.roleName)) {
+      return `roleName "${args.roleName}" is not a role of branch ${branchId} (its roles: ${names(roles)}).`;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

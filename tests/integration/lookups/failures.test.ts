@@ -97,6 +97,10 @@ describe("an …Output lookup that fails", () => {
     expect(r.failures).toHaveLength(1);
     const err = r.failures[0] as Error;
     expect(err.message).toMatch(/database "ap" not found .*\(HTTP 404/);
+    // The remedy names the argument, from the branch's databases (read, not the answer's words).
+    expect(err.message).toMatch(
+      new RegExp(`databaseName "ap" is not a database of branch ${branchId} \\(its databases: neondb\\)\\.$`),
+    );
     expect(r.warnings).toEqual([]);
     expect(await stillPending((out as unknown as { isKnown: Promise<boolean> }).isKnown)).toBe(true);
   });
