@@ -378,8 +378,9 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
   let keyId = 0;
   try {
     await connectChain(temp, "connect-yaml", "rotation-2", {
-      // project, branch (with its compute), replica, role, database, key, permission, and the stack
-      creates: 8,
+      // project, branch (with its compute), replica, role, database, key, permission, snapshot,
+      // snapshot schedule, and the stack
+      creates: 10,
       computeTypes: ["read_only", "read_write"],
       moreSecrets: ["projectConnectionUri", "token"],
       schemaDatabase: "neondb",
@@ -413,6 +414,11 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         expect((await api.apiKeys.listOrg(orgId)).map((k) => k.id)).toContain(keyId);
         expect((await api.permissions.list(projectId)).map((g) => g.granted_to_email)).toEqual([
           "reviewer@example.com",
+        ]);
+        const snapshots = await api.snapshots.list(projectId);
+        expect(snapshots.map((x) => [x.id, x.source_branch_id])).toEqual([[out.snapshotId, out.branchId]]);
+        expect(await api.snapshots.getSchedule(projectId, String(out.branchId))).toEqual([
+          { frequency: "daily", hour: 3, retention_seconds: 86400 },
         ]);
       },
     });
