@@ -28,7 +28,7 @@ export function pluginClass<Args extends object, Outs>(
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
       const a = admitted(kind, args, opts);
       // Aliases from the dynamic type token: a stack moves to the plugin without replacing anything.
-      super(PluginResource.__pulumiType, name, seeded(def, a.args), options(kind, opts, true));
+      super(PluginResource.__pulumiType, name, seeded(def, a.args), options(kind, opts, true, args));
       a.track(this);
     }
   }

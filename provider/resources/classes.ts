@@ -43,9 +43,13 @@ export function options(
   kind: ResourceKind,
   opts: pulumi.CustomResourceOptions | undefined,
   aliases: boolean,
+  args?: object,
 ) {
   const def = kind.definition;
-  const dbr = kind.classes?.deleteBeforeReplace;
+  const given = kind.classes?.diffDecidesWhen;
+  const dbr =
+    kind.classes?.deleteBeforeReplace &&
+    !(given && args && (args as Record<string, unknown>)[given] !== undefined);
   const secrets = secretNames(def.properties);
   return {
     ...opts,

@@ -248,3 +248,66 @@ export function knownAbsent(rt: Runtime, noun: "roles" | "databases", ref: Branc
   const held = rt.ledger.branchHeld.get(`${ref.projectId}/${ref.branchId}`);
   return held !== undefined && !held[noun].includes(ref.name);
 }
+
+/**
+ * True when the object's branch moved from `olds` to `news` because this run restored it
+ * (docs/decisions/0021): the restored branch holds the snapshot's object of the same name, which the
+ * create takes over, and the old one goes with the original branch (deleted or kept with it).
+ */
+export function followsRestore(rt: Runtime, olds: Bag, news: Bag): boolean {
+  return (
+    olds.projectId === news.projectId &&
+    olds.name === news.name &&
+    rt.ledger.restoredAs(olds.branchId, news.branchId)
+  );
+}
+
+/**
+ * At preview, true when the object's branch is being restored (its new id unknown yet) and nothing else
+ * of it changes: its replacement is a take-over, said by the Branch's warning.
+ */
+export function restoreComing(rt: Runtime, olds: Bag, news: Bag): boolean {
+  return (
+    news.branchId === UNKNOWN &&
+    olds.projectId === news.projectId &&
+    olds.name === news.name &&
+    rt.ledger.restoring(olds.branchId)
+  );
+}
+
+/**
+ * The delete of an object whose branch this run restored: left with the original branch, which the
+ * Branch's delete deletes or keeps (it has no compute left to change it through). Returns true when left.
+ */
+export function leftWithRestoredBranch(rt: Runtime, noun: "role" | "database", props: Bag): boolean {
+  const from = String(props.branchId);
+  const restored = rt.ledger.branchesRestored.get(from);
+  const earlier = rt.ledger.restoredEarlier.get(from);
+  if (!restored && !earlier) return false;
+  const fate = restored
+    ? restored.original === "keep"
+      ? "kept"
+      : "deleted with it"
+    : "kept or deleted with it";
+  rt.logger(props).info(
+    `${noun} "${String(props.name)}" of branch ${from} stays with that branch, which a restore replaced with ` +
+      `${restored?.id ?? earlier} (where the ${noun} of the name is the snapshot's) and which is ${fate}`,
+  );
+  return true;
+}
+
+/**
+ * Before a Role's or Database's diff judges a move to another branch: when this run did not restore, the
+ * new branch may be an earlier, interrupted run's restore of the old one (its `restored_as` names the
+ * branch it replaced). Recorded so that the object is taken over there as this run's restore would.
+ */
+export async function noteEarlierRestore(rt: Runtime, olds: Bag, news: Bag): Promise<void> {
+  const [from, to, projectId] = [olds.branchId, news.branchId, news.projectId];
+  if (typeof from !== "string" || typeof to !== "string" || typeof projectId !== "string") return;
+  if (from === to || to === UNKNOWN || projectId !== olds.projectId || rt.ledger.restoredAs(from, to)) return;
+  const branch = await rt
+    .client()
+    .branches.get(projectId, to)
+    .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+  if (branch?.restored_as === from) rt.ledger.restoredEarlier.set(from, to);
+}
