@@ -127,6 +127,22 @@ export async function pendingOperations(
 }
 
 /**
+ * Splits a resource id (or an `importId`) `<projectId>/<part>` into its two parts; throws naming the
+ * remedy for any other shape. `what` is the object as messages name it ("snapshot schedule"), `part`
+ * the second part's name ("branchId").
+ */
+export function splitProjectScoped(id: string, what: string, part: string): [string, string] {
+  const slash = id.indexOf("/");
+  if (slash <= 0 || slash === id.length - 1 || id.indexOf("/", slash + 1) !== -1) {
+    throw new Error(
+      `Failed to read ${what} "${id}": the id is not "<projectId>/<${part}>". Remove the resource from the ` +
+        `stack with \`pulumi state delete\` and import the ${what} with importId.`,
+    );
+  }
+  return [id.slice(0, slash), id.slice(slash + 1)];
+}
+
+/**
  * The progress line of a step that waits for operations: "`done`; waiting for create_branch,
  * start_compute`after`"; just `done` when there is nothing to wait for (`after` speaks of the wait).
  */

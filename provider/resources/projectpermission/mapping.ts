@@ -3,7 +3,7 @@
  * as `importId` writes it) and its outputs. Pure.
  */
 import type { ProjectPermission } from "../../api";
-import { stateOf, type Bag } from "../kit";
+import { splitProjectScoped, stateOf, type Bag } from "../kit";
 import { PROJECT_PERMISSION_DEFINITION } from "./definition";
 
 /** Where a grant is: its project and its id. */
@@ -17,14 +17,8 @@ export const resourceId = (r: GrantRef): string => `${r.projectId}/${r.permissio
 
 /** Splits a resource id (or an `importId`); throws naming the remedy for any other shape. */
 export function parseGrantRef(id: string): GrantRef {
-  const slash = id.indexOf("/");
-  if (slash <= 0 || slash === id.length - 1) {
-    throw new Error(
-      `Failed to read project access "${id}": the id is not "<projectId>/<permissionId>". Remove the resource ` +
-        "from the stack with `pulumi state delete` and import the grant with importId.",
-    );
-  }
-  return { projectId: id.slice(0, slash), permissionId: id.slice(slash + 1) };
+  const [projectId, permissionId] = splitProjectScoped(id, "project access", "permissionId");
+  return { projectId, permissionId };
 }
 
 /** `access of dev@example.com to project p (grant 9c8c…)`. */

@@ -3,7 +3,7 @@
  * `importId` writes it), the deterministic auto-name, the create's query and the outputs. Pure.
  */
 import type { Snapshot, SnapshotCreateQuery } from "../../api";
-import { derivedName, stateOf, type Bag } from "../kit";
+import { derivedName, splitProjectScoped, stateOf, type Bag } from "../kit";
 import { normalizedTime } from "../branch/inputs";
 import { SNAPSHOT_DEFINITION } from "./definition";
 import type { SnapshotInputs } from "./types";
@@ -19,14 +19,8 @@ export const resourceId = (r: SnapshotRef): string => `${r.projectId}/${r.snapsh
 
 /** Splits a resource id (or an `importId`); throws naming the remedy for any other shape. */
 export function parseSnapshotRef(id: string): SnapshotRef {
-  const slash = id.indexOf("/");
-  if (slash <= 0 || slash === id.length - 1 || id.indexOf("/", slash + 1) !== -1) {
-    throw new Error(
-      `Failed to read snapshot "${id}": the id is not "<projectId>/<snapshotId>". Remove the resource from ` +
-        "the stack with `pulumi state delete` and import the snapshot with importId.",
-    );
-  }
-  return { projectId: id.slice(0, slash), snapshotId: id.slice(slash + 1) };
+  const [projectId, snapshotId] = splitProjectScoped(id, "snapshot", "snapshotId");
+  return { projectId, snapshotId };
 }
 
 /**

@@ -3,7 +3,7 @@
  * `importId` writes it), the schedule's items and the outputs. Pure.
  */
 import type { BackupScheduleItem } from "../../api";
-import { stateOf, type Bag } from "../kit";
+import { splitProjectScoped, stateOf, type Bag } from "../kit";
 import { SNAPSHOT_SCHEDULE_DEFINITION } from "./definition";
 import { canonicalItem } from "./inputs";
 import type { SnapshotScheduleItemInputs } from "./types";
@@ -19,14 +19,8 @@ export const resourceId = (r: ScheduleRef): string => `${r.projectId}/${r.branch
 
 /** Splits a resource id (or an `importId`); throws naming the remedy for any other shape. */
 export function parseScheduleRef(id: string): ScheduleRef {
-  const slash = id.indexOf("/");
-  if (slash <= 0 || slash === id.length - 1 || id.indexOf("/", slash + 1) !== -1) {
-    throw new Error(
-      `Failed to read snapshot schedule "${id}": the id is not "<projectId>/<branchId>". Remove the resource ` +
-        "from the stack with `pulumi state delete` and import the schedule with importId.",
-    );
-  }
-  return { projectId: id.slice(0, slash), branchId: id.slice(slash + 1) };
+  const [projectId, branchId] = splitProjectScoped(id, "snapshot schedule", "branchId");
+  return { projectId, branchId };
 }
 
 /** `the snapshot schedule of branch br-… in project p`. */

@@ -4,7 +4,7 @@
  * the resource's own hook.
  */
 import { ApiError } from "../../../provider/api";
-import { createOnce, keptInStack, waitingLine } from "../../../provider/resources/kit";
+import { createOnce, keptInStack, splitProjectScoped, waitingLine } from "../../../provider/resources/kit";
 import { OperationError } from "../../../provider/operations";
 
 const lost = () =>
@@ -140,5 +140,19 @@ describe("what a create that did not finish says", () => {
     expect(waitingLine("took over role app", [], " (the old password works until then)")).toBe(
       "took over role app",
     );
+  });
+});
+
+describe("a project-scoped resource id", () => {
+  it("splits into the project and the part, and any other shape names the remedy", () => {
+    expect(splitProjectScoped("shiny-wind-1/snap-a", "snapshot", "snapshotId")).toEqual([
+      "shiny-wind-1",
+      "snap-a",
+    ]);
+    for (const bad of ["snap-a", "/snap-a", "shiny-wind-1/", "p/b/c"]) {
+      expect(() => splitProjectScoped(bad, "snapshot", "snapshotId")).toThrow(
+        `Failed to read snapshot "${bad}": the id is not "<projectId>/<snapshotId>". Remove the resource from the stack with \`pulumi state delete\` and import the snapshot with importId.`,
+      );
+    }
   });
 });
