@@ -53,7 +53,7 @@ export function dynamicClass<Args extends object, Outs>(
         name,
         // Lets the provider attribute its progress lines to this resource in `pulumi up`.
         { ...seeded(def, a.args), __urn: pulumi.createUrn(name, token, opts?.parent) },
-        options(kind, opts, false, args),
+        options(kind, opts, false),
         DYNAMIC_MODULE,
         def.name,
       );

@@ -28,7 +28,7 @@ export function pluginClass<Args extends object, Outs>(
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
       const a = admitted(kind, args, opts);
       // Aliases from the dynamic type token: a stack moves to the plugin without replacing anything.
-      super(PluginResource.__pulumiType, name, seeded(def, a.args), options(kind, opts, true, args));
+      super(PluginResource.__pulumiType, name, seeded(def, a.args), options(kind, opts, true));
       a.track(this);
     }
   }

@@ -43,13 +43,9 @@ export function options(
   kind: ResourceKind,
   opts: pulumi.CustomResourceOptions | undefined,
   aliases: boolean,
-  args?: object,
 ) {
   const def = kind.definition;
-  const given = kind.classes?.diffDecidesWhen;
-  const dbr =
-    kind.classes?.deleteBeforeReplace &&
-    !(given && args && (args as Record<string, unknown>)[given] !== undefined);
+  const dbr = kind.classes?.deleteBeforeReplace;
   const secrets = secretNames(def.properties);
   return {
     ...opts,

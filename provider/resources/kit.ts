@@ -75,11 +75,6 @@ export interface ClassOptions {
   /** Replacements delete first unless the program says otherwise (e.g. one read_write per branch). */
   deleteBeforeReplace?: boolean;
   /**
-   * An input whose presence in the args leaves delete-before-replace to the diff (Branch's `restoreFrom`:
-   * a restore creates the new branch first, docs/decisions/0021).
-   */
-  diffDecidesWhen?: string;
-  /**
    * Hands registrations to the engine a fair share per project during `up` (Compute's admission):
    * returns the args to register and a hook to call with the new resource.
    */

@@ -146,56 +146,6 @@ export class RunLedger {
   readonly branchesReplaced = new Map<string, string>();
 
   /**
-   * Branches this run restored from a snapshot (the replaced branch's id → the restored branch's id, and
-   * what becomes of the replaced one; docs/decisions/0021). Writer: Branch's create (a restore). Readers:
-   * Branch's delete (deletes or keeps the renamed original), the diffs, creates and deletes of Role and
-   * Database (their objects are the snapshot's, taken over on the new branch; the old ones go with the
-   * original), Compute's update (the finalize moved it already), Snapshot's diff (its branch's new id is
-   * no change).
-   */
-  readonly branchesRestored = new Map<string, { id: string; original: "delete" | "keep" }>();
-
-  /**
-   * The Branches this run's diffs replace by a restore (URN → the replaced branch's id): `restoreFrom`
-   * names another snapshot. Writer: Branch's diff. Readers: Branch's check (the replacement's: the name is
-   * held by the branch it restores) and create (restores instead of creating).
-   */
-  readonly branchesToRestore = new Map<string, string>();
-
-  /**
-   * What a Branch declaring `restoreFrom` wants of the original a restore replaces (URN → its
-   * `original`). Writer: Branch's check. Reader: Branch's delete of an original whose restore an earlier,
-   * interrupted run made (this run's {@link branchesRestored} does not know it).
-   */
-  readonly restoreFates = new Map<string, "delete" | "keep">();
-
-  /**
-   * Restores an earlier, interrupted run made (the replaced branch's id → the restored branch's), as the
-   * restored branch's `restored_as` says. Writers: the diffs of Role and Database (`noteEarlierRestore`).
-   * Readers: as {@link branchesRestored}'s, but never Branch's delete (the original's fate is not known).
-   */
-  readonly restoredEarlier = new Map<string, string>();
-
-  /** True when branch `newId` is the restore of branch `oldId` (this run's, or an earlier run's). */
-  restoredAs(oldId: unknown, newId: unknown): boolean {
-    if (typeof oldId !== "string") return false;
-    return this.branchesRestored.get(oldId)?.id === newId || this.restoredEarlier.get(oldId) === newId;
-  }
-
-  /** True when a diff of this run planned a restore of branch `oldId` (its new id unknown at preview). */
-  restoring(oldId: unknown): boolean {
-    for (const id of this.branchesToRestore.values()) if (id === oldId) return true;
-    return false;
-  }
-
-  /** True when `branchId` is a branch this run restored as the `newId` (a restored branch's objects). */
-  isRestoredBranch(newId: unknown): boolean {
-    for (const r of this.branchesRestored.values()) if (r.id === newId) return true;
-    for (const id of this.restoredEarlier.values()) if (id === newId) return true;
-    return false;
-  }
-
-  /**
    * Snapshots this run's diffs replace (URN → the old snapshot's id). Writer: Snapshot's diff. Readers:
    * Snapshot's check, which the engine runs again without olds for the replacement, and its create:
    * the old snapshot, deleted first, neither holds the name nor is this resource's to take over.

@@ -15,7 +15,6 @@ import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutputs } from "./mapping";
 import { refusePassedExpiry } from "./expiry";
 import { applyChanges } from "./update";
-import { createRestore } from "./restore";
 
 export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
   if (i.importId) return importExisting(rt, i, i);
@@ -25,9 +24,6 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
   const urn = typeof i.__urn === "string" ? i.__urn : undefined;
   const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
   if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
-  // The replacement a restore is (its diff said so): the restored branch takes the original's place.
-  const restoring = urn ? rt.ledger.branchesToRestore.get(urn) : undefined;
-  if (restoring && i.restoreFrom) return createRestore(rt, i, restoring, name);
   let branch: Branch | undefined;
   let operations: Operation[] = [];
   let verb = "created";

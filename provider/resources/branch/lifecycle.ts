@@ -48,7 +48,6 @@ import {
 } from "./expiry";
 import { create } from "./create";
 import { read, update } from "./update";
-import { keptAfterRestore, planRestore, refuseDeleteBeforeRestore } from "./restore";
 
 type Inputs = BranchInputs;
 type State = Stated<BranchOutputs>;
@@ -89,15 +88,7 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     const failures = await previewImport(rt, inputs);
     if (failures?.length) return { inputs, failures };
   }
-  // What the original of a restore becomes, for a delete an interrupted run left (docs/decisions/0021).
-  const declaredRestore = inputs.restoreFrom as { original?: string } | undefined;
-  if (declaredRestore && typeof news.__urn === "string") {
-    rt.ledger.restoreFates.set(news.__urn, declaredRestore.original === "keep" ? "keep" : "delete");
-  }
-  // The replacement a restore is: the restored branch takes the original's name (docs/decisions/0021).
-  const restoring =
-    isNewResource(olds) && typeof news.__urn === "string" && rt.ledger.branchesToRestore.has(news.__urn);
-  const fresh = inputs.importId === undefined && !inputs.adoptDefault && !restoring;
+  const fresh = inputs.importId === undefined && !inputs.adoptDefault;
   // The project's listing, when the budget read it: the parent's expiry is looked up there too.
   let listed: Named[] | undefined;
   if (isNewResource(olds) && fresh) {
@@ -128,7 +119,7 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   if (isNewResource(olds) && fresh) noteComing(rt, news.__urn, inputs);
   // A branch from its parent's past, when it is to be made anew (a replacement is judged by diff,
   // whose olds are the outputs: check's are the old inputs).
-  if (inputs.parentTimestamp !== undefined && isNewResource(olds) && !restoring) {
+  if (inputs.parentTimestamp !== undefined && isNewResource(olds)) {
     const history = await historyFailures(rt, inputs);
     if (history.length) return { inputs, failures: history };
   }
@@ -158,15 +149,6 @@ async function diff(
   news: Checked<Inputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
   const d = diffBranch(olds, news);
-  const restore = d.replaces.includes("restoreFrom");
-  if (rt.ledger.isPlanning(news) && restore) {
-    await planRestore(rt, id, olds, news, d.replaces);
-    // Recorded as any replacement's: the replacement's check then knows the old branch.
-    if (typeof news.__urn === "string") rt.ledger.branchesReplaced.set(news.__urn, id);
-    rt.ledger.expiryPlanned.set(`${String(olds.projectId)}/${id}`, news.expiresAt ?? null);
-    // The restored branch comes first and takes the original's name; the original goes after.
-    return diffResult(d, false);
-  }
   if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
     if (d.replaces.length === 0 && olds.currentState === "init") {
@@ -248,17 +230,13 @@ async function diff(
       await refuseUndeletable(rt.client(), String(olds.projectId), id, "replace");
     }
   }
-  // Branch names are unique in a project: the old branch has to go before its replacement comes (a
-  // restore's new branch is named apart until its finalize renames the old one).
-  return diffResult(d, !restore);
+  // Branch names are unique in a project: the old branch has to go before its replacement comes.
+  return diffResult(d, true);
 }
 
 // --- delete --------------------------------------------------------------------------------
 
 async function remove(rt: Runtime, id: string, props: State): Promise<void> {
-  // The original a restore of this run replaced: `keep` leaves it (renamed), `delete` deletes it.
-  if (await keptAfterRestore(rt, id, props)) return;
-  refuseDeleteBeforeRestore(rt, id, props);
   const api = rt.client();
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {

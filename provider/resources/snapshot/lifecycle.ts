@@ -129,26 +129,7 @@ async function diff(
   olds: State,
   news: Checked<Inputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
-  // Its branch restored by this run (the Branch's id moved to the restored branch): the snapshot still
-  // holds its data, so only the recorded branchId follows, in place (docs/decisions/0021). At preview
-  // the new id is unknown, but the Branch's diff has planned the restore: the same update, not a
-  // replacement that would delete the snapshot being restored.
-  const followsRestore =
-    rt.ledger.restoredAs(olds.branchId, news.branchId) ||
-    (news.branchId === UNKNOWN && rt.ledger.restoring(olds.branchId));
-  // Compared as if the branch were the same (an unknown id always reads as changed), then updated.
-  const d = definedDiff(DEF, olds, followsRestore ? { ...news, branchId: olds.branchId } : news);
-  if (followsRestore) {
-    d.updates.push("branchId");
-    d.changes = true;
-    d.stables = d.stables.filter((k) => k !== "branchId");
-    if (rt.ledger.isPlanning(news)) {
-      rt.logger(news).info(
-        `snapshot ${String(olds.snapshotId ?? id)} follows its branch's restore: it keeps its data, and its ` +
-          "branchId becomes the restored branch's",
-      );
-    }
-  }
+  const d = definedDiff(DEF, olds, news);
   const refused = d.refused.filter((k) => news[k] !== UNKNOWN);
   if (refused.length > 0 && rt.ledger.isPlanning(news)) {
     const detail = refused.map((k) => `${k} ${String(olds[k] ?? "(none)")} → ${String(news[k] ?? "(none)")}`);

@@ -62,8 +62,6 @@ type Branch struct {
 	Protected pulumi.BoolOutput `pulumi:"protected"`
 	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger pulumi.StringPtrOutput `pulumi:"resetTrigger"`
-	// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases and computes that name `branch.id` are taken over on it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. On a branch made by this very update it is not used.
-	RestoreFrom BranchRestorePtrOutput `pulumi:"restoreFrom"`
 }
 
 // NewBranch registers a new resource with the given unique name, arguments, and options.
@@ -141,8 +139,6 @@ type branchArgs struct {
 	Protected *bool `pulumi:"protected"`
 	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger *string `pulumi:"resetTrigger"`
-	// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases and computes that name `branch.id` are taken over on it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. On a branch made by this very update it is not used.
-	RestoreFrom *BranchRestore `pulumi:"restoreFrom"`
 }
 
 // The set of arguments for constructing a Branch resource.
@@ -173,8 +169,6 @@ type BranchArgs struct {
 	Protected pulumi.BoolPtrInput
 	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger pulumi.StringPtrInput
-	// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases and computes that name `branch.id` are taken over on it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. On a branch made by this very update it is not used.
-	RestoreFrom BranchRestorePtrInput
 }
 
 func (BranchArgs) ElementType() reflect.Type {
@@ -312,11 +306,6 @@ func (o BranchOutput) Protected() pulumi.BoolOutput {
 // Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 func (o BranchOutput) ResetTrigger() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ResetTrigger }).(pulumi.StringPtrOutput)
-}
-
-// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases and computes that name `branch.id` are taken over on it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. On a branch made by this very update it is not used.
-func (o BranchOutput) RestoreFrom() BranchRestorePtrOutput {
-	return o.ApplyT(func(v *Branch) BranchRestorePtrOutput { return v.RestoreFrom }).(BranchRestorePtrOutput)
 }
 
 func init() {

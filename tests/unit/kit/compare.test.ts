@@ -103,7 +103,6 @@ describe("definedDiff over the definitions", () => {
         "parentTimestamp",
         "parentLsn",
         "initSource",
-        "restoreFrom",
         "default",
         "createdAt",
       ],
