@@ -122,10 +122,10 @@ export const SNAPSHOT_TYPE_TOKEN = dynamicTypeToken(registry.snapshot.definition
  * the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a
  * killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name
  * that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with
- * the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change replaces
- * it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the resource
- * deletes the snapshot. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`,
- * or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/Snapshot.md`.
+ * the exact `importId`. Renamed in place; any other change fails at preview, since a replacement would delete
+ * the data it holds: declare another Snapshot instead. Deleting the resource deletes the snapshot. A Pulumi
+ * dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` /
+ * `NEON_API_URL`). Inputs and outputs: `docs/api/Snapshot.md`.
  */
 export const Snapshot = dynamicClass<SnapshotArgs, SnapshotOutputs>(registry.snapshot);
 export type Snapshot = InstanceType<typeof Snapshot>;

@@ -95,10 +95,9 @@ export type ProjectPermission = InstanceType<typeof ProjectPermission>;
  * the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a
  * killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name
  * that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with
- * the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change replaces
- * it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the resource
- * deletes the snapshot. Served by the provider plugin as `neoncompute:index:Snapshot`. Inputs and outputs:
- * `docs/api/Snapshot.md`.
+ * the exact `importId`. Renamed in place; any other change fails at preview, since a replacement would delete
+ * the data it holds: declare another Snapshot instead. Deleting the resource deletes the snapshot. Served by
+ * the provider plugin as `neoncompute:index:Snapshot`. Inputs and outputs: `docs/api/Snapshot.md`.
  */
 export const Snapshot = pluginClass<SnapshotArgs, SnapshotOutputs>(registry.snapshot);
 export type Snapshot = InstanceType<typeof Snapshot>;

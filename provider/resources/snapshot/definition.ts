@@ -10,6 +10,11 @@ import { autoNameInput, createdAtOutput, fixedInput, importIdInput } from "../de
 /** What a Snapshot is called in messages. */
 export const SNAPSHOT_NOUN = "snapshot";
 
+/** Why a snapshot's inputs other than its name never change (Neon changes only a snapshot's name). */
+const FIXED =
+  "Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data " +
+  "the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.";
+
 export const SNAPSHOT_DEFINITION = {
   name: "Snapshot",
   description:
@@ -17,18 +22,25 @@ export const SNAPSHOT_DEFINITION = {
     "the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a " +
     "killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name " +
     "that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with " +
-    "the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change " +
-    "replaces it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the " +
-    "resource deletes the snapshot.",
+    "the exact `importId`. Renamed in place; any other change fails at preview, since a replacement would " +
+    "delete the data it holds: declare another Snapshot instead. Deleting the resource deletes the snapshot.",
   importId: { format: "<projectId>/<snapshotId>", example: "shiny-wind-123456/snap-quiet-dawn-12345678" },
   aliases: ["pulumi-nodejs:dynamic/neon:Snapshot"],
   properties: [
-    fixedInput("projectId", "The project. Changing it replaces the snapshot (the old one is deleted first)."),
-    fixedInput(
-      "branchId",
-      "The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is " +
-        "deleted first).",
-    ),
+    {
+      ...fixedInput("projectId", `The project. ${FIXED}`),
+      change: "refused",
+    },
+    {
+      ...fixedInput(
+        "branchId",
+        "The branch whose data the snapshot holds (`br-…`). " +
+          `${FIXED} A replacement of that Branch (its id unknown at preview) fails the preview too: remove the ` +
+          "Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, " +
+          "then remove it).",
+      ),
+      change: "refused",
+    },
     autoNameInput(
       "The snapshot's name, 1–256 characters. Renamed in place. Without it the provider names the snapshot " +
         "`<resource name>-<hash>`, so that a killed run's snapshot is found again.",
@@ -38,26 +50,25 @@ export const SNAPSHOT_DEFINITION = {
       type: "string",
       input: "optional",
       output: "optional",
-      change: "replace",
+      change: "refused",
       compare: "kept-when-absent",
       description:
         "RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's " +
         "history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and " +
         "without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. " +
-        "Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes " +
-        "nothing.",
+        "Fixed at creation: a change fails at preview; removing it changes nothing.",
     },
     {
       name: "lsn",
       type: "string",
       input: "optional",
       output: "optional",
-      change: "replace",
+      change: "refused",
       compare: "kept-when-absent",
       description:
         "A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the " +
-        "snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces " +
-        "the snapshot (the old one is deleted first); removing it changes nothing.",
+        "snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at " +
+        "preview; removing it changes nothing.",
     },
     {
       name: "expiresAt",

@@ -8,7 +8,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound, type Snapshot } from "../../api";
 import { definedDiff } from "../compare";
-import { REPLACEMENT_MARGIN_MS } from "../branch/history";
 import {
   UNKNOWN,
   confirmGone,
@@ -90,8 +89,7 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
       );
     return problem ? fail(problem.property, problem.reason) : { inputs };
   }
-  // A replacement deletes the old snapshot first: the new one must still be makeable by then.
-  const window = await windowFailures(rt, inputs, isNew ? 0 : REPLACEMENT_MARGIN_MS);
+  const window = await windowFailures(rt, inputs);
   if (window.length > 0) return { inputs: news, failures: window };
   // A replacement's name is the old snapshot's own (deleted first): judged for new resources only.
   const name = isNew ? snapshotName(inputs) : undefined;
@@ -130,14 +128,17 @@ async function diff(
   news: Checked<Inputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
   const d = definedDiff(DEF, olds, news);
-  const refused = d.refused.filter((k) => news[k] !== UNKNOWN);
+  // An unknown branch or project is one being replaced: the snapshot would follow it into a replacement.
+  const refused = d.refused.filter((k) => news[k] !== UNKNOWN || k === "branchId" || k === "projectId");
   if (refused.length > 0 && rt.ledger.isPlanning(news)) {
-    const detail = refused.map((k) => `${k} ${String(olds[k] ?? "(none)")} → ${String(news[k] ?? "(none)")}`);
+    const shown = (v: unknown) => (v === UNKNOWN ? "(replaced in this update)" : String(v ?? "(none)"));
+    const detail = refused.map((k) => `${k} ${shown(olds[k])} → ${shown(news[k])}`);
     throw new Error(
       `Failed to change snapshot ${String(olds.snapshotId ?? id)}: ${detail.join(", ")} cannot be changed on an ` +
         "existing snapshot (the service changes only its name), and a replacement would delete the data it " +
-        `holds. Set ${refused.join(" and ")} back; for a snapshot with another expiry, declare another Snapshot. ` +
-        "Nothing was changed.",
+        `holds. Set ${refused.join(" and ")} back, or declare another Snapshot for another branch or time; to ` +
+        "let its branch be replaced, first remove this Snapshot from the program (or set retainOnDelete and " +
+        "remove it). Nothing was changed.",
     );
   }
   if (d.replaces.length > 0) {

@@ -14,16 +14,11 @@ import type { SnapshotInputs } from "./types";
 
 /**
  * Failures of `timestamp` against the project's history retention and the branch's creation (the
- * service's restore window); `marginMs` more of the window for a replacement, which deletes the old
- * snapshot first. Judged as a Branch's `parentTimestamp` is, by the same code.
+ * service's restore window), judged as a Branch's `parentTimestamp` is, by the same code.
  */
-export async function windowFailures(
-  rt: Runtime,
-  i: Checked<SnapshotInputs>,
-  marginMs = 0,
-): Promise<CheckFailure[]> {
+export async function windowFailures(rt: Runtime, i: Checked<SnapshotInputs>): Promise<CheckFailure[]> {
   if (typeof i.timestamp !== "string") return [];
-  return historyWindowFailures(rt, i.projectId, i.branchId, i.timestamp, SNAPSHOT_WORDS, marginMs);
+  return historyWindowFailures(rt, i.projectId, i.branchId, i.timestamp, SNAPSHOT_WORDS);
 }
 
 const SNAPSHOT_WORDS: WindowWords = {

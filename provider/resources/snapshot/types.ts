@@ -6,11 +6,18 @@ import type * as pulumi from "@pulumi/pulumi";
 
 /** Inputs of a {@link Snapshot}. */
 export interface SnapshotArgs {
-  /** The project. Changing it replaces the snapshot (the old one is deleted first). */
+  /**
+   * The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would
+   * delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another
+   * branch or time.
+   */
   projectId: pulumi.Input<string>;
   /**
-   * The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is
-   * deleted first).
+   * The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a
+   * snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at
+   * preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id
+   * unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it),
+   * or keep it outside the stack (`retainOnDelete`, then remove it).
    */
   branchId: pulumi.Input<string>;
   /**
@@ -22,13 +29,13 @@ export interface SnapshotArgs {
    * RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's
    * history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and
    * without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed
-   * at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+   * at creation: a change fails at preview; removing it changes nothing.
    */
   timestamp?: pulumi.Input<string>;
   /**
    * A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the
-   * snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the
-   * snapshot (the old one is deleted first); removing it changes nothing.
+   * snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at
+   * preview; removing it changes nothing.
    */
   lsn?: pulumi.Input<string>;
   /**
@@ -47,11 +54,18 @@ export interface SnapshotArgs {
 
 /** Outputs of a {@link Snapshot}. */
 export interface SnapshotOutputs {
-  /** The project. Changing it replaces the snapshot (the old one is deleted first). */
+  /**
+   * The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would
+   * delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another
+   * branch or time.
+   */
   projectId: string;
   /**
-   * The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is
-   * deleted first).
+   * The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a
+   * snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at
+   * preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id
+   * unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it),
+   * or keep it outside the stack (`retainOnDelete`, then remove it).
    */
   branchId: string;
   /**
@@ -63,13 +77,13 @@ export interface SnapshotOutputs {
    * RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's
    * history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and
    * without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed
-   * at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+   * at creation: a change fails at preview; removing it changes nothing.
    */
   timestamp?: string;
   /**
    * A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the
-   * snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the
-   * snapshot (the old one is deleted first); removing it changes nothing.
+   * snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at
+   * preview; removing it changes nothing.
    */
   lsn?: string;
   /**
@@ -98,11 +112,18 @@ export interface SnapshotOutputs {
 
 /** Inputs of a {@link Snapshot} after `check`: what its steps receive. */
 export interface SnapshotInputs {
-  /** The project. Changing it replaces the snapshot (the old one is deleted first). */
+  /**
+   * The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would
+   * delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another
+   * branch or time.
+   */
   projectId: string;
   /**
-   * The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is
-   * deleted first).
+   * The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a
+   * snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at
+   * preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id
+   * unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it),
+   * or keep it outside the stack (`retainOnDelete`, then remove it).
    */
   branchId: string;
   /**
@@ -114,13 +135,13 @@ export interface SnapshotInputs {
    * RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's
    * history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and
    * without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed
-   * at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+   * at creation: a change fails at preview; removing it changes nothing.
    */
   timestamp?: string;
   /**
    * A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the
-   * snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the
-   * snapshot (the old one is deleted first); removing it changes nothing.
+   * snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at
+   * preview; removing it changes nothing.
    */
   lsn?: string;
   /**

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change replaces it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the resource deletes the snapshot.
+// A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with the exact `importId`. Renamed in place; any other change fails at preview, since a replacement would delete the data it holds: declare another Snapshot instead. Deleting the resource deletes the snapshot.
 //
 // ## Import
 //
@@ -22,7 +22,7 @@ import (
 type Snapshot struct {
 	pulumi.CustomResourceState
 
-	// The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+	// The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
 	BranchId pulumi.StringOutput `pulumi:"branchId"`
 	// When the snapshot was taken (ISO 8601 UTC).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -32,19 +32,19 @@ type Snapshot struct {
 	FullSize pulumi.IntPtrOutput `pulumi:"fullSize"`
 	// Adopt an existing snapshot instead of creating one: `"<projectId>/<snapshotId>"` (the API's list of the project's snapshots names them). `branchId` must be its branch; a declared `name`, `timestamp`, `lsn` or `expiresAt` must be its own. Read at creation only. Deleting the resource deletes the snapshot.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
-	// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+	// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
 	Lsn pulumi.StringPtrOutput `pulumi:"lsn"`
 	// `true` for a snapshot taken on request (as this resource's are), `false` for a scheduled one.
 	Manual pulumi.BoolPtrOutput `pulumi:"manual"`
 	// The snapshot's name, 1–256 characters. Renamed in place. Without it the provider names the snapshot `<resource name>-<hash>`, so that a killed run's snapshot is found again.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The project. Changing it replaces the snapshot (the old one is deleted first).
+	// The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// The snapshot's id, as a restore names it.
 	SnapshotId pulumi.StringOutput `pulumi:"snapshotId"`
 	// The branch the snapshot was taken of, as the service reports it.
 	SourceBranchId pulumi.StringPtrOutput `pulumi:"sourceBranchId"`
-	// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+	// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
 	Timestamp pulumi.StringPtrOutput `pulumi:"timestamp"`
 }
 
@@ -100,37 +100,37 @@ func (SnapshotState) ElementType() reflect.Type {
 }
 
 type snapshotArgs struct {
-	// The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+	// The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
 	BranchId string `pulumi:"branchId"`
 	// RFC 3339 time, in the future, at which the service deletes the snapshot. Fixed at creation: the service cannot change it, and a replacement would delete the data the snapshot holds, so a change (or its removal) fails at preview; declare another Snapshot for another expiry.
 	ExpiresAt *string `pulumi:"expiresAt"`
 	// Adopt an existing snapshot instead of creating one: `"<projectId>/<snapshotId>"` (the API's list of the project's snapshots names them). `branchId` must be its branch; a declared `name`, `timestamp`, `lsn` or `expiresAt` must be its own. Read at creation only. Deleting the resource deletes the snapshot.
 	ImportId *string `pulumi:"importId"`
-	// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+	// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
 	Lsn *string `pulumi:"lsn"`
 	// The snapshot's name, 1–256 characters. Renamed in place. Without it the provider names the snapshot `<resource name>-<hash>`, so that a killed run's snapshot is found again.
 	Name *string `pulumi:"name"`
-	// The project. Changing it replaces the snapshot (the old one is deleted first).
+	// The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
 	ProjectId string `pulumi:"projectId"`
-	// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+	// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
 	Timestamp *string `pulumi:"timestamp"`
 }
 
 // The set of arguments for constructing a Snapshot resource.
 type SnapshotArgs struct {
-	// The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+	// The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
 	BranchId pulumi.StringInput
 	// RFC 3339 time, in the future, at which the service deletes the snapshot. Fixed at creation: the service cannot change it, and a replacement would delete the data the snapshot holds, so a change (or its removal) fails at preview; declare another Snapshot for another expiry.
 	ExpiresAt pulumi.StringPtrInput
 	// Adopt an existing snapshot instead of creating one: `"<projectId>/<snapshotId>"` (the API's list of the project's snapshots names them). `branchId` must be its branch; a declared `name`, `timestamp`, `lsn` or `expiresAt` must be its own. Read at creation only. Deleting the resource deletes the snapshot.
 	ImportId pulumi.StringPtrInput
-	// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+	// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
 	Lsn pulumi.StringPtrInput
 	// The snapshot's name, 1–256 characters. Renamed in place. Without it the provider names the snapshot `<resource name>-<hash>`, so that a killed run's snapshot is found again.
 	Name pulumi.StringPtrInput
-	// The project. Changing it replaces the snapshot (the old one is deleted first).
+	// The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
 	ProjectId pulumi.StringInput
-	// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+	// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
 	Timestamp pulumi.StringPtrInput
 }
 
@@ -171,7 +171,7 @@ func (o SnapshotOutput) ToSnapshotOutputWithContext(ctx context.Context) Snapsho
 	return o
 }
 
-// The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+// The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
 func (o SnapshotOutput) BranchId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.BranchId }).(pulumi.StringOutput)
 }
@@ -196,7 +196,7 @@ func (o SnapshotOutput) ImportId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringPtrOutput { return v.ImportId }).(pulumi.StringPtrOutput)
 }
 
-// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+// A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
 func (o SnapshotOutput) Lsn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringPtrOutput { return v.Lsn }).(pulumi.StringPtrOutput)
 }
@@ -211,7 +211,7 @@ func (o SnapshotOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The project. Changing it replaces the snapshot (the old one is deleted first).
+// The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
 func (o SnapshotOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.ProjectId }).(pulumi.StringOutput)
 }
@@ -226,7 +226,7 @@ func (o SnapshotOutput) SourceBranchId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringPtrOutput { return v.SourceBranchId }).(pulumi.StringPtrOutput)
 }
 
-// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+// RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
 func (o SnapshotOutput) Timestamp() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringPtrOutput { return v.Timestamp }).(pulumi.StringPtrOutput)
 }

@@ -29,13 +29,13 @@ class SnapshotArgs:
         """
         The set of arguments for constructing a Snapshot resource.
 
-        :param pulumi.Input[_builtins.str] branch_id: The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
-        :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the snapshot (the old one is deleted first).
+        :param pulumi.Input[_builtins.str] branch_id: The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
+        :param pulumi.Input[_builtins.str] project_id: The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time, in the future, at which the service deletes the snapshot. Fixed at creation: the service cannot change it, and a replacement would delete the data the snapshot holds, so a change (or its removal) fails at preview; declare another Snapshot for another expiry.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing snapshot instead of creating one: `"<projectId>/<snapshotId>"` (the API's list of the project's snapshots names them). `branchId` must be its branch; a declared `name`, `timestamp`, `lsn` or `expiresAt` must be its own. Read at creation only. Deleting the resource deletes the snapshot.
-        :param pulumi.Input[_builtins.str] lsn: A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[_builtins.str] lsn: A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
         :param pulumi.Input[_builtins.str] name: The snapshot's name, 1–256 characters. Renamed in place. Without it the provider names the snapshot `<resource name>-<hash>`, so that a killed run's snapshot is found again.
-        :param pulumi.Input[_builtins.str] timestamp: RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[_builtins.str] timestamp: RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "project_id", project_id)
@@ -54,7 +54,7 @@ class SnapshotArgs:
     @pulumi.getter(name="branchId")
     def branch_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+        The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
         """
         return pulumi.get(self, "branch_id")
 
@@ -66,7 +66,7 @@ class SnapshotArgs:
     @pulumi.getter(name="projectId")
     def project_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The project. Changing it replaces the snapshot (the old one is deleted first).
+        The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
         """
         return pulumi.get(self, "project_id")
 
@@ -102,7 +102,7 @@ class SnapshotArgs:
     @pulumi.getter
     def lsn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
         """
         return pulumi.get(self, "lsn")
 
@@ -126,7 +126,7 @@ class SnapshotArgs:
     @pulumi.getter
     def timestamp(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
         """
         return pulumi.get(self, "timestamp")
 
@@ -150,7 +150,7 @@ class Snapshot(pulumi.CustomResource):
                  timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change replaces it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the resource deletes the snapshot.
+        A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with the exact `importId`. Renamed in place; any other change fails at preview, since a replacement would delete the data it holds: declare another Snapshot instead. Deleting the resource deletes the snapshot.
 
         ## Import
 
@@ -161,13 +161,13 @@ class Snapshot(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] branch_id: The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+        :param pulumi.Input[_builtins.str] branch_id: The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time, in the future, at which the service deletes the snapshot. Fixed at creation: the service cannot change it, and a replacement would delete the data the snapshot holds, so a change (or its removal) fails at preview; declare another Snapshot for another expiry.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing snapshot instead of creating one: `"<projectId>/<snapshotId>"` (the API's list of the project's snapshots names them). `branchId` must be its branch; a declared `name`, `timestamp`, `lsn` or `expiresAt` must be its own. Read at creation only. Deleting the resource deletes the snapshot.
-        :param pulumi.Input[_builtins.str] lsn: A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[_builtins.str] lsn: A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
         :param pulumi.Input[_builtins.str] name: The snapshot's name, 1–256 characters. Renamed in place. Without it the provider names the snapshot `<resource name>-<hash>`, so that a killed run's snapshot is found again.
-        :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the snapshot (the old one is deleted first).
-        :param pulumi.Input[_builtins.str] timestamp: RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[_builtins.str] project_id: The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
+        :param pulumi.Input[_builtins.str] timestamp: RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
         """
         ...
     @overload
@@ -176,7 +176,7 @@ class Snapshot(pulumi.CustomResource):
                  args: SnapshotArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with the exact `importId`. Renamed in place; a change of `expiresAt` fails at preview; any other change replaces it (the old snapshot is deleted first: the free plan holds one manual snapshot). Deleting the resource deletes the snapshot.
+        A snapshot of a branch (Beta in Neon's API): its data now, or as it was at a `timestamp` or `lsn` inside the project's history (checked at preview). A snapshot carries no mark of who made it: a lost answer or a killed run's snapshot is found again by its name and branch (never a second snapshot), and a declared name that a snapshot of the branch already has, which no resource of the stack manages, fails at preview with the exact `importId`. Renamed in place; any other change fails at preview, since a replacement would delete the data it holds: declare another Snapshot instead. Deleting the resource deletes the snapshot.
 
         ## Import
 
@@ -274,7 +274,7 @@ class Snapshot(pulumi.CustomResource):
     @pulumi.getter(name="branchId")
     def branch_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The branch whose data the snapshot holds (`br-…`). Changing it replaces the snapshot (the old one is deleted first).
+        The branch whose data the snapshot holds (`br-…`). Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time. A replacement of that Branch (its id unknown at preview) fails the preview too: remove the Snapshot from the program first (which deletes it), or keep it outside the stack (`retainOnDelete`, then remove it).
         """
         return pulumi.get(self, "branch_id")
 
@@ -314,7 +314,7 @@ class Snapshot(pulumi.CustomResource):
     @pulumi.getter
     def lsn(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        A write-ahead log position of the branch (`0/1F2A3B8`, kept in upper case) inside its history: the snapshot holds the data as it was there; not with `timestamp`. Fixed at creation: a change fails at preview; removing it changes nothing.
         """
         return pulumi.get(self, "lsn")
 
@@ -338,7 +338,7 @@ class Snapshot(pulumi.CustomResource):
     @pulumi.getter(name="projectId")
     def project_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The project. Changing it replaces the snapshot (the old one is deleted first).
+        The project. Fixed at creation: the service changes only a snapshot's name, and a replacement would delete the data the snapshot holds, so a change fails at preview; declare another Snapshot for another branch or time.
         """
         return pulumi.get(self, "project_id")
 
@@ -362,7 +362,7 @@ class Snapshot(pulumi.CustomResource):
     @pulumi.getter
     def timestamp(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change replaces the snapshot (the old one is deleted first); removing it changes nothing.
+        RFC 3339 time: the snapshot holds the branch's data as it was then, which must lie inside the project's history retention and after the branch was made (checked at preview); not with `lsn`. Without it (and without `lsn`) the snapshot holds the data as it is when taken, and this output says when that was. Fixed at creation: a change fails at preview; removing it changes nothing.
         """
         return pulumi.get(self, "timestamp")
 

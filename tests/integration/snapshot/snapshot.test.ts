@@ -1,15 +1,15 @@
 /**
  * The Snapshot provider's methods against the emulator over real HTTP (no Pulumi engine), its clock
  * moved by the test: a snapshot taken once (a lost answer reconciled by its name and branch, a killed
- * run's snapshot of the derived name taken over — never a second one), renamed in place, replaced on
- * any other change, deleted, refreshed and imported; and every refusal the preview can know — an
+ * run's snapshot of the derived name taken over — never a second one), renamed in place, any other
+ * change refused (a replacement would delete its data), deleted, refreshed and imported; and every refusal the preview can know — an
  * unknown branch, a `timestamp` outside the history window (as a Branch's `parentTimestamp`), `lsn`
  * with `timestamp`, a bad `expiresAt`, a name held by a snapshot no resource manages — with nothing sent.
  */
 import type { EmulatorHandle } from "../../../emulator";
 import type { NeonClient } from "../../../provider/api";
 import { resourceKind } from "../../../provider/registry";
-import { importInputsOf } from "../../../provider/resources/kit";
+import { importInputsOf, UNKNOWN } from "../../../provider/resources/kit";
 import { autoName } from "../../../provider/resources/snapshot/mapping";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
@@ -66,7 +66,7 @@ beforeEach(() => {
   impl = fresh();
 });
 
-it("takes a snapshot at a time once, reads it back, renames it in place, replaces it on another change, deletes it", async () => {
+it("takes a snapshot at a time once, reads it back, renames it in place, refuses any other change, deletes it", async () => {
   const when = at(now() - HOUR);
   const expires = at(now() + 48 * HOUR);
   const { id, outs, inputs } = await take("a", {
@@ -118,19 +118,24 @@ it("takes a snapshot at a time once, reads it back, renames it in place, replace
   expect(later.failures ?? []).toEqual([]);
   const sent = mutationCount(emulator);
   await expect(impl.diff(id, updated.outs as Props, later.inputs as Props)).rejects.toThrow(
-    /Failed to change snapshot .*: expiresAt .* cannot be changed on an existing snapshot .*declare another Snapshot\. Nothing was changed\./,
+    /Failed to change snapshot .*: expiresAt .* cannot be changed on an existing snapshot .*declare another Snapshot for another branch or time; .*Nothing was changed\./,
   );
   expect(mutationCount(emulator)).toBe(sent);
-  // Another point in the branch's history is another snapshot: replaced, the old one first.
+  // Another point in the branch's history, or its branch replaced (its id unknown at preview): refused too.
   const earlier = await check(
     "a",
     { ...renamed.inputs, timestamp: at(Date.parse(when) - HOUR) },
     renamed.inputs as Props,
   );
-  expect(await impl.diff(id, updated.outs as Props, earlier.inputs as Props)).toMatchObject({
-    replaces: ["timestamp"],
-    deleteBeforeReplace: true,
-  });
+  await expect(impl.diff(id, updated.outs as Props, earlier.inputs as Props)).rejects.toThrow(
+    /: timestamp .* cannot be changed on an existing snapshot/,
+  );
+  await expect(
+    impl.diff(id, updated.outs as Props, { ...(renamed.inputs as Props), branchId: UNKNOWN }),
+  ).rejects.toThrow(
+    /: branchId .* → \(replaced in this update\) cannot be changed .*first remove this Snapshot from the program/,
+  );
+  expect(mutationCount(emulator)).toBe(sent);
   // Removing timestamp changes nothing (it only said where the snapshot was taken).
   const { timestamp: _t, ...noTime } = inputs;
   expect((await impl.diff(id, outs, noTime)).changes).toBe(false);
@@ -284,20 +289,4 @@ it("a refresh drops a snapshot that reached its expiry, saying so", async () => 
   emulator.clock.advance(2 * HOUR);
   expect(await fresh().read(id, outs)).toEqual({});
   expect(logs.join("\n")).toMatch(/reached its expiry .* and is gone; dropping it from the stack/);
-});
-
-it("a replacement, which deletes the old snapshot first, needs a margin of the history window", async () => {
-  // A day later the project's retention, not the branch's creation, bounds the window.
-  emulator.clock.advance(24 * HOUR);
-  const before = mutations();
-  const edge = at(now() - 24 * HOUR + 5 * 60_000);
-  const olds = { projectId, branchId: branch(5), timestamp: at(now() - HOUR) };
-  expect((await check("edge", { branchId: branch(5), timestamp: edge })).failures).toBeUndefined();
-  expect((await check("edge", { branchId: branch(5), timestamp: edge }, olds)).failures).toEqual([
-    {
-      property: "timestamp",
-      reason: expect.stringContaining("which deletes the old snapshot first, needs 30 minutes more"),
-    },
-  ]);
-  expect(mutations()).toBe(before);
 });
