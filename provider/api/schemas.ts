@@ -254,6 +254,9 @@ export const BranchSchema = z.object({
   expires_at: z.string().optional(),
   init_source: z.string().optional(),
   created_at: z.string().optional(),
+  // A branch restored from a snapshot: the snapshot, and the branch it replaced (Beta).
+  restored_from: z.string().optional(),
+  restored_as: z.string().optional(),
 });
 
 /** A branch's annotation as the service answers it (only the string values matter). */

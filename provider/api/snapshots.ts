@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { route } from "../http";
 import type { Call } from "./call";
-import { OperationSchema, type Operation } from "./schemas";
+import { BranchSchema, OperationSchema, type Branch, type Operation } from "./schemas";
 
 /** `Snapshot`: a copy of a branch's data at a point of its history. */
 export const SnapshotSchema = z.object({
@@ -39,6 +39,14 @@ const SnapshotOperationsSchema = z.object({ snapshot: SnapshotSchema, operations
 const SnapshotsSchema = z.object({ snapshots: z.array(SnapshotSchema) });
 const SnapshotAnswerSchema = z.object({ snapshot: SnapshotSchema });
 const OperationsSchema = z.object({ operations: z.array(OperationSchema) });
+const RestoredSchema = z.object({ branch: BranchSchema, operations: z.array(OperationSchema) });
+
+/** What a restore sends: the new branch's name, the branch it is to replace, and whether to finalize at once. */
+export interface SnapshotRestoreBody {
+  name?: string;
+  target_branch_id?: string;
+  finalize_restore?: boolean;
+}
 
 /** Where in the branch's history a snapshot is taken, its name and its expiry (all optional). */
 export interface SnapshotCreateQuery {
@@ -65,6 +73,20 @@ export interface SnapshotCalls {
   rename(projectId: string, snapshotId: string, name: string): Promise<Snapshot>;
   /** Deletes a snapshot; 404 when the project has no such snapshot. */
   delete(projectId: string, snapshotId: string): Promise<{ operations: Operation[] }>;
+  /**
+   * Restores a snapshot into a new branch (`restoreSnapshot`); with `finalize_restore` the new branch
+   * also takes the target's place at once (see {@link finalizeRestore}).
+   */
+  restore(
+    projectId: string,
+    snapshotId: string,
+    body: SnapshotRestoreBody,
+  ): Promise<{ branch: Branch; operations: Operation[] }>;
+  /**
+   * Finalizes a restore (`finalizeRestoreBranch`): the restored branch takes the name and the computes of
+   * the branch it replaces, which is renamed to `name` (the service picks one without it).
+   */
+  finalizeRestore(projectId: string, branchId: string, name?: string): Promise<{ operations: Operation[] }>;
   /** A branch's schedule of automatic snapshots (empty when it has none). */
   getSchedule(projectId: string, branchId: string): Promise<BackupScheduleItem[]>;
   /** Sets a branch's schedule of automatic snapshots whole; an empty one clears it. */
@@ -112,6 +134,28 @@ export function snapshotCalls(call: Call): SnapshotCalls {
         "delete",
         `snapshot ${snapshotId} of project ${projectId}`,
         OperationsSchema,
+      ),
+    restore: (projectId, snapshotId, body) =>
+      call(
+        route("POST /projects/{project_id}/snapshots/{snapshot_id}/restore", {
+          project_id: projectId,
+          snapshot_id: snapshotId,
+        }),
+        "restore",
+        `snapshot ${snapshotId} of project ${projectId}`,
+        RestoredSchema,
+        { body },
+      ),
+    finalizeRestore: (projectId, branchId, name) =>
+      call(
+        route("POST /projects/{project_id}/branches/{branch_id}/finalize_restore", {
+          project_id: projectId,
+          branch_id: branchId,
+        }),
+        "finalize",
+        `the restore of branch ${branchId} in project ${projectId}`,
+        OperationsSchema,
+        { body: name !== undefined ? { name } : {} },
       ),
     getSchedule: (projectId, branchId) =>
       call(

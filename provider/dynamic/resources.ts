@@ -15,7 +15,12 @@ import type { SnapshotScheduleArgs, SnapshotScheduleOutputs } from "../resources
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
-export type { BranchComputeArgs, BranchArgs, BranchOutputs } from "../resources/branch/types";
+export type {
+  BranchComputeArgs,
+  BranchRestoreArgs,
+  BranchArgs,
+  BranchOutputs,
+} from "../resources/branch/types";
 export type { RoleArgs, RoleOutputs } from "../resources/role/types";
 export type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types";
 export type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";

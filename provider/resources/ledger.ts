@@ -146,6 +146,49 @@ export class RunLedger {
   readonly branchesReplaced = new Map<string, string>();
 
   /**
+   * Branches this run restored from a snapshot (the replaced branch's id → the restored branch's id, and
+   * what became of the replaced one; docs/decisions/0021). Writer: Branch's create (a restore). Readers:
+   * the diffs, creates and deletes of Role and Database (their objects are the snapshot's, taken over on
+   * the new branch; the old ones stay with the original), Compute's update (the finalize moved it
+   * already), the diffs of Snapshot and of a child Branch (their branch's new id is no change).
+   */
+  readonly branchesRestored = new Map<string, { id: string; original: "delete" | "keep" }>();
+
+  /**
+   * The Branches this run's diffs replace by a restore (URN → the replaced branch's id): `restoreFrom`
+   * names another snapshot. Writer: Branch's diff. Readers: Branch's delete (which leaves the original to
+   * the restore), its check and create (the branch to restore onto), and the diffs and deletes of what
+   * depends on the branch ({@link restoring}), which the engine runs before the Branch's own delete.
+   */
+  readonly branchesToRestore = new Map<string, string>();
+
+  /**
+   * Restores an earlier, interrupted run made (the replaced branch's id → the restored branch's), as the
+   * restored branch's `restored_as` says. Writers: the diffs of Role, Database and a child Branch.
+   * Readers: as {@link branchesRestored}'s.
+   */
+  readonly restoredEarlier = new Map<string, string>();
+
+  /** True when branch `newId` is the restore of branch `oldId` (this run's, or an earlier run's). */
+  restoredAs(oldId: unknown, newId: unknown): boolean {
+    if (typeof oldId !== "string") return false;
+    return this.branchesRestored.get(oldId)?.id === newId || this.restoredEarlier.get(oldId) === newId;
+  }
+
+  /** True when a diff of this run planned a restore of branch `oldId` (its new id unknown at preview). */
+  restoring(oldId: unknown): boolean {
+    for (const id of this.branchesToRestore.values()) if (id === oldId) return true;
+    return false;
+  }
+
+  /** True when `branchId` is a branch this run restored as the `newId` (a restored branch's objects). */
+  isRestoredBranch(newId: unknown): boolean {
+    for (const r of this.branchesRestored.values()) if (r.id === newId) return true;
+    for (const id of this.restoredEarlier.values()) if (id === newId) return true;
+    return false;
+  }
+
+  /**
    * Snapshots this run's diffs replace (URN → the old snapshot's id). Writer: Snapshot's diff. Readers:
    * Snapshot's check, which the engine runs again without olds for the replacement, and its create:
    * the old snapshot, deleted first, neither holds the name nor is this resource's to take over.

@@ -11,7 +11,14 @@ import type { NeonClient, Operation } from "../../api";
 import type { ResourceLogger } from "../engine-log";
 import { createOnce, keptInStack, waitingLine, type Bag } from "../kit";
 import type { Runtime } from "../runtime";
-import { knownAbsent, leftByThisStack, refOf, refuseTaken, type BranchObjectRef } from "./objects";
+import {
+  knownAbsent,
+  leftByThisStack,
+  onRestoredBranch,
+  refOf,
+  refuseTaken,
+  type BranchObjectRef,
+} from "./objects";
 import { throughCompute } from "./needs-compute";
 
 /** An object a create made or found, and the operations still to wait for. */
@@ -76,16 +83,27 @@ export async function createOnBranch<O extends { created_at?: string }>(
       // try made: this run's own, finished as a lost answer's would be.
       const ownFirstTry = made !== undefined;
       const existing = !made && knownAbsent(rt, `${noun}s`, ref) ? undefined : await c.find();
+      // A branch this run restored from a snapshot holds the snapshot's objects: the stack's own, as they
+      // were when it was taken (docs/decisions/0021).
+      const restored = existing !== undefined && !ownFirstTry && (await onRestoredBranch(rt, ref));
       if (
         existing &&
         !ownFirstTry &&
+        !restored &&
         !(await leftByThisStack(rt.client(), ref, inputs.__urn, c.names, existing.created_at))
       ) {
         throw refuseTaken(noun, ref);
       }
       const unlike = existing && c.unlike(existing);
       if (unlike) throw unlike;
-      if (existing && !ownFirstTry) {
+      if (existing && restored) {
+        log.info(
+          `found ${c.describe(existing)} on branch ${ref.branchId}, which this run restored from a snapshot that ` +
+            `held it; taking it over`,
+        );
+        made = existing;
+        rt.ledger.noteTakenOver(noun, c.id(existing));
+      } else if (existing && !ownFirstTry) {
         log.info(
           `found ${c.describe(existing)}: this stack created the branch (its annotation names the stack) and ` +
             `the branch did not inherit the ${noun}, so an interrupted run of this stack created it; taking it over`,
@@ -93,8 +111,10 @@ export async function createOnBranch<O extends { created_at?: string }>(
         made = existing;
         rt.ledger.noteTakenOver(noun, c.id(existing));
       }
+      // A restored object's password is read, or reset where the project does not store passwords: the
+      // output must be one that logs in.
       const r = existing
-        ? await c.finishFound(existing, ownFirstTry ? undefined : log)
+        ? await c.finishFound(existing, ownFirstTry || restored ? undefined : log)
         : await createOnce<Made<O>, O>({
             log,
             send: () => c.send(),

@@ -248,3 +248,91 @@ export function knownAbsent(rt: Runtime, noun: "roles" | "databases", ref: Branc
   const held = rt.ledger.branchHeld.get(`${ref.projectId}/${ref.branchId}`);
   return held !== undefined && !held[noun].includes(ref.name);
 }
+
+/**
+ * True when the object's branch moved from `olds` to `news` because this run restored it
+ * (docs/decisions/0021): the restored branch holds the snapshot's object of the same name, which the
+ * create takes over, and the old one goes with the original branch (deleted or kept with it).
+ */
+export function followsRestore(rt: Runtime, olds: Bag, news: Bag): boolean {
+  return (
+    olds.projectId === news.projectId &&
+    olds.name === news.name &&
+    rt.ledger.restoredAs(olds.branchId, news.branchId)
+  );
+}
+
+/**
+ * At preview, true when the object's branch is being restored (its new id unknown yet) and nothing else
+ * of it changes: its replacement is a take-over, said by the Branch's warning.
+ */
+export function restoreComing(rt: Runtime, olds: Bag, news: Bag): boolean {
+  return (
+    news.branchId === UNKNOWN &&
+    olds.projectId === news.projectId &&
+    olds.name === news.name &&
+    rt.ledger.restoring(olds.branchId)
+  );
+}
+
+/**
+ * The inputs a dependent of a branch this run restores will have. At preview, and when the engine
+ * deletes first what depends on a replaced resource, every input taken from the Branch is unknown; a
+ * restore changes only the branch's id (its project, name and computes stay), so the other unknowns
+ * read as their old values. `key` names the input that holds the branch (a child Branch's `parentId`).
+ */
+export function asAfterRestore<T extends Bag>(rt: Runtime, olds: Bag, news: T, key = "branchId"): T {
+  if (news[key] !== UNKNOWN || !rt.ledger.restoring(olds[key])) return news;
+  const out: Bag = { ...news };
+  for (const [k, v] of Object.entries(news)) {
+    if (v === UNKNOWN && k !== key && olds[k] !== undefined) out[k] = olds[k];
+  }
+  return out as T;
+}
+
+/**
+ * The delete of an object whose branch this run restores (or restored): left with the original branch,
+ * which the restore deletes or keeps as a whole. The engine deletes what depends on the Branch before
+ * the Branch's own delete, which leaves the original to the restore. Returns true when left.
+ */
+export function leftWithRestoredBranch(rt: Runtime, noun: "role" | "database", props: Bag): boolean {
+  const from = String(props.branchId);
+  const restored = rt.ledger.branchesRestored.get(from);
+  const earlier = rt.ledger.restoredEarlier.get(from);
+  if (!restored && !earlier && !rt.ledger.restoring(from)) return false;
+  rt.logger(props).info(
+    `${noun} "${String(props.name)}" of branch ${from} stays with that branch, which a restore replaces ` +
+      `(the restored branch holds the snapshot's ${noun} of the name); the original is deleted or kept as ` +
+      "restoreFrom.original says",
+  );
+  return true;
+}
+
+/**
+ * Whether `ref`'s branch was made from a snapshot (this run's restore, or an earlier, interrupted one's):
+ * an object found there is the snapshot's, the stack's own as it was when it was taken.
+ */
+export async function onRestoredBranch(rt: Runtime, ref: BranchObjectRef): Promise<boolean> {
+  if (rt.ledger.isRestoredBranch(ref.branchId)) return true;
+  const b = await rt
+    .client()
+    .branches.get(ref.projectId, ref.branchId)
+    .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+  return typeof b?.restored_from === "string" && typeof b.restored_as === "string";
+}
+
+/**
+ * Before a Role's or Database's diff judges a move to another branch: when this run did not restore, the
+ * new branch may be an earlier, interrupted run's restore of the old one (its `restored_as` names the
+ * branch it replaced). Recorded so that the object is taken over there as this run's restore would.
+ */
+export async function noteEarlierRestore(rt: Runtime, olds: Bag, news: Bag): Promise<void> {
+  const [from, to, projectId] = [olds.branchId, news.branchId, news.projectId];
+  if (typeof from !== "string" || typeof to !== "string" || typeof projectId !== "string") return;
+  if (from === to || to === UNKNOWN || projectId !== olds.projectId || rt.ledger.restoredAs(from, to)) return;
+  const branch = await rt
+    .client()
+    .branches.get(projectId, to)
+    .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+  if (branch?.restored_as === from) rt.ledger.restoredEarlier.set(from, to);
+}

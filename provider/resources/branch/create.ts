@@ -15,15 +15,17 @@ import type { BranchInputs } from "./types";
 import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutputs } from "./mapping";
 import { refusePassedExpiry } from "./expiry";
 import { applyChanges } from "./update";
+import { createRestore } from "./restore";
 
 export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
+  // Made from a snapshot, first: a restore onto the branch importId names is a restore still.
+  if (i.restoreFrom) return createRestore(rt, i, branchName(i));
   if (i.importId) return importExisting(rt, i, i);
   if (i.adoptDefault) return adoptDefault(rt, i);
   const api = rt.client();
   const log = rt.logger(i);
   const urn = typeof i.__urn === "string" ? i.__urn : undefined;
-  const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
-  if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
+  const name = branchName(i);
   let branch: Branch | undefined;
   let operations: Operation[] = [];
   let verb = "created";
@@ -195,4 +197,12 @@ export async function adoptDefault(
   const fresh = await api.branches.getAnnotated(i.projectId, def.id);
   const ep = await readWriteCompute(api, i.projectId, def.id);
   return { id: def.id, outs: toOutputs(i, fresh.branch, ep, fresh.annotation, { adopted: true }) };
+}
+
+/** The declared name, or the one derived from the URN. */
+function branchName(i: Checked<BranchInputs>): string {
+  const urn = typeof i.__urn === "string" ? i.__urn : undefined;
+  const name = i.name ?? (urn ? autoName(urn, i.projectId) : undefined);
+  if (!name) throw new Error("Failed to create a branch: it has no name and no URN to derive one from");
+  return name;
 }

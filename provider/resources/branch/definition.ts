@@ -31,6 +31,39 @@ export const BRANCH_COMPUTE_TYPE = {
   ],
 } as const satisfies ObjectTypeDef;
 
+/** What a restore of the branch from a snapshot does with the branch it replaces. */
+export const RESTORE_ORIGINAL = ["delete", "keep"] as const;
+
+/** A restore of the branch from a snapshot (docs/decisions/0021). */
+export const BRANCH_RESTORE_TYPE = {
+  name: "BranchRestore",
+  description:
+    "A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's " +
+    "name and computes; the branch it replaces is renamed, then deleted or kept.",
+  properties: [
+    {
+      name: "snapshotId",
+      type: "string",
+      input: "required",
+      output: "always",
+      description:
+        "The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new " +
+        "value restores again; the same value restores nothing.",
+    },
+    {
+      name: "original",
+      type: "string",
+      enum: RESTORE_ORIGINAL,
+      input: "optional",
+      output: "optional",
+      description:
+        "What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` " +
+        "(the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer " +
+        "manages it. Read at the restore only.",
+    },
+  ],
+} as const satisfies ObjectTypeDef;
+
 export const BRANCH_DEFINITION = {
   name: "Branch",
   description:
@@ -147,6 +180,22 @@ export const BRANCH_DEFINITION = {
         "created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name " +
         "the stack that made it). The service offers no way to change them afterwards: a later change is " +
         "not applied, and the preview says so. At most 47 pairs; keys other than the provider's.",
+    },
+    {
+      name: "restoreFrom",
+      type: { object: "BranchRestore" },
+      input: "optional",
+      output: "optional",
+      change: "replace",
+      compare: "nested",
+      description:
+        "Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this " +
+        "branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, " +
+        "databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The " +
+        "branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends " +
+        "nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` " +
+        "restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or " +
+        "made anew while it is declared (a replacement, `--replace`), is made from the snapshot.",
     },
     createOnlyFlag(
       "adoptDefault",

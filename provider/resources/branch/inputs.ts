@@ -8,7 +8,7 @@ import { checkAgainst, displayName, inputsChecked, inputSchema, type InputsCheck
 import { OWNER_KEYS, UNKNOWN, type Bag, type Stated } from "../kit";
 import { checkComputeInput } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects/objects";
-import { BRANCH_DEFINITION } from "./definition";
+import { BRANCH_DEFINITION, RESTORE_ORIGINAL } from "./definition";
 import type { BranchInputs } from "./types";
 
 /** The annotations a program may give a branch: the service keeps 50, the provider writes 3. */
@@ -52,6 +52,21 @@ const inputsSchema = inputSchema(BRANCH_DEFINITION, {
     .refine((a) => !Object.keys(a).some((k) => (Object.values(OWNER_KEYS) as string[]).includes(k)), {
       error: `must not use the provider's own keys (${Object.values(OWNER_KEYS).join(", ")}), which name the stack that made the branch`,
     }),
+  restoreFrom: z
+    .strictObject(
+      {
+        snapshotId: z
+          .string({
+            error: "must be a string: the id of a snapshot of the project (a Snapshot's snapshotId)",
+          })
+          .min(1, { error: "must not be empty: give the id of a snapshot of the project" }),
+        original: z.enum(RESTORE_ORIGINAL, {
+          error: 'must be "delete" (the default: the original is deleted after the restore) or "keep"',
+        }),
+      },
+      { error: 'must be an object such as { snapshotId: "snap-…", original: "delete" }' },
+    )
+    .partial({ original: true }),
   importId: z.string({ error: "must be a string" }).regex(/^[a-z0-9-]{1,60}\/br-[a-z0-9-]{1,60}$/, {
     error:
       'must name an existing branch as "<projectId>/<branchId>", e.g. "shiny-wind-123456/br-cool-sky-123456"',

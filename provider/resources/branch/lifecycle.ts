@@ -27,7 +27,7 @@ import { budgetFailures, readBudget } from "./budget";
 import { differingAnnotations, previewImport } from "./import";
 import { historyFailures, REPLACEMENT_MARGIN_MS } from "./history";
 import { checkInputs } from "./inputs";
-import { previewName, type Named } from "./ownership";
+import { branchNamed, previewName, type Named } from "./ownership";
 import {
   childrenOf,
   preservedName,
@@ -37,7 +37,7 @@ import {
   sizeOf,
 } from "./rules";
 import type { BranchInputs, BranchOutputs } from "./types";
-import { diffBranch } from "./mapping";
+import { autoName, diffBranch } from "./mapping";
 import {
   expiredThisRun,
   noteComing,
@@ -48,6 +48,10 @@ import {
 } from "./expiry";
 import { create } from "./create";
 import { read, update } from "./update";
+import { leftForRestore, parentRestored, planRestore, previewRestore } from "./restore";
+import { asAfterRestore } from "../branch-objects/objects";
+import { stableNames } from "../definition";
+import { BRANCH_DEFINITION } from "./definition";
 
 type Inputs = BranchInputs;
 type State = Stated<BranchOutputs>;
@@ -88,9 +92,43 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     const failures = await previewImport(rt, inputs);
     if (failures?.length) return { inputs, failures };
   }
-  const fresh = inputs.importId === undefined && !inputs.adoptDefault;
+  // A Branch made from a snapshot (a restore's replacement, or one declared with restoreFrom): its name
+  // may be held by the branch it restores onto, and the restored branch counts in the budget while the
+  // original stays (docs/decisions/0021).
+  const restoring = isNewResource(olds) && inputs.restoreFrom !== undefined;
+  if (restoring && inputs.adoptDefault) {
+    return {
+      inputs,
+      failures: [
+        {
+          property: "restoreFrom",
+          reason:
+            "cannot be declared with adoptDefault: the stack leaves the project's default branch in place and " +
+            "never replaces it; remove one of them",
+        },
+      ],
+    };
+  }
+  const fresh = inputs.importId === undefined && !inputs.adoptDefault && !restoring;
   // The project's listing, when the budget read it: the parent's expiry is looked up there too.
   let listed: Named[] | undefined;
+  if (restoring && typeof projectId === "string" && projectId !== UNKNOWN) {
+    const read = await (early === projectId && budget ? budget : readBudget(rt, projectId));
+    const urn = typeof news.__urn === "string" ? news.__urn : undefined;
+    const branchName = inputs.name ?? (urn ? autoName(urn, projectId) : undefined);
+    // Without the whole listing (no limit, too many branches), the name's holder alone.
+    const holder =
+      !read.listed && branchName ? await branchNamed(rt.client(), projectId, branchName) : undefined;
+    const all = read.listed ?? (holder ? [holder] : []);
+    const failures = branchName ? await previewRestore(rt, inputs, branchName, all) : [];
+    if (failures.length) return { inputs, failures };
+    const snapshotId = (inputs.restoreFrom as { snapshotId?: unknown }).snapshotId;
+    const done = all.some((x) => x.branch.name === branchName && x.branch.restored_from === snapshotId);
+    if (!done) {
+      const over = await budgetFailures(rt, projectId, urn, read);
+      if (over.length) return { inputs, failures: over };
+    }
+  }
   if (isNewResource(olds) && fresh) {
     const known = typeof projectId === "string" && projectId !== UNKNOWN;
     // One read of the project's listing serves the budget and the name.
@@ -116,10 +154,10 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     const parent = await parentExpiryFailures(rt, inputs, listed);
     if (parent.length) return { inputs, failures: parent };
   }
-  if (isNewResource(olds) && fresh) noteComing(rt, news.__urn, inputs);
+  if (isNewResource(olds) && (fresh || restoring)) noteComing(rt, news.__urn, inputs);
   // A branch from its parent's past, when it is to be made anew (a replacement is judged by diff,
   // whose olds are the outputs: check's are the old inputs).
-  if (inputs.parentTimestamp !== undefined && isNewResource(olds)) {
+  if (inputs.parentTimestamp !== undefined && isNewResource(olds) && fresh) {
     const history = await historyFailures(rt, inputs);
     if (history.length) return { inputs, failures: history };
   }
@@ -146,9 +184,33 @@ async function diff(
   rt: Runtime,
   id: string,
   olds: State,
-  news: Checked<Inputs>,
+  given: Checked<Inputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
+  const news = asAfterRestore(rt, olds, given, "parentId");
   const d = diffBranch(olds, news);
+  // Its parent restored: the finalize moved this branch to the restored parent (docs/decisions/0021).
+  if (d.replaces.includes("parentId") && (await parentRestored(rt, olds, news))) {
+    d.replaces = d.replaces.filter((k) => k !== "parentId");
+    d.updates.push("parentId");
+    d.changes = true;
+    if (d.replaces.length === 0) d.stables = stableNames(BRANCH_DEFINITION.properties);
+    if (rt.ledger.isPlanning(news)) {
+      rt.logger(news).info(
+        `branch ${id} follows its parent's restore: the restored parent takes it over, and parentId becomes the ` +
+          "restored branch's (nothing of this branch changes)",
+      );
+    }
+  }
+  const restore = d.replaces.includes("restoreFrom");
+  if (rt.ledger.isPlanning(news) && restore) {
+    await planRestore(rt, id, olds, news, d.replaces);
+    // Recorded as any replacement's: the replacement's check then knows the old branch.
+    if (typeof news.__urn === "string") rt.ledger.branchesReplaced.set(news.__urn, id);
+    rt.ledger.expiryPlanned.set(`${String(olds.projectId)}/${id}`, news.expiresAt ?? null);
+    // Deleted first as every replacement: the delete leaves the original to the restore (the create
+    // restores onto it, then deletes or keeps it), and the engine deletes first what follows the branch.
+    return diffResult(d, true);
+  }
   if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
     if (d.replaces.length === 0 && olds.currentState === "init") {
@@ -237,6 +299,8 @@ async function diff(
 // --- delete --------------------------------------------------------------------------------
 
 async function remove(rt: Runtime, id: string, props: State): Promise<void> {
+  // The original of this run's restore: the create restores onto it, then deletes or keeps it.
+  if (leftForRestore(rt, id, props)) return;
   const api = rt.client();
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {

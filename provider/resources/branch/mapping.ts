@@ -14,7 +14,8 @@ import {
 } from "../kit";
 import { neverStarted } from "../compute/recovery";
 import { BRANCH_DEFINITION } from "./definition";
-import { definedDiff } from "../compare";
+import { definedDiff, type DefinedDiff } from "../compare";
+import { stableNames, UNKNOWN } from "../definition";
 import { normalizedTime } from "./inputs";
 import type { BranchComputeInputs, BranchInputs, BranchOutputs } from "./types";
 
@@ -23,14 +24,32 @@ import type { BranchComputeInputs, BranchInputs, BranchOutputs } from "./types";
  * written before `initSource` was recorded says nothing of it: declaring it then replaces nothing
  * (the next refresh or update records the branch's own).
  */
-export const diffBranch = (olds: Stated<BranchOutputs>, news: Checked<BranchInputs>) =>
-  definedDiff(
+export function diffBranch(olds: Stated<BranchOutputs>, news: Checked<BranchInputs>): DefinedDiff {
+  const d = definedDiff(
     BRANCH_DEFINITION,
     olds.initSource === undefined && olds.currentState !== undefined
       ? { ...olds, initSource: news.initSource }
       : olds,
     news,
   );
+  // A restore is asked for by another snapshot only: `original` is read at the restore alone.
+  if (d.replaces.includes("restoreFrom") && !restoreAsked(olds, news)) {
+    d.replaces = d.replaces.filter((k) => k !== "restoreFrom");
+    d.changes = d.replaces.length + d.updates.length + d.refused.length > 0;
+    if (d.replaces.length === 0) d.stables = stableNames(BRANCH_DEFINITION.properties);
+  }
+  return d;
+}
+
+/** True when `restoreFrom` names a snapshot (or one not known yet) other than the last restore's. */
+export function restoreAsked(olds: Bag, news: Bag): boolean {
+  const next = news.restoreFrom;
+  if (next === UNKNOWN) return true;
+  if (!next || typeof next !== "object") return false;
+  const id = (next as Bag).snapshotId;
+  const old = olds.restoreFrom;
+  return id === UNKNOWN || !old || typeof old !== "object" || (old as Bag).snapshotId !== id;
+}
 
 /**
  * `<resource name>-<7 hex digits>` from the URN and the project: a killed run's branch is found again

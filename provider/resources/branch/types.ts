@@ -48,6 +48,60 @@ export interface BranchComputeInputs {
   suspendTimeoutSeconds?: number;
 }
 
+/**
+ * A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name
+ * and computes; the branch it replaces is renamed, then deleted or kept.
+ */
+export interface BranchRestoreArgs {
+  /**
+   * The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value
+   * restores again; the same value restores nothing.
+   */
+  snapshotId: pulumi.Input<string>;
+  /**
+   * What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the
+   * default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages
+   * it. Read at the restore only.
+   */
+  original?: pulumi.Input<"delete" | "keep">;
+}
+
+/**
+ * As read: A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the
+ * branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+ */
+export interface BranchRestoreOutputs {
+  /**
+   * The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value
+   * restores again; the same value restores nothing.
+   */
+  snapshotId: string;
+  /**
+   * What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the
+   * default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages
+   * it. Read at the restore only.
+   */
+  original?: "delete" | "keep";
+}
+
+/**
+ * After `check`: A restore of the branch from a snapshot: a new branch is made from the snapshot and takes
+ * the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+ */
+export interface BranchRestoreInputs {
+  /**
+   * The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value
+   * restores again; the same value restores nothing.
+   */
+  snapshotId: string;
+  /**
+   * What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the
+   * default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages
+   * it. Read at the restore only.
+   */
+  original?: "delete" | "keep";
+}
+
 /** Inputs of a {@link Branch}. */
 export interface BranchArgs {
   /** The project. Changing it replaces the branch (the old one is deleted first). */
@@ -110,6 +164,16 @@ export interface BranchArgs {
    * and the preview says so. At most 47 pairs; keys other than the provider's.
    */
   annotations?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this
+   * branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles,
+   * databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The
+   * branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends
+   * nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores
+   * again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew
+   * while it is declared (a replacement, `--replace`), is made from the snapshot.
+   */
+  restoreFrom?: pulumi.Input<BranchRestoreArgs>;
   /**
    * Manage the project's default branch instead of creating one: its name, protection and primary compute's
    * size follow the inputs; destroy leaves it in place.
@@ -184,6 +248,16 @@ export interface BranchOutputs {
    * and the preview says so. At most 47 pairs; keys other than the provider's.
    */
   annotations?: Record<string, string>;
+  /**
+   * Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this
+   * branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles,
+   * databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The
+   * branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends
+   * nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores
+   * again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew
+   * while it is declared (a replacement, `--replace`), is made from the snapshot.
+   */
+  restoreFrom?: BranchRestoreOutputs;
   /**
    * Manage the project's default branch instead of creating one: its name, protection and primary compute's
    * size follow the inputs; destroy leaves it in place.
@@ -275,6 +349,16 @@ export interface BranchInputs {
    * and the preview says so. At most 47 pairs; keys other than the provider's.
    */
   annotations?: Record<string, string>;
+  /**
+   * Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this
+   * branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles,
+   * databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The
+   * branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends
+   * nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores
+   * again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew
+   * while it is declared (a replacement, `--replace`), is made from the snapshot.
+   */
+  restoreFrom?: BranchRestoreInputs;
   /**
    * Manage the project's default branch instead of creating one: its name, protection and primary compute's
    * size follow the inputs; destroy leaves it in place.

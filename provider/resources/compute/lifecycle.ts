@@ -17,6 +17,7 @@ import {
   type Stated,
 } from "../kit";
 import type { Runtime } from "../runtime";
+import { asAfterRestore } from "../branch-objects/objects";
 import { claimKey, createCompute } from "./create";
 import { COMPUTE_DEFINITION } from "./definition";
 import { diffCompute, propertyChanged } from "./diff";
@@ -82,7 +83,14 @@ async function sayWhatWillBeAdopted(rt: Runtime, inputs: Inputs): Promise<void> 
   }
 }
 
-async function diff(rt: Runtime, id: string, given: State, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+async function diff(
+  rt: Runtime,
+  id: string,
+  given: State,
+  declared: Inputs,
+): Promise<pulumi.dynamic.DiffResult> {
+  // Its branch restored in this run: the finalize moves the compute, and nothing else of it changes.
+  const news = asAfterRestore(rt, given, declared);
   // A refresh's diff only displays drift: it sends nothing.
   const olds = rt.ledger.isPlanning(news) ? await withProjectDefault(rt.client(), given, news) : given;
   const d = diffCompute(olds, news);

@@ -45,6 +45,20 @@ async function changeCompute(
   const olds = await withProjectDefault(known.api, given, news);
   const log = rt.logger(news);
   const body = updateBody(olds, news);
+  if (body.branch_id !== undefined) {
+    // A restore's finalize (this run's or an interrupted one's) moved the compute to the restored branch
+    // already (docs/decisions/0021): a move to where it is is recorded, not sent.
+    const ep = await known.api.endpoints.get(projectId, endpointId);
+    if (ep.branch_id === news.branchId) {
+      delete body.branch_id;
+      log.info(
+        `compute ${endpointId} is on branch ${news.branchId} already` +
+          (rt.ledger.restoredAs(olds.branchId, news.branchId)
+            ? `: the restore of branch ${String(olds.branchId)} moved it there`
+            : ""),
+      );
+    }
+  }
   // The compute as the PATCH left it, when the PATCH was all this update did: no read-back then.
   const settled = await known.changing(projectId, async () => {
     let after: Endpoint | undefined;

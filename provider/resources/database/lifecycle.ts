@@ -20,7 +20,15 @@ import {
   type Stated,
 } from "../kit";
 import { clause, type Runtime } from "../runtime";
-import { duplicateFailure, refuseTakenTarget } from "../branch-objects/objects";
+import {
+  asAfterRestore,
+  duplicateFailure,
+  followsRestore,
+  leftWithRestoredBranch,
+  refuseTakenTarget,
+  noteEarlierRestore,
+  restoreComing,
+} from "../branch-objects/objects";
 import { NoComputeError, refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
 import type { DatabaseInputs, DatabaseOutputs } from "./types";
@@ -51,13 +59,24 @@ async function diff(
   rt: Runtime,
   id: string,
   olds: State,
-  news: Checked<DatabaseInputs>,
+  given: Checked<DatabaseInputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
+  const news = asAfterRestore(rt, olds, given);
   const d = diffDatabase(olds, news);
+  // A move to a branch an interrupted run restored from the old one is that restore's take-over.
+  if (d.replaces.length > 0 && rt.ledger.isPlanning(news)) await noteEarlierRestore(rt, olds, news);
   if (rt.ledger.isPlanning(news) && d.replaces.length === 0) refuseOwnerLeaving(rt, id, olds, news);
+  // Its branch restored from a snapshot: the database of this name there is taken over, and the old one
+  // stays with the original branch (docs/decisions/0021).
+  const restored = d.replaces.length > 0 && (followsRestore(rt, olds, news) || restoreComing(rt, olds, news));
   if (rt.ledger.isPlanning(news) && d.replaces.length > 0) {
     const what = `database "${String(olds.name)}" (id ${id}) of branch ${String(olds.branchId)}`;
-    if (olds.adopted === true) {
+    if (restored) {
+      rt.logger(news).info(
+        `${what} follows its branch's restore: the restored branch's database of the name (the snapshot's, with ` +
+          "its data) is taken over, not recreated; the old one stays with the original branch",
+      );
+    } else if (olds.adopted === true) {
       rt.logger(news).warn(
         `${d.replaces.join(" and ")} changed: ${what}, adopted, is left in place, and a database is created ` +
           "(or adopted) for the new inputs",
@@ -74,13 +93,15 @@ async function diff(
       );
     }
   }
-  // A replacement on another branch may keep the name: the old database goes first.
+  // A replacement on another branch may keep the name: the old database goes first (after a restore
+  // it is left with the original branch).
   return diffResult(d, true);
 }
 
 // --- delete --------------------------------------------------------------------------------
 
 async function remove(rt: Runtime, id: string, props: State): Promise<void> {
+  if (leftWithRestoredBranch(rt, "database", props)) return;
   const api = rt.client();
   const projectId = String(props.projectId);
   const what = `database "${String(props.name)}" (id ${id}) of branch ${String(props.branchId)}`;

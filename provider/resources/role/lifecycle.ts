@@ -19,11 +19,16 @@ import {
 } from "../kit";
 import type { Runtime } from "../runtime";
 import {
+  asAfterRestore,
   duplicateFailure,
+  followsRestore,
   importIdOf,
   leftByThisStack,
+  leftWithRestoredBranch,
   refOf,
   refuseTakenTarget,
+  noteEarlierRestore,
+  restoreComing,
 } from "../branch-objects/objects";
 import { refuseComputeLessTarget, warnComputeLess } from "../branch-objects/needs-compute";
 import { checkInputs } from "./inputs";
@@ -72,15 +77,24 @@ async function diff(
   rt: Runtime,
   id: string,
   olds: State,
-  news: Checked<RoleInputs>,
+  given: Checked<RoleInputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
+  const news = asAfterRestore(rt, olds, given);
   const d = diffRole(olds, news);
+  // A move to a branch an interrupted run restored from the old one is that restore's take-over.
+  if (d.replaces.length > 0 && rt.ledger.isPlanning(news)) await noteEarlierRestore(rt, olds, news);
   const first = deletesFirst(olds, news);
   if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
     const ref = refOf(olds);
     const api = rt.client();
-    if (d.replaces.length > 0 && olds.adopted === true) {
+    if (d.replaces.length > 0 && (followsRestore(rt, olds, news) || restoreComing(rt, olds, news))) {
+      // Its branch is restored from a snapshot: the role of this name there is taken over (docs/decisions/0021).
+      log.info(
+        `${describeRole(ref)} follows its branch's restore: the restored branch's role "${String(news.name)}" (the ` +
+          "snapshot's) is taken over, with its password, not recreated; the old one stays with the original branch",
+      );
+    } else if (d.replaces.length > 0 && olds.adopted === true) {
       log.warn(
         `${d.replaces.join(" and ")} changed: ${describeRole(ref)}, adopted, is left in place, and a role is ` +
           "created (or found) for the new inputs",
@@ -179,6 +193,7 @@ async function refuseIfOwner(
 }
 
 async function remove(rt: Runtime, _id: string, props: State): Promise<void> {
+  if (leftWithRestoredBranch(rt, "role", props)) return;
   const api = rt.client();
   const ref = refOf(props);
   await rt.serialized(ref.projectId, async () => {

@@ -24,6 +24,7 @@ import {
   type Stated,
 } from "../kit";
 import type { Runtime } from "../runtime";
+import { asAfterRestore } from "../branch-objects/objects";
 import { SNAPSHOT_DEFINITION as DEF } from "./definition";
 import { checkInputs } from "./inputs";
 import { describeSnapshot, parseSnapshotRef, snapshotName, toOutputs } from "./mapping";
@@ -125,9 +126,29 @@ async function diff(
   rt: Runtime,
   id: string,
   olds: State,
-  news: Checked<Inputs>,
+  given: Checked<Inputs>,
 ): Promise<pulumi.dynamic.DiffResult> {
-  const d = definedDiff(DEF, olds, news);
+  const news = asAfterRestore(rt, olds, given);
+  // Its branch restored by this run (the Branch's id moved to the restored branch): the snapshot still
+  // holds its data, so only the recorded branchId follows, in place (docs/decisions/0021). At preview
+  // the new id is unknown, but the Branch's diff has planned the restore: the same update, not a
+  // replacement that would delete the snapshot being restored.
+  const followsRestore =
+    rt.ledger.restoredAs(olds.branchId, news.branchId) ||
+    (news.branchId === UNKNOWN && rt.ledger.restoring(olds.branchId));
+  // Compared as if the branch were the same (an unknown id always reads as changed), then updated.
+  const d = definedDiff(DEF, olds, followsRestore ? { ...news, branchId: olds.branchId } : news);
+  if (followsRestore) {
+    d.updates.push("branchId");
+    d.changes = true;
+    d.stables = d.stables.filter((k) => k !== "branchId");
+    if (rt.ledger.isPlanning(news)) {
+      rt.logger(news).info(
+        `snapshot ${String(olds.snapshotId ?? id)} follows its branch's restore: it keeps its data, and its ` +
+          "branchId becomes the restored branch's",
+      );
+    }
+  }
   // An unknown branch or project is one being replaced: the snapshot would follow it into a replacement.
   const refused = d.refused.filter((k) => news[k] !== UNKNOWN || k === "branchId" || k === "projectId");
   if (refused.length > 0 && rt.ledger.isPlanning(news)) {

@@ -60,8 +60,9 @@ export function toOutputs(inputs: Bag, projectId: string, s: Snapshot): Bag {
   return stateOf(SNAPSHOT_DEFINITION, inputs, {
     ...inputs,
     projectId,
-    // The snapshot's branch, while the service names it (it may stop naming a branch that is gone).
-    branchId: s.source_branch_id ?? inputs.branchId,
+    // The declared branch: after a restore it is the restored branch that serves the name, while the
+    // snapshot's source stays the original (sourceBranchId); a snapshot never changes its source.
+    branchId: inputs.branchId ?? s.source_branch_id,
     name: s.name,
     timestamp: time(s.timestamp) ?? inputs.timestamp,
     lsn: s.lsn?.toUpperCase() ?? inputs.lsn,

@@ -62,6 +62,8 @@ type Branch struct {
 	Protected pulumi.BoolOutput `pulumi:"protected"`
 	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger pulumi.StringPtrOutput `pulumi:"resetTrigger"`
+	// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
+	RestoreFrom BranchRestorePtrOutput `pulumi:"restoreFrom"`
 }
 
 // NewBranch registers a new resource with the given unique name, arguments, and options.
@@ -139,6 +141,8 @@ type branchArgs struct {
 	Protected *bool `pulumi:"protected"`
 	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger *string `pulumi:"resetTrigger"`
+	// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
+	RestoreFrom *BranchRestore `pulumi:"restoreFrom"`
 }
 
 // The set of arguments for constructing a Branch resource.
@@ -169,6 +173,8 @@ type BranchArgs struct {
 	Protected pulumi.BoolPtrInput
 	// Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 	ResetTrigger pulumi.StringPtrInput
+	// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
+	RestoreFrom BranchRestorePtrInput
 }
 
 func (BranchArgs) ElementType() reflect.Type {
@@ -306,6 +312,11 @@ func (o BranchOutput) Protected() pulumi.BoolOutput {
 // Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
 func (o BranchOutput) ResetTrigger() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ResetTrigger }).(pulumi.StringPtrOutput)
+}
+
+// Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
+func (o BranchOutput) RestoreFrom() BranchRestorePtrOutput {
+	return o.ApplyT(func(v *Branch) BranchRestorePtrOutput { return v.RestoreFrom }).(BranchRestorePtrOutput)
 }
 
 func init() {

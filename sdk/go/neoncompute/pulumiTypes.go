@@ -326,6 +326,165 @@ func (o BranchInfoArrayOutput) Index(i pulumi.IntInput) BranchInfoOutput {
 	}).(BranchInfoOutput)
 }
 
+// A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+type BranchRestore struct {
+	// What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+	Original *string `pulumi:"original"`
+	// The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+	SnapshotId string `pulumi:"snapshotId"`
+}
+
+// BranchRestoreInput is an input type that accepts BranchRestoreArgs and BranchRestoreOutput values.
+// You can construct a concrete instance of `BranchRestoreInput` via:
+//
+//	BranchRestoreArgs{...}
+type BranchRestoreInput interface {
+	pulumi.Input
+
+	ToBranchRestoreOutput() BranchRestoreOutput
+	ToBranchRestoreOutputWithContext(context.Context) BranchRestoreOutput
+}
+
+// A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+type BranchRestoreArgs struct {
+	// What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+	Original pulumi.StringPtrInput `pulumi:"original"`
+	// The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+	SnapshotId pulumi.StringInput `pulumi:"snapshotId"`
+}
+
+func (BranchRestoreArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchRestore)(nil)).Elem()
+}
+
+func (i BranchRestoreArgs) ToBranchRestoreOutput() BranchRestoreOutput {
+	return i.ToBranchRestoreOutputWithContext(context.Background())
+}
+
+func (i BranchRestoreArgs) ToBranchRestoreOutputWithContext(ctx context.Context) BranchRestoreOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchRestoreOutput)
+}
+
+func (i BranchRestoreArgs) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return i.ToBranchRestorePtrOutputWithContext(context.Background())
+}
+
+func (i BranchRestoreArgs) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchRestoreOutput).ToBranchRestorePtrOutputWithContext(ctx)
+}
+
+// BranchRestorePtrInput is an input type that accepts BranchRestoreArgs, BranchRestorePtr and BranchRestorePtrOutput values.
+// You can construct a concrete instance of `BranchRestorePtrInput` via:
+//
+//	        BranchRestoreArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchRestorePtrInput interface {
+	pulumi.Input
+
+	ToBranchRestorePtrOutput() BranchRestorePtrOutput
+	ToBranchRestorePtrOutputWithContext(context.Context) BranchRestorePtrOutput
+}
+
+type branchRestorePtrType BranchRestoreArgs
+
+func BranchRestorePtr(v *BranchRestoreArgs) BranchRestorePtrInput {
+	return (*branchRestorePtrType)(v)
+}
+
+func (*branchRestorePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchRestore)(nil)).Elem()
+}
+
+func (i *branchRestorePtrType) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return i.ToBranchRestorePtrOutputWithContext(context.Background())
+}
+
+func (i *branchRestorePtrType) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchRestorePtrOutput)
+}
+
+// A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+type BranchRestoreOutput struct{ *pulumi.OutputState }
+
+func (BranchRestoreOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchRestore)(nil)).Elem()
+}
+
+func (o BranchRestoreOutput) ToBranchRestoreOutput() BranchRestoreOutput {
+	return o
+}
+
+func (o BranchRestoreOutput) ToBranchRestoreOutputWithContext(ctx context.Context) BranchRestoreOutput {
+	return o
+}
+
+func (o BranchRestoreOutput) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return o.ToBranchRestorePtrOutputWithContext(context.Background())
+}
+
+func (o BranchRestoreOutput) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchRestore) *BranchRestore {
+		return &v
+	}).(BranchRestorePtrOutput)
+}
+
+// What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+func (o BranchRestoreOutput) Original() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchRestore) *string { return v.Original }).(pulumi.StringPtrOutput)
+}
+
+// The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+func (o BranchRestoreOutput) SnapshotId() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchRestore) string { return v.SnapshotId }).(pulumi.StringOutput)
+}
+
+type BranchRestorePtrOutput struct{ *pulumi.OutputState }
+
+func (BranchRestorePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchRestore)(nil)).Elem()
+}
+
+func (o BranchRestorePtrOutput) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return o
+}
+
+func (o BranchRestorePtrOutput) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return o
+}
+
+func (o BranchRestorePtrOutput) Elem() BranchRestoreOutput {
+	return o.ApplyT(func(v *BranchRestore) BranchRestore {
+		if v != nil {
+			return *v
+		}
+		var ret BranchRestore
+		return ret
+	}).(BranchRestoreOutput)
+}
+
+// What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+func (o BranchRestorePtrOutput) Original() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BranchRestore) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Original
+	}).(pulumi.StringPtrOutput)
+}
+
+// The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+func (o BranchRestorePtrOutput) SnapshotId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BranchRestore) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.SnapshotId
+	}).(pulumi.StringPtrOutput)
+}
+
 // A compute (endpoint) as a lookup returns it.
 type ComputeInfo struct {
 	// Branch it is attached to.
@@ -1063,6 +1222,8 @@ func (o SnapshotScheduleItemArrayOutput) Index(i pulumi.IntInput) SnapshotSchedu
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputeInput)(nil)).Elem(), BranchComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputePtrInput)(nil)).Elem(), BranchComputeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestoreInput)(nil)).Elem(), BranchRestoreArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestorePtrInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputeInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputePtrInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotScheduleItemInput)(nil)).Elem(), SnapshotScheduleItemArgs{})
@@ -1071,6 +1232,8 @@ func init() {
 	pulumi.RegisterOutputType(BranchComputePtrOutput{})
 	pulumi.RegisterOutputType(BranchInfoOutput{})
 	pulumi.RegisterOutputType(BranchInfoArrayOutput{})
+	pulumi.RegisterOutputType(BranchRestoreOutput{})
+	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})
 	pulumi.RegisterOutputType(ComputeInfoArrayOutput{})
 	pulumi.RegisterOutputType(OperationOutput{})

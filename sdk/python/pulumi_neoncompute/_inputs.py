@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'BranchComputeArgs',
     'BranchComputeArgsDict',
+    'BranchRestoreArgs',
+    'BranchRestoreArgsDict',
     'ProjectDefaultComputeArgs',
     'ProjectDefaultComputeArgsDict',
     'SnapshotScheduleItemArgs',
@@ -115,6 +117,59 @@ class BranchComputeArgs:
     @suspend_timeout_seconds.setter
     def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class BranchRestoreArgsDict(TypedDict):
+    """
+    A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+    """
+    snapshot_id: pulumi.Input[_builtins.str]
+    """
+    The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+    """
+    original: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+    """
+
+@pulumi.input_type
+class BranchRestoreArgs:
+    def __init__(__self__, *,
+                 snapshot_id: pulumi.Input[_builtins.str],
+                 original: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+
+        :param pulumi.Input[_builtins.str] snapshot_id: The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+        :param pulumi.Input[_builtins.str] original: What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+        """
+        pulumi.set(__self__, "snapshot_id", snapshot_id)
+        if original is not None:
+            pulumi.set(__self__, "original", original)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotId")
+    def snapshot_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+        """
+        return pulumi.get(self, "snapshot_id")
+
+    @snapshot_id.setter
+    def snapshot_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "snapshot_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def original(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+        """
+        return pulumi.get(self, "original")
+
+    @original.setter
+    def original(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "original", value)
 
 
 class ProjectDefaultComputeArgsDict(TypedDict):

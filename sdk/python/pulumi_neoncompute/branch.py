@@ -33,7 +33,8 @@ class BranchArgs:
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
-                 reset_trigger: pulumi.Input[Optional[_builtins.str]] = None):
+                 reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_from: pulumi.Input[Optional['BranchRestoreArgs']] = None):
         """
         The set of arguments for constructing a Branch resource.
 
@@ -50,6 +51,7 @@ class BranchArgs:
         :param pulumi.Input[_builtins.str] parent_timestamp: RFC 3339 time: the branch starts from its parent's data as it was then (point in time), which must lie inside the project's history retention and after the parent was made (checked at preview). Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
         :param pulumi.Input[_builtins.bool] protected: A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
+        :param pulumi.Input['BranchRestoreArgs'] restore_from: Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
         """
         pulumi.set(__self__, "project_id", project_id)
         if adopt_default is not None:
@@ -76,6 +78,8 @@ class BranchArgs:
             pulumi.set(__self__, "protected", protected)
         if reset_trigger is not None:
             pulumi.set(__self__, "reset_trigger", reset_trigger)
+        if restore_from is not None:
+            pulumi.set(__self__, "restore_from", restore_from)
 
     @_builtins.property
     @pulumi.getter(name="projectId")
@@ -233,6 +237,18 @@ class BranchArgs:
     def reset_trigger(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "reset_trigger", value)
 
+    @_builtins.property
+    @pulumi.getter(name="restoreFrom")
+    def restore_from(self) -> pulumi.Input[Optional['BranchRestoreArgs']]:
+        """
+        Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
+        """
+        return pulumi.get(self, "restore_from")
+
+    @restore_from.setter
+    def restore_from(self, value: pulumi.Input[Optional['BranchRestoreArgs']]):
+        pulumi.set(self, "restore_from", value)
+
 
 @pulumi.type_token("neoncompute:index:Branch")
 class Branch(pulumi.CustomResource):
@@ -253,6 +269,7 @@ class Branch(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_from: pulumi.Input[Optional[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']]] = None,
                  __props__=None):
         """
         A Neon branch, optionally with its read_write compute created in the same request. A killed run or a lost answer is reconciled by the branch's name (never a second branch, never a 409 loop); a name held by a branch this stack did not create fails with the exact `importId`. The project's default branch can be managed with `adoptDefault` (destroy leaves it in place). Delete waits; a default, protected or parent branch is not deleted, and the error says which.
@@ -279,6 +296,7 @@ class Branch(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.bool] protected: A protected branch cannot be deleted or reset (paid plans). Changed in place; destroy refuses a protected branch.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
+        :param pulumi.Input[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']] restore_from: Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
         """
         ...
     @overload
@@ -324,6 +342,7 @@ class Branch(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_from: pulumi.Input[Optional[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -348,6 +367,7 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["protected"] = protected
             __props__.__dict__["reset_trigger"] = reset_trigger
+            __props__.__dict__["restore_from"] = restore_from
             __props__.__dict__["adopted"] = None
             __props__.__dict__["compute_id"] = None
             __props__.__dict__["compute_state"] = None
@@ -399,6 +419,7 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["project_id"] = None
         __props__.__dict__["protected"] = None
         __props__.__dict__["reset_trigger"] = None
+        __props__.__dict__["restore_from"] = None
         return Branch(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -560,4 +581,12 @@ class Branch(pulumi.CustomResource):
         Any string; a change resets the branch to its parent's latest data (restore), keeping its id. The branch's own changes are lost: the preview says so. A branch with child branches keeps its state before the reset as a new branch `<name>-before-reset-<time>`, which takes the children (the stack does not manage it).
         """
         return pulumi.get(self, "reset_trigger")
+
+    @_builtins.property
+    @pulumi.getter(name="restoreFrom")
+    def restore_from(self) -> pulumi.Output[Optional['outputs.BranchRestore']]:
+        """
+        Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles, databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The branch it replaces is renamed, then deleted or kept (`original`); the preview says which and sends nothing. A killed run's next `up` finishes the restore without a second one. A new `snapshotId` restores again; removing `restoreFrom` changes nothing. A Branch declared with it from the start, or made anew while it is declared (a replacement, `--replace`), is made from the snapshot.
+        """
+        return pulumi.get(self, "restore_from")
 

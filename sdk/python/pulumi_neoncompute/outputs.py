@@ -17,6 +17,7 @@ from . import _utilities
 __all__ = [
     'BranchCompute',
     'BranchInfo',
+    'BranchRestore',
     'ComputeInfo',
     'Operation',
     'ProjectDefaultCompute',
@@ -240,6 +241,58 @@ class BranchInfo(dict):
         The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).
         """
         return pulumi.get(self, "stack")
+
+
+@pulumi.output_type
+class BranchRestore(dict):
+    """
+    A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "snapshotId":
+            suggest = "snapshot_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BranchRestore. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BranchRestore.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BranchRestore.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 snapshot_id: _builtins.str,
+                 original: Optional[_builtins.str] = None):
+        """
+        A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
+
+        :param _builtins.str snapshot_id: The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+        :param _builtins.str original: What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+        """
+        pulumi.set(__self__, "snapshot_id", snapshot_id)
+        if original is not None:
+            pulumi.set(__self__, "original", original)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotId")
+    def snapshot_id(self) -> _builtins.str:
+        """
+        The snapshot to restore (a `Snapshot`'s `snapshotId`), of this project (checked at preview). A new value restores again; the same value restores nothing.
+        """
+        return pulumi.get(self, "snapshot_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def original(self) -> Optional[_builtins.str]:
+        """
+        What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
+        """
+        return pulumi.get(self, "original")
 
 
 @pulumi.output_type

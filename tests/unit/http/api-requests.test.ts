@@ -559,6 +559,29 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "snapshots.restore",
+    (api) =>
+      api.snapshots.restore(P, "s/1", { name: "n", target_branch_id: "br-1", finalize_restore: false }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/snapshots/s%2F1/restore",
+      route: "POST /projects/{project_id}/snapshots/{snapshot_id}/restore",
+      failed: "Failed to restore snapshot s/1 of project p/1",
+      body: { name: "n", target_branch_id: "br-1", finalize_restore: false },
+    },
+  ],
+  [
+    "snapshots.finalizeRestore",
+    (api) => api.snapshots.finalizeRestore(P, B, "kept"),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/finalize_restore",
+      route: "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
+      failed: "Failed to finalize the restore of branch br?1 in project p/1",
+      body: { name: "kept" },
+    },
+  ],
+  [
     "snapshots.getSchedule",
     (api) => api.snapshots.getSchedule(P, B),
     {

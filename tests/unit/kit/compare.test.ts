@@ -103,6 +103,7 @@ describe("definedDiff over the definitions", () => {
         "parentTimestamp",
         "parentLsn",
         "initSource",
+        "restoreFrom",
         "default",
         "createdAt",
       ],
