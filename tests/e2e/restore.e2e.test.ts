@@ -4,20 +4,23 @@
  * a role and a database it owns; rows written through the stack's own connection string; a `Snapshot`
  * declared once they are; a migration that drops the table; then `restoreFrom` set to the snapshot. The
  * preview shows the Branch replaced (its delete leaves the original to the restore) and the original's fate, and sends nothing that changes
- * anything. The `up` restores once (one restore, one finalize): the rows are back through the stack's
- * connection string output, the compute is the same one, the original branch is gone. `refresh` then
+ * anything. The `up` is killed once its restore request was carried out; after `pulumi cancel` and
+ * `refresh --clear-pending-creates`, the next `up` finishes it with one restore and one finalize in all:
+ * the rows are back through the stack's connection string output, the compute is the same one, the
+ * original branch is gone. `refresh` then
  * `preview --expect-no-changes` pass; `destroy` leaves nothing the stack made, and `stack rm` needs no
  * `--force`.
  */
+import { spawn } from "child_process";
 import * as path from "path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
-import { createTempStack } from "../../scripts/lib/pulumi";
+import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
 import { psql } from "../../scripts/lib/psql";
 import { useStepBudgets } from "../support/budgets";
 import { mutationCount } from "../support/requests";
-import { changedCounts, cli, diagnosticsOf, persisted, stepsOf } from "./plugin-helpers";
+import { changedCounts, cli, diagnosticsOf, killWhenHeld, persisted, watchCli } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -40,6 +43,23 @@ afterAll(async () => {
 });
 
 const count = (route: string) => emulator.requestsByRoute()[route] ?? 0;
+
+/** Starts `pulumi up` and SIGKILLs its whole process tree once the emulator carried out a request of `route`. */
+async function upKilledAfter(temp: TempStack, route: string, capture: (s: string) => void): Promise<void> {
+  const hold = emulator.holdAnswers(route);
+  const bin = temp.env.PATH.split(path.delimiter)[0];
+  const args = ["up", "--yes", "--non-interactive", "--stack", temp.stack.name];
+  const child = spawn(path.join(bin, "pulumi"), args, {
+    cwd: temp.workDir,
+    env: { ...process.env, ...temp.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  trackProcess(args, child);
+  child.stdout.on("data", (d) => capture(String(d)));
+  child.stderr.on("data", (d) => capture(String(d)));
+  await killWhenHeld(child, watchCli(child, args), hold, "its restore request");
+}
 
 /** The result of `sql` run through `uri`; fails with Postgres's error. */
 async function query(uri: string, sql: string): Promise<string> {
@@ -133,32 +153,31 @@ test("a restore declared on the Branch brings the dropped rows back through the 
       ),
     );
 
-    // --- the restore: one restore, one finalize; the dependents taken over -----------------------
+    // --- the restore's up, killed once the restore request was carried out; then what a CI job does
     const [roles, databases, snapshotDeletes] = [
       count(CREATE_ROLE),
       count(CREATE_DATABASE),
       count(DELETE_SNAPSHOT),
     ];
-    const upEvents: EngineEvent[] = [];
-    const restoring = await temp.stack.up({
-      onOutput: capture,
-      onError: capture,
-      onEvent: (e) => upEvents.push(e),
-    });
-    // As the preview said: the Branch, the role and the database replaced, the snapshot updated.
-    expect(changedCounts(restoring.summary.resourceChanges ?? {})).toEqual({ replace: 3, update: 1 });
-    const steps = stepsOf(upEvents, "env");
-    expect(steps.indexOf("delete-replaced")).toBeGreaterThanOrEqual(0);
-    expect(steps.indexOf("delete-replaced")).toBeLessThan(steps.indexOf("create-replacement"));
-    expect(diagnosticsOf(upEvents, "env").join("\n")).toContain(
-      `branch ${original} is left in place for its restore`,
-    );
+    await upKilledAfter(temp, RESTORE, capture);
+    expect([count(RESTORE), count(FINALIZE)]).toEqual([1, 0]);
+    await temp.stack.cancel();
+    await temp.stack.refresh({ clearPendingCreates: true, onOutput: capture, onError: capture });
+    // The next up finishes it: the restore found by its derived name and finalized, never sent again;
+    // the role and the database the cascade left on the original taken over on the restored branch.
+    const finishing = await temp.stack.up({ onOutput: capture, onError: capture });
+    expect(finishing.summary.result).toBe("succeeded");
+    expect(finishing.stdout).toMatch(/not finalized yet; finalizing it/);
     expect([count(RESTORE), count(FINALIZE)]).toEqual([1, 1]);
     expect([count(CREATE_ROLE), count(CREATE_DATABASE), count(DELETE_SNAPSHOT)]).toEqual([
       roles,
       databases,
       snapshotDeletes,
     ]);
+    // One branch holds the name; no second restored branch.
+    expect((await api.branches.list(projectId)).filter((b) => b.name.startsWith("restore-ts"))).toHaveLength(
+      1,
+    );
     const restored = await outputs();
     expect(restored.branchId).not.toBe(original);
     expect(restored.computeId).toBe(made.computeId); // the compute moved with the name, same host
