@@ -5,6 +5,7 @@
  * `startEmulator({ resources })`.
  */
 import type { Resource } from "./collection";
+import { anonymizedResource } from "./routes/anonymized";
 import { branchRoutes } from "./routes/branches";
 import { endpointRoutes } from "./routes/endpoints";
 import { keyRoutes } from "./routes/keys";
@@ -23,4 +24,5 @@ export const RESOURCES: readonly Resource[] = [
   { name: "roles and databases", routes: roleRoutes },
   projectPermissions,
   snapshotResource,
+  anonymizedResource,
 ];

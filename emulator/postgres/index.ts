@@ -33,6 +33,7 @@ import { PgFleet } from "./fleet";
 import { snapshots } from "../routes/snapshots";
 import type { Collection } from "../collection";
 import { ComputeProxy } from "./proxy";
+import { applyMasking, type MaskOutcome, type MaskTarget } from "./anon";
 
 export { findPostgres } from "./binaries";
 
@@ -116,6 +117,8 @@ type DataEvent = (
   /** A restore's new branch: `branchId`'s data is the snapshot's. */
   | { kind: "restore"; branchId: string; snapshotId: string }
   | { kind: "dropSnapshot"; snapshotId: string }
+  /** An anonymization run: the rules applied to `branchId`'s data, its outcome handed to `done`. */
+  | { kind: "anonymize"; branchId: string; targets: MaskTarget[]; done: (outcome: MaskOutcome) => void }
   | { kind: "wipe" }
 ) & { failures?: number; notBefore?: number };
 
@@ -232,6 +235,19 @@ export class RealPostgres {
     this.events.push({ kind: "restore", branchId, snapshotId });
   }
 
+  /**
+   * An anonymization run of `branchId` (after every data change asked for before it, such as the
+   * branch's copy of its parent): `done` receives how it ended.
+   */
+  anonymize(branchId: string, targets: MaskTarget[], done: (outcome: MaskOutcome) => void): void {
+    this.events.push({ kind: "anonymize", branchId, targets, done });
+  }
+
+  /** Whether a run of `branchId` waits or runs (a restart forgets runs: their records ask again). */
+  anonymizing(branchId: string): boolean {
+    return this.events.some((e) => e.kind === "anonymize" && e.branchId === branchId);
+  }
+
   /** The records went back to the seed: every branch's data goes. */
   wiped(): void {
     this.events.push({ kind: "wipe" });
@@ -302,6 +318,26 @@ export class RealPostgres {
         if (!running) await this.fleet.stop(branchId);
       }
     });
+  }
+
+  /**
+   * Applies masking rules to a branch's data, on its running server or on one started for the run and
+   * stopped again (as a schema read does).
+   */
+  private async mask(branchId: string, targets: MaskTarget[]): Promise<MaskOutcome> {
+    const running = this.fleet.servers.has(branchId);
+    const server = running
+      ? this.fleet.servers.get(branchId)!
+      : await this.fleet.start(branchId, this.catalogOf(branchId));
+    try {
+      const dir = this.fleet.dirOf(branchId);
+      return await applyMasking(
+        (db, sql, tuples) => this.fleet.sql(dir, server.port, db, sql, tuples),
+        targets,
+      );
+    } finally {
+      if (!running) await this.fleet.stop(branchId);
+    }
   }
 
   /** Runs `work` after every earlier server change and dump (a dump may start and stop a server). */
@@ -398,6 +434,8 @@ export class RealPostgres {
           await this.fleet.takeSnapshot(e.snapshotId, e.branchId);
         } else if (e.kind === "restore") {
           await this.fleet.restoreSnapshot(e.branchId, e.snapshotId);
+        } else if (e.kind === "anonymize") {
+          e.done(await this.mask(e.branchId, e.targets));
         } else {
           await this.loadSchema(e.branchId, e.from);
         }

@@ -4,8 +4,9 @@ import { branchId } from "../ids";
 import { branchLimit } from "../sizes";
 import { iso } from "../store";
 import type { OpSpec } from "../engine";
+import type { Ctx } from "../context";
 import type { Router } from "../server";
-import type { Branch, Endpoint } from "../state";
+import type { Branch, Database, Endpoint, Operation, Project } from "../state";
 import { branchAnnotation } from "../views";
 import {
   BranchCreateBody,
@@ -16,6 +17,7 @@ import {
   intQuery,
   stringQuery,
 } from "../validation";
+import type { z } from "zod";
 import { buildEndpoint } from "./endpoints";
 import { connectionDetails, inheritRolesAndDatabases, roleWithPassword } from "../roles";
 
@@ -75,118 +77,7 @@ export function branchRoutes(r: Router): void {
   r.post("/projects/:project_id/branches", (ctx) => {
     const what = "create branch";
     const p = ctx.project(ctx.params().project_id, what);
-    const body = ctx.body(BranchCreateBody, what);
-    const store = ctx.store;
-    const parentId = body.branch?.parent_id ?? p.default_branch_id;
-    if (!store.branch(p.id, parentId))
-      throw notFound(`Failed to ${what}: parent branch ${parentId} not found in project ${p.id}`);
-    const limit = branchLimit(store.plan(p));
-    if (store.branchesOf(p.id).length >= limit) {
-      throw unprocessable(
-        `Failed to ${what}: project ${p.id} already has ${limit} branches, the most its plan allows; delete a branch or upgrade the plan`,
-      );
-    }
-    const id = branchId(store.rngIds, (x) => x in store.state.branches);
-    const name = body.branch?.name ?? id;
-    if (store.branchesOf(p.id).some((b) => b.name === name)) {
-      throw conflict(
-        `Failed to ${what}: a branch named "${name}" already exists in project ${p.id}; choose another name`,
-      );
-    }
-    if (body.branch?.expires_at !== undefined) {
-      expiryRule(what, body.branch.expires_at, ctx.now(), { protected: body.branch.protected === true });
-    }
-    const endpointOpts = body.endpoints ?? [];
-    if (endpointOpts.filter((e) => e.type === "read_write").length > 1) {
-      throw badRequest(
-        `Failed to ${what}: endpoints lists more than one read_write endpoint; a branch has at most one`,
-      );
-    }
-    // A schema-only branch is a new root branch (the parent's schema, none of its data) and needs
-    // exactly one read_write compute (API facts §267).
-    const schemaOnly = body.branch?.init_source === "schema-only";
-    if (schemaOnly && (endpointOpts.length !== 1 || endpointOpts[0].type !== "read_write")) {
-      throw badRequest(
-        `Failed to ${what}: a schema-only branch (init_source "schema-only") needs exactly one read_write endpoint in endpoints`,
-      );
-    }
-    // A point-in-time parent: its state at a time inside the project's history retention, and not
-    // before the parent existed (API facts §285).
-    const pointInTime = body.branch?.parent_timestamp;
-    if (pointInTime !== undefined) {
-      const at = Date.parse(pointInTime);
-      const nowAt = ctx.now();
-      const parentMade = Date.parse(store.branch(p.id, parentId)!.created_at);
-      const from = Math.max(nowAt - p.history_retention_seconds * 1000, parentMade);
-      if (at > nowAt || at < from) {
-        throw badRequest(
-          `Failed to ${what}: parent_timestamp ${pointInTime} is outside the history of branch ${parentId} ` +
-            `that can be restored (${iso(from)} to now; the project keeps ${p.history_retention_seconds} s of history)`,
-        );
-      }
-    }
-    const endpoints: Endpoint[] = endpointOpts.map((e, i) =>
-      buildEndpoint(ctx, p, { ...e, branch_id: id }, `${what} (endpoints.${i})`),
-    );
-    // A child of a branch still being created: 422 before the project's lock.
-    ctx.ready(store.branch(p.id, parentId)!);
-    ctx.lock(p);
-    // One clock reading for the branch and the roles and databases it inherits (their created_at).
-    const nowMs = ctx.now();
-    const now = iso(nowMs);
-    const branch: Branch = {
-      id,
-      project_id: p.id,
-      ...(schemaOnly ? {} : { parent_id: parentId }),
-      ...(pointInTime !== undefined ? { parent_timestamp: iso(Date.parse(pointInTime)) } : {}),
-      ...(body.branch?.parent_lsn !== undefined ? { parent_lsn: body.branch.parent_lsn } : {}),
-      name,
-      current_state: "init",
-      pending_state: "ready",
-      state_changed_at: now,
-      creation_source: "console",
-      default: false,
-      protected: body.branch?.protected ?? false,
-      cpu_used_sec: 0,
-      active_time_seconds: 0,
-      compute_time_seconds: 0,
-      written_data_bytes: 0,
-      data_transfer_bytes: 0,
-      logical_size: store.state.branches[parentId].logical_size,
-      init_source: body.branch?.init_source ?? "parent-data",
-      ...(body.branch?.expires_at ? { expires_at: iso(Date.parse(body.branch.expires_at)) } : {}),
-      created_at: now,
-      updated_at: now,
-    };
-    store.state.branches[id] = branch;
-    if (body.annotation_value && Object.keys(body.annotation_value).length > 0) {
-      store.state.annotations[id] = { ...body.annotation_value };
-    }
-    store.dirty = true;
-    const specs: OpSpec[] = [{ action: "create_branch", branch_id: id }];
-    for (const ep of endpoints) {
-      ep.pending_state = "active";
-      store.addEndpoint(ep);
-      specs.push({ action: "start_compute", branch_id: id, endpoint_id: ep.id });
-    }
-    const operations = ctx.operations(p.id, specs);
-    // The parent's roles and databases, by name; a protected parent's children get new passwords.
-    const parent = store.branch(p.id, parentId)!;
-    const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, nowMs, parent.protected);
-    // Its data: the parent's as it is now (a schema-only branch: the parent's schema, no rows).
-    if (schemaOnly) ctx.emu.realPg?.branchCreatedSchemaOnly(id, parent.id);
-    else ctx.emu.realPg?.branchCreated(id, parent.id);
-    // A connection URI when there is exactly one way to connect: one role (that may log in), one
-    // database, a read_write compute.
-    const rw = endpoints.find((e) => e.type === "read_write");
-    const uris =
-      rw && roles.length === 1 && !roles[0].no_login && databases.length === 1
-        ? { connection_uris: [connectionDetails(rw, roles[0], databases[0])] }
-        : {};
-    return {
-      status: 201,
-      body: { branch, endpoints, operations, roles: roles.map(roleWithPassword), databases, ...uris },
-    };
+    return { status: 201, body: createBranch(ctx, p, ctx.body(BranchCreateBody, what), what) };
   });
 
   r.get("/projects/:project_id/branches/:branch_id/schema", async (ctx) => {
@@ -387,6 +278,135 @@ export function branchRoutes(r: Router): void {
     b.updated_at = iso(ctx.now());
     return { body: { branch: b, operations: ctx.operations(p.id, specs) } };
   });
+}
+
+/** A branch create's body (`BranchCreateRequest` with `annotation_value`). */
+export type BranchCreate = z.infer<typeof BranchCreateBody>;
+
+/** What a branch create answers (`CreatedBranch`). */
+export interface CreatedBranch {
+  branch: Branch;
+  endpoints: Endpoint[];
+  operations: Operation[];
+  roles: unknown[];
+  databases: Database[];
+  connection_uris?: unknown[];
+}
+
+/**
+ * Creates a branch (and its computes) as `POST /projects/{project_id}/branches` does, with its checks,
+ * operations, inherited roles and databases, and its data (a copy of the parent's); the anonymized
+ * branch's create makes its branch here too.
+ */
+export function createBranch(ctx: Ctx, p: Project, body: BranchCreate, what: string): CreatedBranch {
+  const store = ctx.store;
+  const parentId = body.branch?.parent_id ?? p.default_branch_id;
+  if (!store.branch(p.id, parentId))
+    throw notFound(`Failed to ${what}: parent branch ${parentId} not found in project ${p.id}`);
+  const limit = branchLimit(store.plan(p));
+  if (store.branchesOf(p.id).length >= limit) {
+    throw unprocessable(
+      `Failed to ${what}: project ${p.id} already has ${limit} branches, the most its plan allows; delete a branch or upgrade the plan`,
+    );
+  }
+  const id = branchId(store.rngIds, (x) => x in store.state.branches);
+  const name = body.branch?.name ?? id;
+  if (store.branchesOf(p.id).some((b) => b.name === name)) {
+    throw conflict(
+      `Failed to ${what}: a branch named "${name}" already exists in project ${p.id}; choose another name`,
+    );
+  }
+  if (body.branch?.expires_at !== undefined) {
+    expiryRule(what, body.branch.expires_at, ctx.now(), { protected: body.branch.protected === true });
+  }
+  const endpointOpts = body.endpoints ?? [];
+  if (endpointOpts.filter((e) => e.type === "read_write").length > 1) {
+    throw badRequest(
+      `Failed to ${what}: endpoints lists more than one read_write endpoint; a branch has at most one`,
+    );
+  }
+  // A schema-only branch is a new root branch (the parent's schema, none of its data) and needs
+  // exactly one read_write compute (API facts §267).
+  const schemaOnly = body.branch?.init_source === "schema-only";
+  if (schemaOnly && (endpointOpts.length !== 1 || endpointOpts[0].type !== "read_write")) {
+    throw badRequest(
+      `Failed to ${what}: a schema-only branch (init_source "schema-only") needs exactly one read_write endpoint in endpoints`,
+    );
+  }
+  // A point-in-time parent: its state at a time inside the project's history retention, and not
+  // before the parent existed (API facts §285).
+  const pointInTime = body.branch?.parent_timestamp;
+  if (pointInTime !== undefined) {
+    const at = Date.parse(pointInTime);
+    const nowAt = ctx.now();
+    const parentMade = Date.parse(store.branch(p.id, parentId)!.created_at);
+    const from = Math.max(nowAt - p.history_retention_seconds * 1000, parentMade);
+    if (at > nowAt || at < from) {
+      throw badRequest(
+        `Failed to ${what}: parent_timestamp ${pointInTime} is outside the history of branch ${parentId} ` +
+          `that can be restored (${iso(from)} to now; the project keeps ${p.history_retention_seconds} s of history)`,
+      );
+    }
+  }
+  const endpoints: Endpoint[] = endpointOpts.map((e, i) =>
+    buildEndpoint(ctx, p, { ...e, branch_id: id }, `${what} (endpoints.${i})`),
+  );
+  // A child of a branch still being created: 422 before the project's lock.
+  ctx.ready(store.branch(p.id, parentId)!);
+  ctx.lock(p);
+  // One clock reading for the branch and the roles and databases it inherits (their created_at).
+  const nowMs = ctx.now();
+  const now = iso(nowMs);
+  const branch: Branch = {
+    id,
+    project_id: p.id,
+    ...(schemaOnly ? {} : { parent_id: parentId }),
+    ...(pointInTime !== undefined ? { parent_timestamp: iso(Date.parse(pointInTime)) } : {}),
+    ...(body.branch?.parent_lsn !== undefined ? { parent_lsn: body.branch.parent_lsn } : {}),
+    name,
+    current_state: "init",
+    pending_state: "ready",
+    state_changed_at: now,
+    creation_source: "console",
+    default: false,
+    protected: body.branch?.protected ?? false,
+    cpu_used_sec: 0,
+    active_time_seconds: 0,
+    compute_time_seconds: 0,
+    written_data_bytes: 0,
+    data_transfer_bytes: 0,
+    logical_size: store.state.branches[parentId].logical_size,
+    init_source: body.branch?.init_source ?? "parent-data",
+    ...(body.branch?.expires_at ? { expires_at: iso(Date.parse(body.branch.expires_at)) } : {}),
+    created_at: now,
+    updated_at: now,
+  };
+  store.state.branches[id] = branch;
+  if (body.annotation_value && Object.keys(body.annotation_value).length > 0) {
+    store.state.annotations[id] = { ...body.annotation_value };
+  }
+  store.dirty = true;
+  const specs: OpSpec[] = [{ action: "create_branch", branch_id: id }];
+  for (const ep of endpoints) {
+    ep.pending_state = "active";
+    store.addEndpoint(ep);
+    specs.push({ action: "start_compute", branch_id: id, endpoint_id: ep.id });
+  }
+  const operations = ctx.operations(p.id, specs);
+  // The parent's roles and databases, by name; a protected parent's children get new passwords.
+  const parent = store.branch(p.id, parentId)!;
+  const { roles, databases } = inheritRolesAndDatabases(store, parent.id, id, nowMs, parent.protected);
+  // Its data: the parent's as it is now (a schema-only branch: the parent's schema, no rows).
+  if (schemaOnly) ctx.emu.realPg?.branchCreatedSchemaOnly(id, parent.id);
+  else ctx.emu.realPg?.branchCreated(id, parent.id);
+  // A connection URI when there is exactly one way to connect: one role (that may log in), one
+  // database, a read_write compute.
+  const rw = endpoints.find((e) => e.type === "read_write");
+  const uris =
+    rw && roles.length === 1 && !roles[0].no_login && databases.length === 1
+      ? { connection_uris: [connectionDetails(rw, roles[0], databases[0])] }
+      : {};
+  return { branch, endpoints, operations, roles: roles.map(roleWithPassword), databases, ...uris };
 }
 
 /** Neon's expiration rules: RFC 3339, in the future, at most 30 days ahead; not on a protected, default or parent branch. */
