@@ -72,6 +72,11 @@ const ROUTES = [
   "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
   "GET /projects/{project_id}/branches/{branch_id}/backup_schedule",
   "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule",
+  "POST /projects/{project_id}/branch_anonymized",
+  "GET /projects/{project_id}/branches/{branch_id}/masking_rules",
+  "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules",
+  "GET /projects/{project_id}/branches/{branch_id}/anonymized_status",
+  "POST /projects/{project_id}/branches/{branch_id}/anonymize",
 ];
 
 describe("every route conforms to the OpenAPI schema", () => {
@@ -363,6 +368,44 @@ describe("every route conforms to the OpenAPI schema", () => {
     await c.get(SCHED, { params: b });
     expect((await c.del("/projects/{project_id}/snapshots/{snapshot_id}", { params: s1 })).status).toBe(202);
     await c.del("/projects/{project_id}/snapshots/{snapshot_id}", { params: s1 }); // 404
+  });
+
+  it("anonymized branches (Beta)", async () => {
+    const s = emu.seed;
+    const p = { project_id: s.projectId };
+    await settle(c, s.projectId);
+    const rule = {
+      database_name: "neondb",
+      schema_name: "public",
+      table_name: "users",
+      column_name: "email",
+      masking_function: "anon.fake_email()",
+    };
+    const made = await c.post("/projects/{project_id}/branch_anonymized", {
+      params: p,
+      body: {
+        branch_create: { branch: { name: "conformance-anon" }, endpoints: [{ type: "read_write" }] },
+        masking_rules: [rule],
+        start_anonymization: true,
+      },
+    });
+    expect(made.status).toBe(201);
+    const b = { ...p, branch_id: made.body.branch.id };
+    const RULES = "/projects/{project_id}/branches/{branch_id}/masking_rules";
+    const STATUS = "/projects/{project_id}/branches/{branch_id}/anonymized_status";
+    const START = "/projects/{project_id}/branches/{branch_id}/anonymize";
+    expect((await c.get(STATUS, { params: b })).body.state).toBe("created");
+    expect((await c.post(START, { params: b })).status).toBe(422); // the branch is being created
+    await settle(c, s.projectId);
+    await c.get(STATUS, { params: b });
+    await c.get(RULES, { params: b });
+    await c.patch(RULES, { params: b, body: { masking_rules: [{ ...rule, masking_value: "'x'" }] } }); // 400
+    await c.patch(RULES, { params: b, body: { masking_rules: [] } });
+    emu.clock.advance(60_000);
+    expect((await c.get(STATUS, { params: b })).body.state).toBe("anonymized");
+    expect((await c.post(START, { params: b })).body.state).toBe("anonymizing");
+    await c.post("/projects/{project_id}/branch_anonymized", { params: p, body: { masking_rules: [{}] } }); // 400
+    await c.get(STATUS, { params: { ...p, branch_id: s.branchIds[1] } }); // 404: not anonymized
   });
 
   it("left no route untested", () => {
