@@ -1,7 +1,8 @@
 /**
  * Typed calls of the Neon API v2: the client's interface, its operation calls and the operation
  * waiter bound to it; each other area's calls are in their own file (endpoints, branches, projects,
- * roles and databases, API keys), and a 423's reading of the project's lock in `projectlock.ts`.
+ * roles and databases, API keys, snapshots, anonymized branches), and a 423's reading of the
+ * project's lock in `projectlock.ts`.
  */
 import type { z } from "zod";
 import {
@@ -31,6 +32,7 @@ import { databaseCalls, roleCalls, type DatabaseCalls, type RoleCalls } from "./
 import { paginate } from "./pager";
 import { permissionCalls, type PermissionCalls } from "./permissions";
 import { snapshotCalls, type SnapshotCalls } from "./snapshots";
+import { anonymizedCalls, type AnonymizedCalls } from "./anonymized";
 import { projectLockWait } from "./projectlock";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -76,6 +78,8 @@ export interface NeonClient {
   databases: DatabaseCalls;
   permissions: PermissionCalls;
   snapshots: SnapshotCalls;
+  /** Anonymized branches: masking rules, their runs and status (Beta). */
+  anonymized: AnonymizedCalls;
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
@@ -235,6 +239,7 @@ export function buildClient(http: HttpClient): NeonClient {
     databases: databaseCalls(call, http),
     permissions: permissionCalls(call),
     snapshots: snapshotCalls(call),
+    anonymized: anonymizedCalls(call, http),
     users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),

@@ -22,6 +22,16 @@ export {
   type SnapshotCalls,
   type SnapshotCreateQuery,
 } from "./snapshots";
+export {
+  anonymizationPhase,
+  MASKING_RULE_SENSITIVE_FIELDS,
+  type AnonymizationPhase,
+  type AnonymizationWaitOptions,
+  type AnonymizedBranchCreateBody,
+  type AnonymizedCalls,
+  type AnonymizedStatus,
+  type MaskingRule,
+} from "./anonymized";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, isNotFound, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

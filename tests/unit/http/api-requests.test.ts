@@ -22,6 +22,14 @@ const B = "br?1";
 const OP = "op#1";
 const N = "r/1"; // a role or database name with a character that must be encoded
 const ORG = "org/1";
+// A masking rule (every field sensitive in the document): its values never reach an error's text.
+const RULE = {
+  database_name: "neondb",
+  schema_name: "public",
+  table_name: "customers",
+  column_name: "email_address",
+  masking_function: "anon.fake_email()",
+};
 
 interface Expected {
   method: string;
@@ -600,6 +608,83 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       route: "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule",
       failed: "Failed to set the backup schedule of branch br?1 in project p/1",
       body: { schedule: [{ frequency: "daily", hour: 3, retention_seconds: 3600 }] },
+    },
+  ],
+  [
+    "anonymized.create",
+    (api) =>
+      api.anonymized.create(P, {
+        branch_create: {
+          branch: { name: "pr-1", parent_id: "br-main" },
+          endpoints: [{ type: "read_write" }],
+        },
+        masking_rules: [RULE],
+        start_anonymization: true,
+      }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branch_anonymized",
+      route: "POST /projects/{project_id}/branch_anonymized",
+      failed: 'Failed to create anonymized branch "pr-1" in project p/1',
+      body: {
+        branch_create: {
+          branch: { name: "pr-1", parent_id: "br-main" },
+          endpoints: [{ type: "read_write" }],
+        },
+        masking_rules: [RULE],
+        start_anonymization: true,
+      },
+    },
+  ],
+  [
+    "anonymized.getRules",
+    (api) => api.anonymized.getRules(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/masking_rules",
+      route: "GET /projects/{project_id}/branches/{branch_id}/masking_rules",
+      failed: "Failed to read the masking rules of anonymized branch br?1 of project p/1",
+    },
+  ],
+  [
+    "anonymized.setRules",
+    (api) => api.anonymized.setRules(P, B, [RULE]),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1/masking_rules",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules",
+      failed: "Failed to update the masking rules of anonymized branch br?1 of project p/1",
+      body: { masking_rules: [RULE] },
+    },
+  ],
+  [
+    "anonymized.status",
+    (api) => api.anonymized.status(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/anonymized_status",
+      route: "GET /projects/{project_id}/branches/{branch_id}/anonymized_status",
+      failed: "Failed to read the status of anonymized branch br?1 of project p/1",
+    },
+  ],
+  [
+    "anonymized.waitForRun",
+    (api) => api.anonymized.waitForRun(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/anonymized_status",
+      route: "GET /projects/{project_id}/branches/{branch_id}/anonymized_status",
+      failed: "Failed to read the status of anonymized branch br?1 of project p/1",
+    },
+  ],
+  [
+    "anonymized.start",
+    (api) => api.anonymized.start(P, B),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/anonymize",
+      route: "POST /projects/{project_id}/branches/{branch_id}/anonymize",
+      failed: "Failed to start the anonymization of anonymized branch br?1 of project p/1",
     },
   ],
 ];
