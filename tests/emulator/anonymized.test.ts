@@ -9,14 +9,13 @@
 import { createHash } from "node:crypto";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { psql } from "../../scripts/lib/psql";
-import { Client, settle } from "./client";
+import { Client, ownerUri, settle } from "./client";
 
 const CREATE = "/projects/{project_id}/branch_anonymized";
 const RULES = "/projects/{project_id}/branches/{branch_id}/masking_rules";
 const STATUS = "/projects/{project_id}/branches/{branch_id}/anonymized_status";
 const START = "/projects/{project_id}/branches/{branch_id}/anonymize";
 const BR = "/projects/{project_id}/branches";
-const URI = "/projects/{project_id}/connection_uri";
 
 jest.setTimeout(180_000);
 
@@ -202,14 +201,7 @@ describe("with real Postgres", () => {
   });
   afterAll(() => emu?.stop());
 
-  async function uriOf(branchId: string): Promise<string> {
-    const r = await c.get(URI, {
-      params: p,
-      query: { branch_id: branchId, role_name: "neondb_owner", database_name: "neondb" },
-    });
-    expect(r.status).toBe(200);
-    return r.body.uri as string;
-  }
+  const uriOf = (branchId: string) => ownerUri(c, p.project_id, branchId);
 
   /** Polls the status as a client does, moving the clock, until the run has ended. */
   async function ended(branch_id: string): Promise<{ state: string; [k: string]: unknown }> {

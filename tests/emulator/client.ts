@@ -126,3 +126,13 @@ export async function createActive(
   await settle(c, projectId);
   return r.body.endpoint;
 }
+
+/** The connection URI of the seeded owner role and database on a branch (its read_write compute). */
+export async function ownerUri(c: Client, projectId: string, branchId: string): Promise<string> {
+  const r = await c.get("/projects/{project_id}/connection_uri", {
+    params: { project_id: projectId },
+    query: { branch_id: branchId, role_name: "neondb_owner", database_name: "neondb" },
+  });
+  if (r.status !== 200) throw new Error(`connection_uri failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.uri as string;
+}

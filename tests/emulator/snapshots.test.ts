@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { psql } from "../../scripts/lib/psql";
-import { Client, EP1, settle } from "./client";
+import { Client, EP1, ownerUri, settle } from "./client";
 
 const SNAP = "/projects/{project_id}/branches/{branch_id}/snapshot";
 const SNAPS = "/projects/{project_id}/snapshots";
@@ -431,14 +431,7 @@ describe("with real Postgres", () => {
   });
   afterAll(() => emu?.stop());
 
-  async function uriOf(branchId: string): Promise<string> {
-    const r = await c.get(URI, {
-      params: p,
-      query: { branch_id: branchId, role_name: "neondb_owner", database_name: "neondb" },
-    });
-    expect(r.status).toBe(200);
-    return r.body.uri as string;
-  }
+  const uriOf = (branchId: string) => ownerUri(c, p.project_id, branchId);
 
   test("rows dropped after a snapshot are back on the restored branch, through the same connection URI", async () => {
     const created = await c.post(BR, {

@@ -4,9 +4,9 @@
  * rule's values (every field sensitive in the document) never reach an error's text.
  */
 import type { AxiosAdapter } from "axios";
-import { createHttpClient } from "../../../provider/http";
 import { anonymizationPhase, buildClient, type AnonymizedStatus } from "../../../provider/api";
 import { FakeClock } from "../../support/fake-clock";
+import { httpOver } from "../../support/scripted-http";
 
 const status = (state: string, extra: Partial<AnonymizedStatus> = {}): AnonymizedStatus => ({
   project_id: "p-1",
@@ -29,14 +29,7 @@ function scripted(bodies: unknown[]) {
     config,
     request: {},
   });
-  const http = createHttpClient({
-    apiKey: "napi_unit_test_secret_0123456789abcdef",
-    baseUrl: "http://api.test/api/v2",
-    adapter,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: clock.random,
-  });
+  const http = httpOver(adapter, clock);
   return { api: buildClient(http), clock, reads: () => n };
 }
 

@@ -5,7 +5,7 @@
  * No network: an axios adapter answers from a script.
  */
 import axios, { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
-import { ApiError, createHttpClient, type HttpClientOptions, type RetryInfo } from "../../../provider/http";
+import { ApiError, type RetryInfo } from "../../../provider/http";
 import {
   buildClient,
   collectAll,
@@ -14,6 +14,7 @@ import {
   type NeonClient,
 } from "../../../provider/api";
 import { FakeClock } from "../../support/fake-clock";
+import { httpOver } from "../../support/scripted-http";
 
 // Ids with characters that must be encoded in a path.
 const P = "p/1";
@@ -688,19 +689,6 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
 ];
-
-/** The HTTP client the tests of this file build their API client over: a scripted transport, a fake clock. */
-function httpOver(adapter: AxiosAdapter, clock: FakeClock, extra: Partial<HttpClientOptions> = {}) {
-  return createHttpClient({
-    apiKey: "napi_unit_test_secret_0123456789abcdef",
-    baseUrl: "http://api.test/api/v2",
-    adapter,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: clock.random,
-    ...extra,
-  });
-}
 
 /** A client on a scripted transport; `fail` is the error code of every attempt, else HTTP 503. */
 function setup(fail?: string) {
