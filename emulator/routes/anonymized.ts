@@ -87,6 +87,8 @@ type Run = z.infer<typeof RunSchema>;
 /** What the emulator keeps of an anonymized branch. */
 export const AnonymizedRecordSchema = z.object({
   created_at: z.string(),
+  /** When the branch was first ready (kept: a later reset does not move a run's start). */
+  ready_at: z.string().optional(),
   masking_rules: z.array(MaskingRuleSchema),
   run: RunSchema.optional(),
 });
@@ -117,7 +119,8 @@ function runMs(ctx: Ctx): number {
 function statusOf(ctx: Ctx, branch: Branch, rec: AnonymizedRecord) {
   const now = ctx.now();
   const base = { project_id: branch.project_id, branch_id: branch.id, created_at: rec.created_at };
-  if (branch.current_state !== "ready") {
+  // Being created (a reset's `resetting` is not: the branch was made, and its run stands).
+  if (branch.current_state === "init") {
     const failed = branch.pending_state === undefined;
     return {
       ...base,
@@ -127,7 +130,7 @@ function statusOf(ctx: Ctx, branch: Branch, rec: AnonymizedRecord) {
       ...(failed ? { failed_at: branch.state_changed_at } : {}),
     };
   }
-  const readyAt = Date.parse(branch.state_changed_at);
+  const readyAt = Date.parse(rec.ready_at ?? branch.state_changed_at);
   const run = rec.run;
   if (!run) {
     return {
@@ -239,13 +242,16 @@ function plan(ctx: Ctx, branch: Branch, rules: readonly MaskingRule[]): MaskTarg
 }
 
 /**
- * Gives the branch's run its outcome when it has none and nothing works on it: at once in memory (the
- * databases hold no tables to check), else from a masking of the real data (asked again after an
- * emulator restart forgot the earlier request).
+ * Notes when the branch was first ready, and gives its run an outcome when it has none and nothing
+ * works on it: at once in memory (the databases hold no tables to check), else from a masking of the
+ * real data (asked again after an emulator restart forgot the earlier request).
  */
 function settle(ctx: Ctx, branch: Branch): void {
   const records = anonymizedBranches.in(ctx.store);
-  const rec = records.get(branch.id, RECORD_ID);
+  let rec = records.get(branch.id, RECORD_ID);
+  if (rec && rec.ready_at === undefined && branch.current_state === "ready") {
+    rec = records.replace(branch.id, { ...rec, ready_at: branch.state_changed_at });
+  }
   const run = rec?.run;
   if (!rec || !run || run.outcome) return;
   const planned = plan(ctx, branch, run.rules);

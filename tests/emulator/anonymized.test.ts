@@ -179,6 +179,22 @@ describe("in memory", () => {
     expect((await c.post(START, { params: unknown })).status).toBe(404);
   });
 
+  test("a reset of the branch does not move its last run", async () => {
+    const made = await c.post(CREATE, { params: p, body: { masking_rules: [], start_anonymization: true } });
+    const b = { ...p, branch_id: made.body.branch.id };
+    await settle(c, p.project_id);
+    emu.clock.advance(RUN_MS);
+    const before = await status(b.branch_id);
+    expect(before.state).toBe("anonymized");
+    const reset = await c.post("/projects/{project_id}/branches/{branch_id}/restore", {
+      params: b,
+      body: { source_branch_id: made.body.branch.parent_id },
+    });
+    expect(reset.status).toBe(200);
+    await settle(c, p.project_id);
+    expect(await status(b.branch_id)).toEqual(before);
+  });
+
   test("a deleted anonymized branch takes its record with it", async () => {
     const made = await c.post(CREATE, { params: p, body: { masking_rules: [], start_anonymization: true } });
     const b = { ...p, branch_id: made.body.branch.id };
