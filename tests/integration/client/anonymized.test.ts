@@ -4,7 +4,8 @@
  * run, a failed run returned as such, and the statuses a caller keys on.
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { ApiError, createNeonClient, type MaskingRule, type NeonClient } from "../../../provider/api";
+import { createNeonClient, type MaskingRule, type NeonClient } from "../../../provider/api";
+import { apiError } from "./helpers";
 
 let emu: EmulatorHandle;
 let api: NeonClient;
@@ -31,15 +32,6 @@ const rule = (column: string, set: Pick<MaskingRule, "masking_function" | "maski
   ...set,
 });
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ApiError);
-  return e as ApiError;
-}
-
 test("a branch made with rules and a start is waited for until anonymized; new rules run when asked", async () => {
   const rules = [
     rule("email", { masking_function: "anon.fake_email()" }),
@@ -65,7 +57,7 @@ test("a branch made with rules and a start is waited for until anonymized; new r
   expect((await api.anonymized.status(project, branch)).state).toBe("anonymized");
   expect((await api.anonymized.start(project, branch)).state).toBe("anonymizing");
   // A second start while the run goes on: 409, a status a caller keys on.
-  expect((await failure(api.anonymized.start(project, branch))).status).toBe(409);
+  expect((await apiError(api.anonymized.start(project, branch))).status).toBe(409);
   const again = await api.anonymized.waitForRun(project, branch);
   expect(again).toMatchObject({ state: "anonymized", last_run: { masked_columns: 1 } });
 });
@@ -81,8 +73,8 @@ test("a failed run is returned with its state; a branch that is not anonymized a
   expect(failed.failed_at).toEqual(expect.any(String));
 
   const plain = emu.seed.branchIds[1];
-  expect((await failure(api.anonymized.status(project, plain))).kind).toBe("not_found");
-  expect((await failure(api.anonymized.getRules(project, plain))).kind).toBe("not_found");
-  expect((await failure(api.anonymized.start(project, plain))).status).toBe(400);
-  expect((await failure(api.anonymized.setRules(project, plain, []))).status).toBe(400);
+  expect((await apiError(api.anonymized.status(project, plain))).kind).toBe("not_found");
+  expect((await apiError(api.anonymized.getRules(project, plain))).kind).toBe("not_found");
+  expect((await apiError(api.anonymized.start(project, plain))).status).toBe(400);
+  expect((await apiError(api.anonymized.setRules(project, plain, []))).status).toBe(400);
 });

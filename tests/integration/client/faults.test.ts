@@ -3,8 +3,7 @@
  * Retry-After, 503, 500, timeouts and connections dropped after commit.
  */
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { ApiError } from "../../../provider/api";
-import { clientFor } from "./helpers";
+import { apiError, clientFor } from "./helpers";
 
 let emu: EmulatorHandle;
 
@@ -18,15 +17,6 @@ beforeEach(() => {
   emu.reset();
   emu.setFaults({});
 });
-
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ApiError);
-  return e as ApiError;
-}
 
 test("423 storm: ten creates in one project at once all get through and finish", async () => {
   const { api, retries } = clientFor(emu);

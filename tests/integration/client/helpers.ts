@@ -1,11 +1,11 @@
 /**
  * Helpers for client ↔ emulator tests: a client on the emulator with optional
  * extra headers (the emulator's `X-Emulator-Fault`) and settings, and a raw
- * request for setup calls the typed client does not offer.
+ * request for setup calls the typed client does not offer, and the ApiError a call fails with.
  */
 import axios from "axios";
 import { createHttpClient, type HttpClientOptions, type RetryInfo } from "../../../provider/http";
-import { buildClient, type NeonClient } from "../../../provider/api";
+import { ApiError, buildClient, type NeonClient } from "../../../provider/api";
 import type { EmulatorHandle } from "../../../emulator";
 
 export function clientFor(
@@ -40,4 +40,14 @@ export async function raw<T = unknown>(
     validateStatus: () => true,
   });
   return { status: res.status, data: res.data as T };
+}
+
+/** The {@link ApiError} a call fails with (the test fails when it succeeds or throws another error). */
+export async function apiError(p: Promise<unknown>): Promise<ApiError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(ApiError);
+  return e as ApiError;
 }
