@@ -6,7 +6,7 @@
  * name `resources/compute/impl` and `resources/apikey/impl`, which stay too (docs/decisions/0001).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { DYNAMIC_MODULE } from "../resources/definition";
+import { DYNAMIC_MODULE, UNKNOWN } from "../resources/definition";
 import { configureProcess, dynamicImpl } from "./host";
 
 const made = new Map<string, Required<pulumi.dynamic.ResourceProvider>>();
@@ -35,6 +35,10 @@ export function resourceOf(
   props: Record<string, unknown> | undefined,
 ): Required<pulumi.dynamic.ResourceProvider> {
   const urn = props?.__urn;
+  // The engine asks the diff of what depends on a resource it replaces deleting first with the inputs
+  // taken from that resource unknown: a child's `__urn` (made from its parent's URN) among them. The
+  // state's outputs, which the diff and the update receive as olds, tell then.
+  if (urn === UNKNOWN) return BY_OLDS;
   const type = typeof urn === "string" ? urn.split("::")[2]?.split("$").pop() : undefined;
   if (!type?.startsWith(TYPE_PREFIX)) {
     throw new Error(
@@ -46,3 +50,14 @@ export function resourceOf(
   }
   return resource(type.slice(TYPE_PREFIX.length));
 }
+
+/** The resource a request with an unknown `__urn` is for, from the state's outputs (its olds). */
+const BY_OLDS: Required<pulumi.dynamic.ResourceProvider> = {
+  configure: (req) => configure(req),
+  check: (olds, news) => resourceOf(olds).check(olds, news),
+  diff: (id, olds, news) => resourceOf(olds).diff(id, olds, { ...news, __urn: olds.__urn }),
+  update: (id, olds, news) => resourceOf(olds).update(id, olds, { ...news, __urn: olds.__urn }),
+  create: (inputs) => resourceOf(undefined).create(inputs),
+  read: (id, props) => resourceOf(props).read(id, props),
+  delete: (id, props) => resourceOf(props).delete(id, props),
+};

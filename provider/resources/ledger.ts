@@ -163,6 +163,14 @@ export class RunLedger {
   readonly branchesToRestore = new Map<string, string>();
 
   /**
+   * The originals Branch's delete left to this run's restore (their ids). Writer: Branch's delete.
+   * Reader: Branch's create, which restores only after that delete: a program that makes the engine
+   * create first (`deleteBeforeReplace: false`) would leave the original to a pending delete that a
+   * killed run's next `up` runs before any check.
+   */
+  readonly originalsLeft = new Set<string>();
+
+  /**
    * Restores an earlier, interrupted run made (the replaced branch's id → the restored branch's), as the
    * restored branch's `restored_as` says. Writers: the diffs of Role, Database and a child Branch.
    * Readers: as {@link branchesRestored}'s.

@@ -14,7 +14,7 @@ import type { Runtime } from "../runtime";
 import {
   knownAbsent,
   leftByThisStack,
-  onRestoredBranch,
+  fromSnapshot,
   refOf,
   refuseTaken,
   type BranchObjectRef,
@@ -85,7 +85,8 @@ export async function createOnBranch<O extends { created_at?: string }>(
       const existing = !made && knownAbsent(rt, `${noun}s`, ref) ? undefined : await c.find();
       // A branch this run restored from a snapshot holds the snapshot's objects: the stack's own, as they
       // were when it was taken (docs/decisions/0021).
-      const restored = existing !== undefined && !ownFirstTry && (await onRestoredBranch(rt, ref));
+      const restored =
+        existing !== undefined && !ownFirstTry && (await fromSnapshot(rt, ref, existing.created_at));
       if (
         existing &&
         !ownFirstTry &&

@@ -309,16 +309,21 @@ export function leftWithRestoredBranch(rt: Runtime, noun: "role" | "database", p
 }
 
 /**
- * Whether `ref`'s branch was made from a snapshot (this run's restore, or an earlier, interrupted one's):
- * an object found there is the snapshot's, the stack's own as it was when it was taken.
+ * Whether an object found on `ref`'s branch came with the snapshot the branch was made from (this run's
+ * restore, an earlier, interrupted one's, or a branch made anew from a snapshot): the branch names a
+ * snapshot, and the object is no younger than the branch. One made there since is not the stack's.
  */
-export async function onRestoredBranch(rt: Runtime, ref: BranchObjectRef): Promise<boolean> {
-  if (rt.ledger.isRestoredBranch(ref.branchId)) return true;
+export async function fromSnapshot(
+  rt: Runtime,
+  ref: BranchObjectRef,
+  createdAt: string | undefined,
+): Promise<boolean> {
   const b = await rt
     .client()
     .branches.get(ref.projectId, ref.branchId)
     .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
-  return typeof b?.restored_from === "string" && typeof b.restored_as === "string";
+  if (typeof b?.restored_from !== "string") return false;
+  return !createdAt || !b.created_at || Date.parse(createdAt) <= Date.parse(b.created_at);
 }
 
 /**
@@ -330,9 +335,24 @@ export async function noteEarlierRestore(rt: Runtime, olds: Bag, news: Bag): Pro
   const [from, to, projectId] = [olds.branchId, news.branchId, news.projectId];
   if (typeof from !== "string" || typeof to !== "string" || typeof projectId !== "string") return;
   if (from === to || to === UNKNOWN || projectId !== olds.projectId || rt.ledger.restoredAs(from, to)) return;
-  const branch = await rt
-    .client()
-    .branches.get(projectId, to)
-    .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
-  if (branch?.restored_as === from) rt.ledger.restoredEarlier.set(from, to);
+  if (await replacedBy(rt, projectId, from, to)) rt.ledger.restoredEarlier.set(from, to);
+}
+
+/** The name a restore's finalize gives the branch it replaces (`restoreNames` in branch/restore.ts). */
+export const REPLACED_BY_RESTORE = /-before-restore-[0-9a-f]{7}$/;
+
+/**
+ * True when branch `to` is the restore that replaced branch `from`: it names `from` as the branch it
+ * replaced, and `from` is gone or carries the name the finalize gave it (a restore that replaced
+ * nothing still names its snapshot's branch).
+ */
+export async function replacedBy(rt: Runtime, projectId: string, from: string, to: string): Promise<boolean> {
+  const get = (id: string) =>
+    rt
+      .client()
+      .branches.get(projectId, id)
+      .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+  if ((await get(to))?.restored_as !== from) return false;
+  const original = await get(from);
+  return !original || REPLACED_BY_RESTORE.test(original.name);
 }

@@ -24,6 +24,7 @@ import type { CheckFailure } from "../check";
 import { pendingOps, readWriteCompute } from "./rules";
 import { describeBranch, diffBranch, toOutputs } from "./mapping";
 import type { Named } from "./ownership";
+import { replacedBy } from "../branch-objects/objects";
 import type { BranchInputs, BranchOutputs } from "./types";
 import { applyChanges } from "./update";
 
@@ -172,7 +173,21 @@ export async function previewRestore(
   }
   if (!r) return [];
   const snapshots = await rt.client().snapshots.list(i.projectId);
-  if (!snapshots.some((s) => s.id === r.snapshotId)) {
+  const snapshot = snapshots.find((s) => s.id === r.snapshotId);
+  // Not this run's planned restore (its diff said what happens): a branch the create restores onto.
+  const onto =
+    planned === undefined && !(holder && holder.branch.restored_from === r.snapshotId)
+      ? (listed.find((x) => x.branch.id === importedId(i)) ?? holder)?.branch
+      : undefined;
+  if (snapshot && onto) {
+    const kept = restoreNames(name, urn ?? "", r.snapshotId, onto.id).kept;
+    rt.logger(i).warn(
+      `${describeBranch(onto)} will be restored from snapshot ${snapshot.id} ("${snapshot.name}"): a new branch ` +
+        `made from it takes the name "${name}" and the branch's computes; the data written since the snapshot ` +
+        `is not in it. Branch ${onto.id} ${fate(r, kept)}`,
+    );
+  }
+  if (!snapshot) {
     const some = snapshots.map((s) => `${s.id} ("${s.name}")`).slice(0, 10);
     return [
       {
@@ -211,6 +226,15 @@ export async function createRestore(
   const api = rt.client();
   const log = rt.logger(i);
   const projectId = i.projectId;
+  const planned = urn ? rt.ledger.branchesToRestore.get(urn) : undefined;
+  if (planned && !rt.ledger.originalsLeft.has(planned)) {
+    throw new Error(
+      `Failed to restore branch ${planned} from snapshot ${r.snapshotId}: the engine creates the restored branch ` +
+        "before deleting the one it replaces, as the resource option deleteBeforeReplace: false asks; a restore " +
+        "needs the delete first (it leaves the original to the restore, which then deletes or keeps it). Remove " +
+        "the option from this Branch and run `pulumi up` again. Nothing was changed.",
+    );
+  }
   let restored: Branch | undefined;
   let originalId: string | undefined;
   let kept: string | undefined;
@@ -218,7 +242,6 @@ export async function createRestore(
     const all = await api.branches.listAnnotated(projectId);
     const byId = (id: string | undefined) => all.find((x) => x.branch.id === id)?.branch;
     const holder = all.find((x) => x.branch.name === name);
-    const planned = urn ? rt.ledger.branchesToRestore.get(urn) : undefined;
     if (holder && holder.branch.restored_from === r.snapshotId && holder.branch.id !== planned) {
       // An earlier run restored (and finalized) this snapshot: the branch that holds the name is it.
       restored = holder.branch;
@@ -442,6 +465,7 @@ async function settleOriginal(
 export function leftForRestore(rt: Runtime, id: string, props: Bag): boolean {
   const urn = props.__urn;
   if (typeof urn !== "string" || rt.ledger.branchesToRestore.get(urn) !== id) return false;
+  rt.ledger.originalsLeft.add(id);
   rt.logger(props).info(
     `branch ${id} is left in place for its restore: the restored branch takes its name and computes, then it is ` +
       "deleted or kept as restoreFrom.original says",
@@ -461,13 +485,7 @@ export async function parentRestored(rt: Runtime, olds: Bag, news: Bag): Promise
   if (typeof to !== "string") return false;
   if (rt.ledger.restoredAs(from, to)) return true;
   if (!rt.ledger.isPlanning(news)) return false;
-  const parent = await rt
-    .client()
-    .branches.get(String(news.projectId), to)
-    .catch((err: unknown) =>
-      err instanceof ApiError && err.kind === "not_found" ? undefined : Promise.reject(err),
-    );
-  if (parent?.restored_as !== from) return false;
+  if (!(await replacedBy(rt, String(news.projectId), from, to))) return false;
   rt.ledger.restoredEarlier.set(from, to);
   return true;
 }

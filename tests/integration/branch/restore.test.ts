@@ -258,33 +258,88 @@ test("killed at each step of a restore that keeps the original: each next run go
   expect((await api.roles.list(projectId, b)).map((x) => x.name)).toContain("keep_owner");
 });
 
-test("the Branch's create restores first: onto the branch importId names; anew under --replace", async () => {
+test("the Branch's create restores first: onto the branch importId names; anew under --replace, its role taken over", async () => {
   const p = program();
-  const source = await make(p, "Branch", "source", { projectId, name: "imported-one" });
+  const source = await make(p, "Branch", "source", {
+    projectId,
+    name: "imported-one",
+    compute: { minCu: 0.25, maxCu: 0.25 },
+  });
+  const role = await make(p, "Role", "rp", { projectId, branchId: source.id, name: "rp_owner" });
   const snap = await api.snapshots.create(projectId, source.id, { name: "imported-snap" });
   const restores = count(RESTORE);
-  // A new resource that imports a branch and restores it: the restore is not skipped for the import.
+  // A new resource that imports a branch and restores it: the restore is not skipped for the import,
+  // and the check says what becomes of the imported branch.
+  logs = [];
   const imported = await make(program(), "Branch", "imported", {
     projectId,
     name: "imported-one",
+    compute: { minCu: 0.25, maxCu: 0.25 },
     importId: `${projectId}/${source.id}`,
     restoreFrom: { snapshotId: snap.snapshot.id },
   });
+  expect(logs.join("\n")).toMatch(
+    new RegExp(
+      `branch ${source.id} \\("imported-one"\\)[^\\n]* will be restored from snapshot[^\\n]*then deleted`,
+    ),
+  );
   expect(imported.id).not.toBe(source.id);
   expect(count(RESTORE)).toBe(restores + 1);
   expect((await api.branches.list(projectId)).map((x) => x.id)).not.toContain(source.id);
 
-  // `pulumi up --replace` (not diffed): the branch is deleted first, then made from the snapshot again.
+  // `pulumi up --replace` (not diffed): the role and the branch are deleted first, then the branch is made
+  // from the snapshot again, and the role the snapshot holds is taken over, not refused.
   const q = program();
+  const roleNow = await make(q, "Role", "rp", { projectId, branchId: imported.id, name: "rp_owner" });
+  expect(roleNow.outs.password).toBeTruthy();
+  await q.Role.delete(roleNow.id, roleNow.outs);
   await q.Branch.delete(imported.id, imported.outs);
   const again = await make(q, "Branch", "imported", {
     projectId,
     name: "imported-one",
+    compute: { minCu: 0.25, maxCu: 0.25 },
     restoreFrom: { snapshotId: snap.snapshot.id },
   });
   expect(again.outs.name).toBe("imported-one");
   expect(count(RESTORE)).toBe(restores + 2);
   expect((await api.branches.get(projectId, again.id)).restored_from).toBe(snap.snapshot.id);
+  const posts = count(ROLE_POST);
+  const r = await make(q, "Role", "rp", { projectId, branchId: again.id, name: "rp_owner" });
+  expect(r.id).toBe(`${projectId}/${again.id}/rp_owner`);
+  expect(count(ROLE_POST)).toBe(posts);
+  expect(role.id).not.toBe(r.id);
+
+  // A database someone made on the restored branch since is no snapshot's: refused, never taken over.
+  await api.databases.create(projectId, again.id, { name: "theirs", owner_name: "rp_owner" });
+  const c = await q.Database.check(
+    {},
+    {
+      ...shim("Database", "theirs"),
+      projectId,
+      branchId: again.id,
+      name: "theirs",
+      ownerName: "rp_owner",
+    },
+  );
+  expect(c.failures ?? []).toEqual([]);
+  await expect(q.Database.create(c.inputs)).rejects.toThrow(/did not create it/);
+});
+
+test("a program that makes the engine create first (deleteBeforeReplace: false) is refused before the restore", async () => {
+  const p = program();
+  const inputs = { projectId, name: "firstly" };
+  const branch = await make(p, "Branch", "firstly", inputs);
+  const snap = await api.snapshots.create(projectId, branch.id, { name: "firstly-snap" });
+  const news = { ...inputs, restoreFrom: { snapshotId: snap.snapshot.id, original: "keep" } };
+  await planBranch(p, "firstly", branch, news);
+  const before = mutationCount(emulator);
+  // The engine's create-first order: the replacement's check and create before the old one's delete.
+  const c = await p.Branch.check({}, { ...shim("Branch", "firstly"), ...news });
+  await expect(p.Branch.create(c.inputs)).rejects.toThrow(
+    /deleteBeforeReplace: false asks; a restore needs the delete first[\s\S]*Nothing was changed/,
+  );
+  expect(mutationCount(emulator)).toBe(before);
+  expect((await api.branches.get(projectId, branch.id)).name).toBe("firstly");
 });
 
 test("the same snapshot restored again after keep gets names of its own", async () => {

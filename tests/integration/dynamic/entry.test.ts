@@ -8,6 +8,7 @@
 import type { NeonClient } from "../../../provider/api";
 import { configure, resourceOf } from "../../../provider/dynamic/impl";
 import { InitError } from "../../../provider/resources/steps";
+import { UNKNOWN } from "../../../provider/resources/kit";
 import { urnOf } from "../../support/provider";
 import { withEmulator } from "../../support/emulator";
 import type { EmulatorHandle } from "../../../emulator";
@@ -61,6 +62,16 @@ it("creates, refreshes and deletes a branch, a role and a database, each step fi
   expect((await api.roles.list(projectId, branchId)).map((r) => r.name)).not.toContain("app");
   await resourceOf(branch.outs).delete(branch.id, branch.outs);
   expect((await api.branches.list(projectId)).map((b) => b.id)).not.toContain(branchId);
+});
+
+it("finds the resource of a diff whose URN is unknown (a child of a replaced parent) by the state's outputs", async () => {
+  const branch = await created("Branch", "pr-10", { projectId, compute: { minCu: 0.25, maxCu: 1 } });
+  const role = await created("Role", "child", { projectId, branchId: branch.id, name: "child" });
+  // The engine's cascade: the old inputs, with what comes from the replaced parent unknown.
+  const news = { ...role.outs, __urn: UNKNOWN, branchId: UNKNOWN };
+  const diff = await resourceOf(news).diff(role.id, role.outs, news);
+  expect(diff.replaces).toEqual(["branchId"]);
+  expect(diff.changes).toBe(true);
 });
 
 it("refuses, before any request, a state entry without its URN, saying what to do", async () => {
