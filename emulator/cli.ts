@@ -1,6 +1,6 @@
 /**
  * `npm run emulator -- --port 4010 [--host 127.0.0.1] [--api-key KEY] [--state file.json]
- *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--with-deprecated-fields] [--log]
+ *   [--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch|scale] [--check-availability] [--rate-limit] [--with-deprecated-fields] [--log]
  *   [--postgres | --in-memory] [--pg-data DIR]`
  */
 import { startEmulator, type EmulatorOptions } from "./index";
@@ -8,7 +8,7 @@ import { findPostgres } from "./postgres";
 
 const USAGE =
   "Usage: npm run emulator -- [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--state file.json] " +
-  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch] [--check-availability] [--rate-limit] [--with-deprecated-fields] [--log] " +
+  "[--seed N] [--op-ms 300] [--op-jitter 0.3] [--plan free|launch|scale] [--check-availability] [--rate-limit] [--with-deprecated-fields] [--log] " +
   "[--postgres | --in-memory] [--pg-data DIR]";
 
 function fail(message: string): never {
@@ -50,7 +50,7 @@ export function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case "--plan": {
         const v = next();
-        if (v !== "free" && v !== "launch") fail("--plan must be free or launch");
+        if (v !== "free" && v !== "launch" && v !== "scale") fail("--plan must be free, launch or scale");
         o.plan = v;
         break;
       }

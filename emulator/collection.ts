@@ -13,11 +13,14 @@
 import { z } from "zod";
 import { notFound } from "./errors";
 import type { Ctx, Router } from "./context";
-import type { Branch, Project } from "./state";
+import type { Branch, Org, Project } from "./state";
 import type { Store } from "./store";
 
-/** What a collection's records belong to, and are removed with. */
-export type Scope = "project" | "branch";
+/**
+ * What a collection's records belong to, and are removed with (an organization is never removed: its
+ * records stay until their routes remove them).
+ */
+export type Scope = "project" | "branch" | "organization";
 
 /** How a collection is declared (see {@link collection}). */
 export interface CollectionSpec<T> {
@@ -31,7 +34,8 @@ export interface CollectionSpec<T> {
   /**
    * `project`: kept per project, under `/projects/:project_id/…` routes, removed with the project.
    * `branch`: kept per branch, under `/projects/:project_id/branches/:branch_id/…` routes, removed with
-   * the branch (its delete or expiry, and its project's delete).
+   * the branch (its delete or expiry, and its project's delete). `organization`: kept per organization,
+   * under `/organizations/:org_id/…` routes.
    */
   scope: Scope;
   /** A record as stored: validates the state file when it is loaded. */
@@ -99,6 +103,10 @@ export class Collection<T> {
    */
   at(ctx: Ctx, what: string): Scoped<T> {
     const params = ctx.params();
+    if (this.scope === "organization") {
+      const org = ctx.org(param(params, "org_id", this.name), what);
+      return new Scoped(this.in(ctx.store), what, undefined, undefined, org);
+    }
     const project = ctx.project(param(params, "project_id", this.name), what);
     if (this.scope === "project") return new Scoped(this.in(ctx.store), what, project);
     const branchId = param(params, "branch_id", this.name);
@@ -186,14 +194,23 @@ export class Scoped<T> {
     readonly records: Records<T>,
     /** The request's action, for messages: "revoke project access". */
     readonly what: string,
-    readonly project: Project,
+    /** For a project or branch scope. */
+    readonly projectOrNone: Project | undefined,
     /** For a branch scope. */
     readonly branch?: Branch,
+    /** For an organization scope. */
+    readonly org?: Org,
   ) {}
 
-  /** The id of the project or branch the records belong to. */
+  /** The project the records belong to (a project or branch scope). */
+  get project(): Project {
+    if (!this.projectOrNone) throw new Error(`collection "${this.records.collection.name}" has no project`);
+    return this.projectOrNone;
+  }
+
+  /** The id of the organization, project or branch the records belong to. */
   get scopeId(): string {
-    return (this.branch ?? this.project).id;
+    return (this.org ?? this.branch ?? this.project).id;
   }
 
   list(): readonly T[] {
@@ -208,7 +225,11 @@ export class Scoped<T> {
   one(id: string): T {
     const r = this.get(id);
     if (r) return r;
-    const where = this.branch ? `on branch ${this.branch.id}` : `in project ${this.project.id}`;
+    const where = this.org
+      ? `in organization ${this.org.id}`
+      : this.branch
+        ? `on branch ${this.branch.id}`
+        : `in project ${this.project.id}`;
     throw notFound(`Failed to ${this.what}: ${this.records.collection.spec.noun} ${id} not found ${where}`);
   }
 

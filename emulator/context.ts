@@ -17,7 +17,7 @@ import {
 import type { RequestFault } from "./faults";
 import { createOperations, hasPending, materialize, type OpSpec } from "./engine";
 import type { Store } from "./store";
-import type { ApiKey, Branch, Endpoint, Operation, Project, User } from "./state";
+import type { ApiKey, Branch, Endpoint, Operation, Org, Project, User } from "./state";
 import { parseBody } from "./validation";
 import type { Emulator, ServerSettings } from "./server";
 
@@ -90,6 +90,25 @@ export class Ctx {
     }
     materialize(this.store, this.emu.settings.engine, p.id, this.now());
     return p;
+  }
+
+  /**
+   * An organization this key belongs to (a member's personal key, or a key of the organization); 404
+   * otherwise, as `GET /organizations/{org_id}` answers.
+   */
+  org(id: string, what: string): Org {
+    const { key, user } = this.principal;
+    const orgs = this.store.state.orgs;
+    const org = Object.prototype.hasOwnProperty.call(orgs, id) ? orgs[id] : undefined;
+    const mine =
+      org !== undefined &&
+      (key.kind === "organization"
+        ? key.org_id === id
+        : key.kind === "personal" && !!user && org.members.some((m) => m.user_id === user.id));
+    if (!org || !mine) {
+      throw notFound(`Failed to ${what}: organization ${id} not found or not accessible with this API key`);
+    }
+    return org;
   }
 
   /**

@@ -10,6 +10,7 @@ import { seededDurations, type EngineConfig } from "./engine";
 import { AnswerHold, FaultOptionsSchema, type FaultOptions } from "./faults";
 import { RESOURCES } from "./resources";
 import type { Resource } from "./collection";
+import type { Plan } from "./sizes";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitOptions } from "./ratelimit";
 import { RealPostgres, type RealPostgresOptions } from "./postgres";
 
@@ -43,8 +44,8 @@ export interface EmulatorOptions {
   opDurations?: Partial<Record<string, number>>;
   /** Seeded jitter of durations, e.g. 0.3 = ±30 %. */
   opJitter?: number;
-  /** Plan of the seeded main project's organization (default "launch", paid). */
-  plan?: "free" | "launch";
+  /** Plan of the seeded main project's organization (default "launch", paid; "scale" adds private networking). */
+  plan?: Plan;
   /** Server-wide faults. */
   faults?: FaultOptions;
   /** Background check_availability operations (default false). */

@@ -14,6 +14,8 @@ import { projectPermissions } from "./routes/permissions";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { snapshotResource } from "./routes/snapshots";
+import { spendingLimit } from "./routes/billing";
+import { privateNetworking } from "./routes/vpc";
 
 export const RESOURCES: readonly Resource[] = [
   { name: "projects", routes: projectRoutes },
@@ -25,4 +27,6 @@ export const RESOURCES: readonly Resource[] = [
   projectPermissions,
   snapshotResource,
   anonymizedResource,
+  privateNetworking,
+  spendingLimit,
 ];

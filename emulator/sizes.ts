@@ -14,7 +14,11 @@ export const MAX_AUTOSCALING_CU = 16;
 export const FREE_PLAN_MAX_CU = 2;
 export const SIZES_TEXT = "0.25, 0.5, 1 to 16 in steps of 1, 18 to 56 in steps of 2";
 
-export type Plan = "free" | "launch";
+/**
+ * The plans the emulator models: Free, and two paid ones. Launch and Scale differ here only in what
+ * the organization may use (`routes/organizations.ts`: private networking on Scale only).
+ */
+export type Plan = "free" | "launch" | "scale";
 
 /** The most branches a project of the plan holds (Neon's plans: Free 10; paid plans up to 5,000). */
 export function branchLimit(plan: Plan): number {

@@ -37,7 +37,7 @@ export const OperationActionSchema = z.enum([
 ]);
 export type OperationAction = z.infer<typeof OperationActionSchema>;
 
-export const PlanSchema = z.enum(["free", "launch"]);
+export const PlanSchema = z.enum(["free", "launch", "scale"]);
 
 export const UserSchema = z.object({
   id: z.string(),

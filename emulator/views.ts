@@ -63,7 +63,7 @@ export function projectDetails(store: Store, p: Project, nowMs: number): Record<
       email: owner.email,
       name: `${owner.name} ${owner.last_name}`,
       branches_limit: branchLimit(plan),
-      subscription_type: plan === "free" ? "free_v3" : "launch",
+      subscription_type: plan === "free" ? "free_v3" : plan,
     },
   };
 }

@@ -36,7 +36,7 @@ function orgOr404(ctx: Ctx, orgId: string, what: string): Org {
 }
 
 /** Organization administrators: an admin's personal key, or an organization key of that organization. */
-function requireOrgAdmin(ctx: Ctx, org: Org, what: string): void {
+export function requireOrgAdmin(ctx: Ctx, org: Org, what: string): void {
   const { key, user } = ctx.principal;
   if (key.kind === "organization" && key.org_id === org.id) return;
   if (key.kind === "personal" && user && org.members.some((m) => m.user_id === user.id && m.role === "admin"))

@@ -99,7 +99,7 @@ function newProjectOwner(
  * The projects an account or organization may hold by plan (Neon's plans page; Free was 1, then 10
  * and 20, in earlier years' answers). The `projectsLimit` option overrides both.
  */
-const PROJECTS_LIMIT: Record<Plan, number> = { free: 100, launch: 100 };
+const PROJECTS_LIMIT: Record<Plan, number> = { free: 100, launch: 100, scale: 1000 };
 
 function projectsLimit(ctx: Ctx, plan: Plan): number {
   return ctx.settings.projectsLimit ?? PROJECTS_LIMIT[plan];
@@ -173,6 +173,20 @@ export function projectRoutes(r: Router): void {
   });
 
   r.get("/users/me/organizations", (ctx) => ({ body: { organizations: orgsOf(ctx).map(organization) } }));
+
+  // The regions new projects can be made in (`org_id` is taken and does not narrow them: every region is
+  // the emulator's organizations').
+  r.get("/regions", () => ({
+    body: {
+      regions: REGIONS.map((region_id, i) => ({
+        region_id,
+        name: region_id,
+        default: i === 0,
+        geo_lat: "",
+        geo_long: "",
+      })),
+    },
+  }));
 
   r.get("/organizations/:org_id", (ctx) => {
     const id = ctx.params().org_id;

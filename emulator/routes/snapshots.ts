@@ -32,7 +32,7 @@ import type { OpSpec } from "../engine";
 import { badRequest, conflict, notFound, unprocessable } from "../errors";
 import { branchId as newBranchId, iso, snapshotId as newSnapshotId } from "../ids";
 import { newDatabase } from "../roles";
-import { branchLimit } from "../sizes";
+import { branchLimit, type Plan } from "../sizes";
 import { RoleRecordSchema, type Branch, type Endpoint, type Project } from "../state";
 import { parseBody, stringQuery } from "../validation";
 import { applyConfig } from "./endpoints";
@@ -132,7 +132,7 @@ export const backupSchedules = collection({
 const SCHEDULE_ID = "backup_schedule";
 
 /** Manual snapshots a project may hold (Neon's guide: 1 on the free plan, 100 on paid plans). */
-export function snapshotLimit(plan: "free" | "launch"): number {
+export function snapshotLimit(plan: Plan): number {
   return plan === "free" ? 1 : 100;
 }
 

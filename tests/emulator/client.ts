@@ -4,7 +4,7 @@
  * conformance test.
  */
 import type { EmulatorHandle } from "../../emulator";
-import { conformanceErrors, declaresStatus, hasRoute } from "./openapi";
+import { conformanceErrors, declaresNoBody, declaresStatus, hasRoute } from "./openapi";
 
 /**
  * Response bodies are typed loosely on purpose: their shape is checked by the
@@ -67,6 +67,9 @@ export class Client {
         if (!declaresStatus(method, route, 204))
           throw new Error(`${method} ${route} answered 204, which the API does not declare`);
         if (text !== "") throw new Error(`${method} ${route} answered 204 with a body`);
+      } else if (declaresNoBody(method, route, r.status)) {
+        if (text !== "")
+          throw new Error(`${method} ${route} answered ${r.status} with a body the API does not declare`);
       } else {
         const errors = conformanceErrors(method, route, r.status, json, this.deprecatedOptional);
         if (errors) {

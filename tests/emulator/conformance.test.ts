@@ -77,6 +77,18 @@ const ROUTES = [
   "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules",
   "GET /projects/{project_id}/branches/{branch_id}/anonymized_status",
   "POST /projects/{project_id}/branches/{branch_id}/anonymize",
+  "GET /regions",
+  "GET /organizations/{org_id}/vpc/vpc_endpoints",
+  "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints",
+  "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "GET /projects/{project_id}/vpc_endpoints",
+  "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "GET /organizations/{org_id}/billing/spending_limit",
+  "PUT /organizations/{org_id}/billing/spending_limit",
+  "DELETE /organizations/{org_id}/billing/spending_limit",
 ];
 
 describe("every route conforms to the OpenAPI schema", () => {
@@ -406,6 +418,79 @@ describe("every route conforms to the OpenAPI schema", () => {
     expect((await c.post(START, { params: b })).body.state).toBe("anonymizing");
     await c.post("/projects/{project_id}/branch_anonymized", { params: p, body: { masking_rules: [{}] } }); // 400
     await c.get(STATUS, { params: { ...p, branch_id: s.branchIds[1] } }); // 404: not anonymized
+  });
+
+  it("regions, private networking (Scale) and the spending limit (Launch and Scale)", async () => {
+    const regions = await c.get("/regions", { query: { org_id: emu.seed.orgId } });
+    expect(regions.body.regions.filter((r: { default: boolean }) => r.default)).toHaveLength(1);
+    const org = { org_id: emu.seed.orgId };
+    // Launch: no private networking; a spending limit set, changed, removed (twice: idempotent).
+    const VPC_ALL = "/organizations/{org_id}/vpc/vpc_endpoints";
+    expect((await c.get(VPC_ALL, { params: org })).status).toBe(403);
+    const LIMIT = "/organizations/{org_id}/billing/spending_limit";
+    expect((await c.get(LIMIT, { params: org })).body).toEqual({ spending_limit_cents: null });
+    expect((await c.req("PUT", LIMIT, { params: org, body: { spending_limit_cents: 0 } })).status).toBe(400);
+    expect((await c.req("PUT", LIMIT, { params: org, body: { spending_limit_cents: 5000 } })).body).toEqual({
+      spending_limit_cents: 5000,
+    });
+    await c.req("PUT", LIMIT, { params: org, body: { spending_limit_cents: 7500 } });
+    expect((await c.get(LIMIT, { params: org })).body).toEqual({ spending_limit_cents: 7500 });
+    const member = await emu.createPersonalKey("member");
+    expect((await c.del(LIMIT, { params: org, key: member })).status).toBe(403);
+    expect((await c.del(LIMIT, { params: org })).status).toBe(200);
+    expect((await c.del(LIMIT, { params: org })).status).toBe(200);
+    expect((await c.get(LIMIT, { params: org })).body).toEqual({ spending_limit_cents: null });
+    expect((await c.get(LIMIT, { params: { org_id: "org-nobody-12345678" } })).status).toBe(404);
+
+    const scale = await startEmulator({ opMs: 20, seed: 52, frozenClock: true, plan: "scale" });
+    try {
+      const sc = new Client(scale);
+      const o = { org_id: scale.seed.orgId };
+      const REGION = "/organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints";
+      const ONE = `${REGION}/{vpc_endpoint_id}`;
+      const e = { ...o, region_id: "aws-us-east-2", vpc_endpoint_id: "vpce-0123456789abcdef0" };
+      expect((await sc.post(ONE, { params: e, body: { label: "app" } })).status).toBe(200);
+      expect((await sc.post(ONE, { params: e, body: { label: "app-vpc" } })).status).toBe(200); // relabelled
+      expect(
+        (await sc.post(ONE, { params: { ...e, region_id: "azure-eastus2" }, body: { label: "x" } })).status,
+      ).toBe(400);
+      expect((await sc.get(ONE, { params: e })).body).toMatchObject({ label: "app-vpc", state: "new" });
+      scale.clock.advance(20);
+      const P = "/projects/{project_id}/vpc_endpoints";
+      const pp = { project_id: scale.seed.projectId };
+      const other = { ...pp, vpc_endpoint_id: "vpce-0fedcba9876543210" };
+      expect((await sc.post(`${P}/{vpc_endpoint_id}`, { params: other, body: { label: "x" } })).status).toBe(
+        400,
+      ); // not assigned to the organization
+      const r1 = { ...pp, vpc_endpoint_id: e.vpc_endpoint_id };
+      expect((await sc.post(`${P}/{vpc_endpoint_id}`, { params: r1, body: { label: "only" } })).status).toBe(
+        200,
+      );
+      expect((await sc.get(P, { params: pp })).body).toEqual({
+        endpoints: [{ vpc_endpoint_id: e.vpc_endpoint_id, label: "only" }],
+      });
+      expect((await sc.get(ONE, { params: e })).body).toEqual({
+        vpc_endpoint_id: e.vpc_endpoint_id,
+        label: "app-vpc",
+        state: "accepted",
+        num_restricted_projects: 1,
+        example_restricted_projects: [scale.seed.projectId],
+      });
+      expect(
+        (await sc.get(REGION, { params: { ...o, region_id: "aws-us-east-2" } })).body.endpoints,
+      ).toHaveLength(1);
+      expect((await sc.get(VPC_ALL, { params: o })).body.endpoints).toEqual([
+        { vpc_endpoint_id: e.vpc_endpoint_id, label: "app-vpc", region_id: "aws-us-east-2" },
+      ]);
+      expect((await sc.del(`${P}/{vpc_endpoint_id}`, { params: r1 })).status).toBe(200);
+      expect((await sc.del(`${P}/{vpc_endpoint_id}`, { params: r1 })).status).toBe(404);
+      expect((await sc.del(ONE, { params: e })).status).toBe(200);
+      expect((await sc.get(ONE, { params: e })).status).toBe(404);
+      // A deleted endpoint cannot be added back to the organization.
+      expect((await sc.post(ONE, { params: e, body: { label: "app" } })).status).toBe(409);
+    } finally {
+      await scale.stop();
+    }
   });
 
   it("left no route untested", () => {

@@ -163,6 +163,12 @@ export function responseSchema(
   return convert(schema, deprecatedOptional) as Schema;
 }
 
+/** True when the document declares `status` for the route with no body (e.g. a VPC endpoint's assignment). */
+export function declaresNoBody(method: string, path: string, status: number): boolean {
+  const resp = doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)];
+  return resp !== undefined && typeof resp.$ref !== "string" && resp.content === undefined;
+}
+
 /** True when the document declares `status` explicitly for the route (e.g. 204 on DELETE endpoint). */
 export function declaresStatus(method: string, path: string, status: number): boolean {
   return doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)] !== undefined;
