@@ -41,6 +41,18 @@ import {
 } from "./resources/snapshotschedule/definition";
 import type * as snapshotScheduleLifecycle from "./resources/snapshotschedule/lifecycle";
 import type { SnapshotScheduleInputs } from "./resources/snapshotschedule/types";
+import { VPC_ENDPOINT_DEFINITION, VPC_ENDPOINT_NOUN } from "./resources/vpcendpoint/definition";
+import type * as vpcEndpointLifecycle from "./resources/vpcendpoint/lifecycle";
+import type { VpcEndpointInputs } from "./resources/vpcendpoint/types";
+import {
+  PROJECT_VPC_ENDPOINT_DEFINITION,
+  PROJECT_VPC_ENDPOINT_NOUN,
+} from "./resources/projectvpcendpoint/definition";
+import type * as projectVpcEndpointLifecycle from "./resources/projectvpcendpoint/lifecycle";
+import type { ProjectVpcEndpointInputs } from "./resources/projectvpcendpoint/types";
+import { SPENDING_LIMIT_DEFINITION, SPENDING_LIMIT_NOUN } from "./resources/spendinglimit/definition";
+import type * as spendingLimitLifecycle from "./resources/spendinglimit/lifecycle";
+import type { SpendingLimitInputs } from "./resources/spendinglimit/types";
 import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind, ResourceSteps } from "./resources/kit";
 
@@ -202,6 +214,40 @@ export const snapshotSchedule = entry<SnapshotScheduleInputs>(
   },
 );
 
+export const vpcEndpoint = entry<VpcEndpointInputs>(
+  () => (require("./resources/vpcendpoint/lifecycle") as typeof vpcEndpointLifecycle).vpcEndpointSteps,
+  {
+    definition: VPC_ENDPOINT_DEFINITION,
+    noun: VPC_ENDPOINT_NOUN,
+    adoptInput: "importId",
+    // A removed endpoint cannot be added back: a replacement registers the new one before the old goes.
+  },
+);
+
+export const projectVpcEndpoint = entry<ProjectVpcEndpointInputs>(
+  () =>
+    (require("./resources/projectvpcendpoint/lifecycle") as typeof projectVpcEndpointLifecycle)
+      .projectVpcEndpointSteps,
+  {
+    definition: PROJECT_VPC_ENDPOINT_DEFINITION,
+    noun: PROJECT_VPC_ENDPOINT_NOUN,
+    adoptInput: "importId",
+    // A new restriction is set before the old one is lifted: the project never opens meanwhile.
+    targets: [{ property: "projectId", kind: "project" }],
+  },
+);
+
+export const spendingLimit = entry<SpendingLimitInputs>(
+  () => (require("./resources/spendinglimit/lifecycle") as typeof spendingLimitLifecycle).spendingLimitSteps,
+  {
+    definition: SPENDING_LIMIT_DEFINITION,
+    noun: SPENDING_LIMIT_NOUN,
+    adoptInput: "importId",
+    // An organization has one: a forced replacement in the same organization removes it before setting it.
+    classes: { deleteBeforeReplace: true },
+  },
+);
+
 /** The resources, in schema and docs order. */
 export const RESOURCES: readonly ResourceKind[] = [
   compute,
@@ -213,6 +259,9 @@ export const RESOURCES: readonly ResourceKind[] = [
   projectPermission,
   snapshot,
   snapshotSchedule,
+  vpcEndpoint,
+  projectVpcEndpoint,
+  spendingLimit,
 ];
 
 export { LOOKUPS };

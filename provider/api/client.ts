@@ -33,6 +33,7 @@ import { paginate } from "./pager";
 import { permissionCalls, type PermissionCalls } from "./permissions";
 import { snapshotCalls, type SnapshotCalls } from "./snapshots";
 import { anonymizedCalls, type AnonymizedCalls } from "./anonymized";
+import { organizationCalls, type OrganizationCalls } from "./organizations";
 import { projectLockWait } from "./projectlock";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -80,6 +81,8 @@ export interface NeonClient {
   snapshots: SnapshotCalls;
   /** Anonymized branches: masking rules, their runs and status (Beta). */
   anonymized: AnonymizedCalls;
+  /** Organizations: their plan, the regions, private networking and the spending limit. */
+  organizations: OrganizationCalls;
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
@@ -240,6 +243,7 @@ export function buildClient(http: HttpClient): NeonClient {
     permissions: permissionCalls(call),
     snapshots: snapshotCalls(call),
     anonymized: anonymizedCalls(call, http),
+    organizations: organizationCalls(call),
     users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),

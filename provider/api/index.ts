@@ -32,6 +32,14 @@ export {
   type AnonymizedStatus,
   type MaskingRule,
 } from "./anonymized";
+export {
+  type Organization,
+  type OrganizationCalls,
+  type Region,
+  type VpcEndpoint,
+  type VpcEndpointDetails,
+  type VpcEndpointRef,
+} from "./organizations";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, isNotFound, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

@@ -12,6 +12,12 @@ import type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types"
 import type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
 import type { SnapshotArgs, SnapshotOutputs } from "../resources/snapshot/types";
 import type { SnapshotScheduleArgs, SnapshotScheduleOutputs } from "../resources/snapshotschedule/types";
+import type { VpcEndpointArgs, VpcEndpointOutputs } from "../resources/vpcendpoint/types";
+import type {
+  ProjectVpcEndpointArgs,
+  ProjectVpcEndpointOutputs,
+} from "../resources/projectvpcendpoint/types";
+import type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -30,6 +36,12 @@ export type {
   SnapshotScheduleArgs,
   SnapshotScheduleOutputs,
 } from "../resources/snapshotschedule/types";
+export type { VpcEndpointArgs, VpcEndpointOutputs } from "../resources/vpcendpoint/types";
+export type {
+  ProjectVpcEndpointArgs,
+  ProjectVpcEndpointOutputs,
+} from "../resources/projectvpcendpoint/types";
+export type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 /** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Compute`. */
 export const COMPUTE_TYPE_TOKEN = dynamicTypeToken(registry.compute.definition);
 /** The keys seeded on every {@link Compute} so that each output appears on the class. */
@@ -148,3 +160,46 @@ export const SnapshotSchedule = dynamicClass<SnapshotScheduleArgs, SnapshotSched
   registry.snapshotSchedule,
 );
 export type SnapshotSchedule = InstanceType<typeof SnapshotSchedule>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:VpcEndpoint`. */
+export const VPC_ENDPOINT_TYPE_TOKEN = dynamicTypeToken(registry.vpcEndpoint.definition);
+/**
+ * An AWS VPC endpoint registered with an organization in a Neon region (private networking over AWS
+ * PrivateLink; the Scale plan, AWS regions only). Registering starts no operation; the service then accepts
+ * the connection (`endpointState` turns from `new` to `accepted`). An endpoint already registered that no
+ * resource of the stack manages fails at preview with the exact `importId`. The label changes in place.
+ * **Deleting the resource removes the endpoint from the organization for good**: Neon's document says a
+ * removed endpoint cannot be added back to the organization. A change of `vpcEndpointId` or `orgId` registers
+ * the new endpoint before the old one is removed; `regionId` cannot change (an endpoint lives in one region,
+ * and a removed one cannot come back). A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and
+ * `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/VpcEndpoint.md`.
+ */
+export const VpcEndpoint = dynamicClass<VpcEndpointArgs, VpcEndpointOutputs>(registry.vpcEndpoint);
+export type VpcEndpoint = InstanceType<typeof VpcEndpoint>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:ProjectVpcEndpoint`. */
+export const PROJECT_VPC_ENDPOINT_TYPE_TOKEN = dynamicTypeToken(registry.projectVpcEndpoint.definition);
+/**
+ * A project's restriction to one of its organization's VPC endpoints: once a project has one, it accepts
+ * connections only from its restricting endpoints (private networking, the Scale plan). The endpoint must be
+ * registered with the project's organization first (`VpcEndpoint`; pass its `vpcEndpointId`). Setting it
+ * starts no operation. A restriction no resource of the stack manages fails at preview with the exact
+ * `importId`. The label changes in place; a change of `projectId` or `vpcEndpointId` restricts anew before
+ * the old restriction is lifted. Deleting the resource lifts the restriction. A Pulumi dynamic resource
+ * (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and
+ * outputs: `docs/api/ProjectVpcEndpoint.md`.
+ */
+export const ProjectVpcEndpoint = dynamicClass<ProjectVpcEndpointArgs, ProjectVpcEndpointOutputs>(
+  registry.projectVpcEndpoint,
+);
+export type ProjectVpcEndpoint = InstanceType<typeof ProjectVpcEndpoint>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:SpendingLimit`. */
+export const SPENDING_LIMIT_TYPE_TOKEN = dynamicTypeToken(registry.spendingLimit.definition);
+/**
+ * An organization's monthly budget alert (the API's spending limit; the Launch and Scale plans): Neon emails
+ * the organization at 80% and at 100% of it. **It stops nothing**: computes are not suspended when the spend
+ * passes it. One per organization. Setting it starts no operation. An organization that already has one no
+ * resource of the stack manages fails at preview with the exact `importId`. Changed in place; deleting the
+ * resource removes the alert. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and
+ * `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/SpendingLimit.md`.
+ */
+export const SpendingLimit = dynamicClass<SpendingLimitArgs, SpendingLimitOutputs>(registry.spendingLimit);
+export type SpendingLimit = InstanceType<typeof SpendingLimit>;

@@ -11,6 +11,12 @@ import type { DatabaseArgs, DatabaseOutputs } from "../resources/database/types"
 import type { ProjectPermissionArgs, ProjectPermissionOutputs } from "../resources/projectpermission/types";
 import type { SnapshotArgs, SnapshotOutputs } from "../resources/snapshot/types";
 import type { SnapshotScheduleArgs, SnapshotScheduleOutputs } from "../resources/snapshotschedule/types";
+import type { VpcEndpointArgs, VpcEndpointOutputs } from "../resources/vpcendpoint/types";
+import type {
+  ProjectVpcEndpointArgs,
+  ProjectVpcEndpointOutputs,
+} from "../resources/projectvpcendpoint/types";
+import type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -29,6 +35,12 @@ export type {
   SnapshotScheduleArgs,
   SnapshotScheduleOutputs,
 } from "../resources/snapshotschedule/types";
+export type { VpcEndpointArgs, VpcEndpointOutputs } from "../resources/vpcendpoint/types";
+export type {
+  ProjectVpcEndpointArgs,
+  ProjectVpcEndpointOutputs,
+} from "../resources/projectvpcendpoint/types";
+export type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 /**
  * A Neon compute endpoint: the Postgres server attached to a branch. Every change blocks until the control
  * plane's operations finish, so resources that depend on a compute only proceed once it is ready. Served by
@@ -117,3 +129,39 @@ export const SnapshotSchedule = pluginClass<SnapshotScheduleArgs, SnapshotSchedu
   registry.snapshotSchedule,
 );
 export type SnapshotSchedule = InstanceType<typeof SnapshotSchedule>;
+/**
+ * An AWS VPC endpoint registered with an organization in a Neon region (private networking over AWS
+ * PrivateLink; the Scale plan, AWS regions only). Registering starts no operation; the service then accepts
+ * the connection (`endpointState` turns from `new` to `accepted`). An endpoint already registered that no
+ * resource of the stack manages fails at preview with the exact `importId`. The label changes in place.
+ * **Deleting the resource removes the endpoint from the organization for good**: Neon's document says a
+ * removed endpoint cannot be added back to the organization. A change of `vpcEndpointId` or `orgId` registers
+ * the new endpoint before the old one is removed; `regionId` cannot change (an endpoint lives in one region,
+ * and a removed one cannot come back). Served by the provider plugin as `neoncompute:index:VpcEndpoint`.
+ * Inputs and outputs: `docs/api/VpcEndpoint.md`.
+ */
+export const VpcEndpoint = pluginClass<VpcEndpointArgs, VpcEndpointOutputs>(registry.vpcEndpoint);
+export type VpcEndpoint = InstanceType<typeof VpcEndpoint>;
+/**
+ * A project's restriction to one of its organization's VPC endpoints: once a project has one, it accepts
+ * connections only from its restricting endpoints (private networking, the Scale plan). The endpoint must be
+ * registered with the project's organization first (`VpcEndpoint`; pass its `vpcEndpointId`). Setting it
+ * starts no operation. A restriction no resource of the stack manages fails at preview with the exact
+ * `importId`. The label changes in place; a change of `projectId` or `vpcEndpointId` restricts anew before
+ * the old restriction is lifted. Deleting the resource lifts the restriction. Served by the provider plugin
+ * as `neoncompute:index:ProjectVpcEndpoint`. Inputs and outputs: `docs/api/ProjectVpcEndpoint.md`.
+ */
+export const ProjectVpcEndpoint = pluginClass<ProjectVpcEndpointArgs, ProjectVpcEndpointOutputs>(
+  registry.projectVpcEndpoint,
+);
+export type ProjectVpcEndpoint = InstanceType<typeof ProjectVpcEndpoint>;
+/**
+ * An organization's monthly budget alert (the API's spending limit; the Launch and Scale plans): Neon emails
+ * the organization at 80% and at 100% of it. **It stops nothing**: computes are not suspended when the spend
+ * passes it. One per organization. Setting it starts no operation. An organization that already has one no
+ * resource of the stack manages fails at preview with the exact `importId`. Changed in place; deleting the
+ * resource removes the alert. Served by the provider plugin as `neoncompute:index:SpendingLimit`. Inputs and
+ * outputs: `docs/api/SpendingLimit.md`.
+ */
+export const SpendingLimit = pluginClass<SpendingLimitArgs, SpendingLimitOutputs>(registry.spendingLimit);
+export type SpendingLimit = InstanceType<typeof SpendingLimit>;

@@ -33,12 +33,18 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Project{}
 	case "neoncompute:index:ProjectPermission":
 		r = &ProjectPermission{}
+	case "neoncompute:index:ProjectVpcEndpoint":
+		r = &ProjectVpcEndpoint{}
 	case "neoncompute:index:Role":
 		r = &Role{}
 	case "neoncompute:index:Snapshot":
 		r = &Snapshot{}
 	case "neoncompute:index:SnapshotSchedule":
 		r = &SnapshotSchedule{}
+	case "neoncompute:index:SpendingLimit":
+		r = &SpendingLimit{}
+	case "neoncompute:index:VpcEndpoint":
+		r = &VpcEndpoint{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

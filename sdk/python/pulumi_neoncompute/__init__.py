@@ -19,10 +19,13 @@ from .get_projects import *
 from .get_schema_diff import *
 from .project import *
 from .project_permission import *
+from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
 from .snapshot import *
 from .snapshot_schedule import *
+from .spending_limit import *
+from .vpc_endpoint import *
 from ._inputs import *
 from . import outputs
 
@@ -47,9 +50,12 @@ _utilities.register(
    "neoncompute:index:Database": "Database",
    "neoncompute:index:Project": "Project",
    "neoncompute:index:ProjectPermission": "ProjectPermission",
+   "neoncompute:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "neoncompute:index:Role": "Role",
    "neoncompute:index:Snapshot": "Snapshot",
-   "neoncompute:index:SnapshotSchedule": "SnapshotSchedule"
+   "neoncompute:index:SnapshotSchedule": "SnapshotSchedule",
+   "neoncompute:index:SpendingLimit": "SpendingLimit",
+   "neoncompute:index:VpcEndpoint": "VpcEndpoint"
   }
  }
 ]

@@ -31,6 +31,7 @@ const RULE = {
   column_name: "email_address",
   masking_function: "anon.fake_email()",
 };
+const VPCE = { orgId: ORG, regionId: "aws-us-east-2", vpcEndpointId: "vpce/1" };
 
 interface Expected {
   method: string;
@@ -686,6 +687,129 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       url: "/projects/p%2F1/branches/br%3F1/anonymize",
       route: "POST /projects/{project_id}/branches/{branch_id}/anonymize",
       failed: "Failed to start the anonymization of anonymized branch br?1 of project p/1",
+    },
+  ],
+  [
+    "organizations.get",
+    (api) => api.organizations.get(ORG),
+    {
+      method: "GET",
+      url: "/organizations/org%2F1",
+      route: "GET /organizations/{org_id}",
+      failed: "Failed to read organization org/1",
+    },
+  ],
+  [
+    "organizations.regions",
+    (api) => api.organizations.regions(ORG),
+    {
+      method: "GET",
+      url: "/regions?org_id=org%2F1",
+      route: "GET /regions",
+      failed: "Failed to list the regions",
+    },
+  ],
+  [
+    "organizations.vpcEndpoints",
+    (api) => api.organizations.vpcEndpoints(ORG),
+    {
+      method: "GET",
+      url: "/organizations/org%2F1/vpc/vpc_endpoints",
+      route: "GET /organizations/{org_id}/vpc/vpc_endpoints",
+      failed: "Failed to list the VPC endpoints of organization org/1",
+    },
+  ],
+  [
+    "organizations.vpcEndpoint",
+    (api) => api.organizations.vpcEndpoint(VPCE),
+    {
+      method: "GET",
+      url: "/organizations/org%2F1/vpc/region/aws-us-east-2/vpc_endpoints/vpce%2F1",
+      route: "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      failed: "Failed to read VPC endpoint vpce/1 of organization org/1 in region aws-us-east-2",
+    },
+  ],
+  [
+    "organizations.assignVpcEndpoint",
+    (api) => api.organizations.assignVpcEndpoint(VPCE, "app"),
+    {
+      method: "POST",
+      url: "/organizations/org%2F1/vpc/region/aws-us-east-2/vpc_endpoints/vpce%2F1",
+      route: "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      failed: "Failed to assign VPC endpoint vpce/1 of organization org/1 in region aws-us-east-2",
+      body: { label: "app" },
+    },
+  ],
+  [
+    "organizations.deleteVpcEndpoint",
+    (api) => api.organizations.deleteVpcEndpoint(VPCE),
+    {
+      method: "DELETE",
+      url: "/organizations/org%2F1/vpc/region/aws-us-east-2/vpc_endpoints/vpce%2F1",
+      route: "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      failed: "Failed to delete VPC endpoint vpce/1 of organization org/1 in region aws-us-east-2",
+    },
+  ],
+  [
+    "organizations.projectVpcEndpoints",
+    (api) => api.organizations.projectVpcEndpoints(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/vpc_endpoints",
+      route: "GET /projects/{project_id}/vpc_endpoints",
+      failed: "Failed to list the VPC endpoint restrictions of project p/1",
+    },
+  ],
+  [
+    "organizations.restrictProject",
+    (api) => api.organizations.restrictProject(P, "vpce/1", "app"),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/vpc_endpoints/vpce%2F1",
+      route: "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+      failed: "Failed to set the restriction of project p/1 to VPC endpoint vpce/1",
+      body: { label: "app" },
+    },
+  ],
+  [
+    "organizations.unrestrictProject",
+    (api) => api.organizations.unrestrictProject(P, "vpce/1"),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/vpc_endpoints/vpce%2F1",
+      route: "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+      failed: "Failed to delete the restriction of project p/1 to VPC endpoint vpce/1",
+    },
+  ],
+  [
+    "organizations.spendingLimit",
+    (api) => api.organizations.spendingLimit(ORG),
+    {
+      method: "GET",
+      url: "/organizations/org%2F1/billing/spending_limit",
+      route: "GET /organizations/{org_id}/billing/spending_limit",
+      failed: "Failed to read the spending limit of organization org/1",
+    },
+  ],
+  [
+    "organizations.setSpendingLimit",
+    (api) => api.organizations.setSpendingLimit(ORG, 5000),
+    {
+      method: "PUT",
+      url: "/organizations/org%2F1/billing/spending_limit",
+      route: "PUT /organizations/{org_id}/billing/spending_limit",
+      failed: "Failed to set the spending limit of organization org/1",
+      body: { spending_limit_cents: 5000 },
+    },
+  ],
+  [
+    "organizations.removeSpendingLimit",
+    (api) => api.organizations.removeSpendingLimit(ORG),
+    {
+      method: "DELETE",
+      url: "/organizations/org%2F1/billing/spending_limit",
+      route: "DELETE /organizations/{org_id}/billing/spending_limit",
+      failed: "Failed to remove the spending limit of organization org/1",
     },
   ],
 ];

@@ -303,6 +303,9 @@ describe("the plugin schema", () => {
       "neoncompute:index:ProjectPermission",
       "neoncompute:index:Snapshot",
       "neoncompute:index:SnapshotSchedule",
+      "neoncompute:index:VpcEndpoint",
+      "neoncompute:index:ProjectVpcEndpoint",
+      "neoncompute:index:SpendingLimit",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });
