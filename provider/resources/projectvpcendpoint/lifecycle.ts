@@ -160,12 +160,12 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
       );
     return r;
   };
-  // Setting a restriction sets its label whole: sent again, it leaves the restriction as declared.
+  // What a lost answer's request made carries the label it was sent with.
   const r = await createOnce({
     log,
     send: set,
     find: () => restrictionOf(api, ref),
-    finish: set,
+    finish: async (found) => found,
     describe: () => what,
   });
   log.info(`set ${what}`);
