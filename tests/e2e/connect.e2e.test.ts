@@ -36,7 +36,8 @@ let emulator: EmulatorHandle;
 let api: NeonClient;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ opMs: 60, seed: 43, postgres: true });
+  // Scale: the YAML program registers a VPC endpoint (private networking is on Scale).
+  emulator = await startEmulator({ opMs: 60, seed: 43, postgres: true, plan: "scale" });
   api = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
 });
 
@@ -60,6 +61,7 @@ const mutations = (route: string) => emulator.requestsByRoute()[route] ?? 0;
 const DELETE_ROLE = "DELETE /projects/:project_id/branches/:branch_id/roles/:role_name";
 const DELETE_DATABASE = "DELETE /projects/:project_id/branches/:branch_id/databases/:database_name";
 const DELETE_PERMISSION = "DELETE /projects/:project_id/permissions/:permission_id";
+const VPCE = "vpce-0123456789abcdef0";
 
 interface Outs {
   branchId: string;
@@ -91,6 +93,8 @@ interface Program {
   schemaDatabase: "app" | "neondb";
   /** Before destroy, the branch reaches an expiry set outside the stack, and a plain preview passes. */
   expires?: boolean;
+  /** More steps after the rename (on the stack; `capture` takes what a command prints). */
+  afterRename?: (capture: (s: string) => void) => Promise<void>;
 }
 
 /**
@@ -262,6 +266,8 @@ async function connectChain(
   expect(await login(third.connectionUri, newPassword)).toEqual({ ok: true, database: "app_renamed" });
   expect((await login(first.connectionUri, newPassword)).reason).toMatch(/database "app" does not exist/);
 
+  await program.afterRename?.(capture);
+
   // --- (c) the secrets are nowhere but the secret outputs -----------------------------------
   const secrets = [
     oldPassword,
@@ -376,11 +382,17 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     env: { PATH: pluginPath(), NEON_API_KEY: "" },
   });
   let keyId = 0;
+  // The organization as it was: destroy leaves it so.
+  const orgBefore = async () => ({
+    vpcEndpoints: await api.organizations.vpcEndpoints(orgId),
+    spendingLimit: await api.organizations.spendingLimit(orgId),
+  });
+  const before = await orgBefore();
   try {
     await connectChain(temp, "connect-yaml", "rotation-2", {
       // project, branch (with its compute), replica, role, database, key, permission, snapshot,
-      // snapshot schedule, and the stack
-      creates: 10,
+      // snapshot schedule, VPC endpoint, the project's restriction, budget alert, and the stack
+      creates: 13,
       computeTypes: ["read_only", "read_write"],
       moreSecrets: ["projectConnectionUri", "token"],
       schemaDatabase: "neondb",
@@ -420,11 +432,48 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         expect(await api.snapshots.getSchedule(projectId, String(out.branchId))).toEqual([
           { frequency: "daily", hour: 3, retention_seconds: 86400 },
         ]);
+        expect(await api.organizations.vpcEndpoints(orgId)).toEqual([
+          { vpc_endpoint_id: VPCE, label: "app-vpc", region_id: "aws-us-east-2" },
+        ]);
+        // `new` until the service accepts the connection (the emulator: one operation's time later).
+        expect(["new", "accepted"]).toContain(out.vpcEndpointState);
+        expect(await api.organizations.projectVpcEndpoints(projectId)).toEqual([
+          { vpc_endpoint_id: VPCE, label: "app only" },
+        ]);
+        expect([out.budgetCents, await api.organizations.spendingLimit(orgId)]).toEqual([50000, 50000]);
+      },
+      afterRename: async (capture) => {
+        // The budget alert changes in place: the preview shows an update, not a replacement.
+        await temp.stack.setConfig("budgetCents", { value: "75000" });
+        let diff = "";
+        const preview = await temp.stack.preview({
+          diff: true,
+          onOutput: (s) => (diff += s),
+          onError: (s) => (diff += s),
+        });
+        capture(diff);
+        expect(changedCounts(preview.changeSummary)).toEqual({ update: 1 });
+        expect(diff).toMatch(/~ .*SpendingLimit: \(update\)/);
+        expect(diff).toMatch(/~ limitCents\s*: 50000 => 75000/);
+        expect(diff).not.toMatch(/replace|\+-|-\+/i);
+        const changed = await temp.stack.up({ onOutput: capture, onError: capture });
+        expect(changedCounts(changed.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+        expect(await api.organizations.spendingLimit(orgId)).toBe(75000);
+        // A refresh reads every resource (the endpoint accepted since); then nothing is left to change.
+        await temp.stack.refresh({ onOutput: capture, onError: capture });
+        const { deployment } = await temp.stack.exportStack();
+        const appVpc = (deployment.resources as { type: string; outputs?: Record<string, unknown> }[]).find(
+          (r) => r.type === "neoncompute:index:VpcEndpoint",
+        );
+        expect(appVpc?.outputs).toMatchObject({ endpointState: "accepted", label: "app-vpc" });
+        capture(await cli(temp, ["preview", "--expect-no-changes", "--color", "never"]));
       },
     });
     // The project-scoped key was revoked and the reviewer's grant withdrawn by their own resources
     // before the project went (the project's delete would take the grant with it).
     expect(mutations(DELETE_PERMISSION)).toBe(1);
+    // The endpoint removed, the alert removed: the organization as it was.
+    expect(await orgBefore()).toEqual(before);
     expect(keyId).toBeGreaterThan(0);
     expect((await api.apiKeys.listOrg(orgId)).map((k) => k.id)).not.toContain(keyId);
   } finally {
