@@ -114,6 +114,25 @@ function projectOrg(ctx: Ctx, project: Project, what: string): Org {
   return org;
 }
 
+/**
+ * The organization a route names, on a plan with the feature (a write: by an administrator), with the
+ * region and endpoint the path names (the region checked) and its live registration there, if any.
+ */
+function named(ctx: Ctx, what: string, write: boolean) {
+  const at = vpcEndpoints.at(ctx, what);
+  const org = at.org as Org;
+  const { region_id, vpc_endpoint_id } = ctx.params();
+  if (write) requireOrgAdmin(ctx, org, at.what);
+  requireVpcPlan(org.plan, at.what);
+  checkRegion(region_id, at.what);
+  const found = live(ctx, org).find(
+    (x) => x.vpc_endpoint_id === vpc_endpoint_id && x.region_id === region_id,
+  );
+  // A 404 naming the endpoint and its region, for the routes that need it there.
+  const one = () => found ?? at.one(`${vpc_endpoint_id} (region ${region_id})`);
+  return { at, org, region_id, vpc_endpoint_id, one };
+}
+
 export const privateNetworking = resource({
   name: "private networking",
   collections: [vpcEndpoints, vpcRestrictions],
@@ -145,25 +164,12 @@ export const privateNetworking = resource({
     });
 
     r.get(ONE, (ctx) => {
-      const at = vpcEndpoints.at(ctx, "get VPC endpoint");
-      const org = at.org as Org;
-      const { region_id, vpc_endpoint_id } = ctx.params();
-      requireVpcPlan(org.plan, at.what);
-      checkRegion(region_id, at.what);
-      const e = live(ctx, org).find(
-        (x) => x.vpc_endpoint_id === vpc_endpoint_id && x.region_id === region_id,
-      );
-      if (!e) at.one(`${vpc_endpoint_id} (region ${region_id})`); // 404
-      return { body: details(ctx, org, e as VpcEndpoint) };
+      const { org, one } = named(ctx, "get VPC endpoint", false);
+      return { body: details(ctx, org, one()) };
     });
 
     r.post(ONE, (ctx) => {
-      const at = vpcEndpoints.at(ctx, "assign VPC endpoint");
-      const org = at.org as Org;
-      const { region_id, vpc_endpoint_id } = ctx.params();
-      requireOrgAdmin(ctx, org, at.what);
-      requireVpcPlan(org.plan, at.what);
-      checkRegion(region_id, at.what);
+      const { at, org, region_id, vpc_endpoint_id } = named(ctx, "assign VPC endpoint", true);
       const { label } = ctx.body(AssignmentBody, at.what);
       const held = at.get(vpc_endpoint_id);
       if (held?.deleted_at !== undefined) {
@@ -182,17 +188,8 @@ export const privateNetworking = resource({
     });
 
     r.delete(ONE, (ctx) => {
-      const at = vpcEndpoints.at(ctx, "delete VPC endpoint");
-      const org = at.org as Org;
-      const { region_id, vpc_endpoint_id } = ctx.params();
-      requireOrgAdmin(ctx, org, at.what);
-      requireVpcPlan(org.plan, at.what);
-      checkRegion(region_id, at.what);
-      const e = live(ctx, org).find(
-        (x) => x.vpc_endpoint_id === vpc_endpoint_id && x.region_id === region_id,
-      );
-      if (!e) at.one(`${vpc_endpoint_id} (region ${region_id})`); // 404
-      at.replace({ ...(e as VpcEndpoint), deleted_at: iso(ctx.now()) });
+      const { at, one } = named(ctx, "delete VPC endpoint", true);
+      at.replace({ ...one(), deleted_at: iso(ctx.now()) });
       return { body: undefined };
     });
 
