@@ -3,7 +3,10 @@
  * `getConnectionUri` lookup, under the real CLI against the emulator, through both faces: the
  * TypeScript example `examples/connect` (dynamic resources) and the YAML program that declares every
  * resource and lookup of the provider plugin (`yaml-program`: the same chain in a project it makes, with
- * a read replica, a project-scoped API key, a reviewer's permission and the other lookups beside it).
+ * a read replica, a project-scoped API key, a reviewer's permission and the other lookups beside it, and, on
+ * the Scale plan, the organization's VPC endpoint, the project's restriction to it and a budget alert:
+ * the alert's change is an update at preview, not a replacement; a refresh then reads the endpoint
+ * accepted and `preview --expect-no-changes` passes; destroy leaves the organization as it was).
  * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
  * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration, the
  * next `up` shows the table it made: in the TypeScript program, the role's own database (which the parent
