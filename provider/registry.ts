@@ -9,7 +9,12 @@ import { LOOKUPS, OBJECT_TYPES as LOOKUP_TYPES } from "./lookups/definitions";
 import { APIKEY_DEFINITION } from "./resources/apikey/definition";
 import type * as apiKeyLifecycle from "./resources/apikey/lifecycle";
 import type { ApiKeyInputs } from "./resources/apikey/types";
-import { BRANCH_COMPUTE_TYPE, BRANCH_DEFINITION, BRANCH_RESTORE_TYPE } from "./resources/branch/definition";
+import {
+  BRANCH_COMPUTE_TYPE,
+  BRANCH_DEFINITION,
+  BRANCH_MASKING_RULE_TYPE,
+  BRANCH_RESTORE_TYPE,
+} from "./resources/branch/definition";
 import type * as branchLifecycle from "./resources/branch/lifecycle";
 import type { BranchInputs } from "./resources/branch/types";
 import { admit } from "./resources/compute/admission";
@@ -123,7 +128,7 @@ export const branch = entry<BranchInputs>(
     definition: BRANCH_DEFINITION,
     noun: "branch",
     adoptInput: "adoptDefault",
-    objectTypes: [BRANCH_COMPUTE_TYPE, BRANCH_RESTORE_TYPE],
+    objectTypes: [BRANCH_COMPUTE_TYPE, BRANCH_MASKING_RULE_TYPE, BRANCH_RESTORE_TYPE],
     // Branch names are unique in a project: a replacement deletes the old branch first (a restore's
     // delete leaves the original to the restore, docs/decisions/0021).
     classes: { deleteBeforeReplace: true },

@@ -8,7 +8,9 @@ import {
   BranchOperationsSchema,
   BranchResponseSchema,
   BranchSchemaSchema,
+  BranchTablesSchema,
   SchemaCompareSchema,
+  type SchemaTable,
   type Branch,
   type BranchCreateBody,
   type BranchOperations,
@@ -70,6 +72,8 @@ export interface BranchCalls {
   compareSchema(projectId: string, branchId: string, q: SchemaCompareQuery): Promise<string>;
   /** One database's schema on the branch as SQL (`GET …/schema`, `pg_dump --schema-only` text). */
   schema(projectId: string, branchId: string, q: SchemaQuery): Promise<string>;
+  /** One database's tables on the branch with their columns (`GET …/schema`, `format=json`). */
+  tables(projectId: string, branchId: string, databaseName: string): Promise<SchemaTable[]>;
 }
 
 /** Branches asked for per page of the listing (the spec allows up to 10000). */
@@ -173,6 +177,14 @@ export function branchCalls(call: Call, http: HttpClient): BranchCalls {
           query: { db_name: q.databaseName, lsn: q.lsn, timestamp: q.timestamp, format: "sql" },
           map: (r) => r.sql ?? "",
         },
+      ),
+    tables: (p, b, db) =>
+      call(
+        route("GET /projects/{project_id}/branches/{branch_id}/schema", { project_id: p, branch_id: b }),
+        "read the tables of",
+        `database "${db}" of ${branch(p, b)}`,
+        BranchTablesSchema,
+        { query: { db_name: db, format: "json" }, map: (r) => r.json?.tables ?? [] },
       ),
     restore: (p, b, source, preserveUnderName) =>
       call(

@@ -334,3 +334,14 @@ export const SchemaCompareSchema = z.object({ diff: z.string().optional() });
  * database's schema as SQL (its `json` form is not asked for).
  */
 export const BranchSchemaSchema = z.object({ sql: z.string().optional() });
+
+/** A table of a database as `GET …/schema?format=json` answers it (`BranchSchemaJSON`): its columns by name. */
+export const SchemaTableSchema = z.object({
+  schema: z.string(),
+  name: z.string(),
+  columns: z.array(z.object({ name: z.string() })),
+});
+export type SchemaTable = z.infer<typeof SchemaTableSchema>;
+export const BranchTablesSchema = z.object({
+  json: z.object({ tables: z.array(SchemaTableSchema) }).optional(),
+});

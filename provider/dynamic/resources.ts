@@ -23,6 +23,7 @@ export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
 export type {
   BranchComputeArgs,
+  BranchMaskingRuleArgs,
   BranchRestoreArgs,
   BranchArgs,
   BranchOutputs,

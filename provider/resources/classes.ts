@@ -27,7 +27,12 @@ export { DYNAMIC_MODULE, PACKAGE };
  */
 export function seeded(def: ResourceDef, args: object): Record<string, unknown> {
   const outputs = def.properties.filter((p) => p.output).map((p) => [p.name, undefined]);
-  return { ...Object.fromEntries(outputs), ...args };
+  // A secret input (masking rules) is stored secret in the state's inputs too, given plain or not.
+  const given: Record<string, unknown> = { ...args };
+  for (const p of def.properties) {
+    if (p.secret && p.input && given[p.name] !== undefined) given[p.name] = pulumi.secret(given[p.name]);
+  }
+  return { ...Object.fromEntries(outputs), ...given };
 }
 
 /** @internal */

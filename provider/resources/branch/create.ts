@@ -16,6 +16,7 @@ import { autoName, computeBody, createBody, describeBranch, diffBranch, toOutput
 import { refusePassedExpiry } from "./expiry";
 import { applyChanges } from "./update";
 import { createRestore } from "./restore";
+import { anonymized, apiRules, awaitRun } from "./anonymized";
 
 export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pulumi.dynamic.CreateResult> {
   // Made from a snapshot, first: a restore onto the branch importId names is a restore still.
@@ -78,6 +79,10 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
       }
     });
     const b = branch as Branch;
+    // An anonymized branch is done when its rules ran (its create started the run).
+    const extra = anonymized(i.maskingRules)
+      ? { anonymizationState: (await awaitRun(rt, i.projectId, b.id, log)).state }
+      : {};
     rt.ledger.noteMade("branch-in", `${i.projectId}/${b.id}`);
     // Its roles and databases need no look for a compute (Neon makes them through it).
     if (i.compute) rt.ledger.noteMade("compute-on", b.id);
@@ -89,11 +94,11 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
         current_state: "active",
         pending_state: undefined,
       };
-      return { id: b.id, outs: toOutputs(i, settled, ep, answered.annotation) };
+      return { id: b.id, outs: toOutputs(i, settled, ep, answered.annotation, extra) };
     }
     const fresh = await api.branches.getAnnotated(i.projectId, b.id);
     const ep = await readWriteCompute(api, i.projectId, b.id);
-    return { id: b.id, outs: toOutputs(i, fresh.branch, ep, fresh.annotation) };
+    return { id: b.id, outs: toOutputs(i, fresh.branch, ep, fresh.annotation, extra) };
   } catch (err) {
     if (!branch) throw err;
     // As it is now (its compute too, when readable), so that the next up knows what to finish.
@@ -144,7 +149,15 @@ export async function createOrReconcile(
     log,
     send: async () => {
       const body = createBody(i, name, urn);
-      const r = await api.branches.create(i.projectId, body);
+      // An anonymized branch: the same branch and compute, with its masking rules, their run started.
+      const r = anonymized(i.maskingRules)
+        ? await api.anonymized.create(i.projectId, {
+            branch_create: { branch: body.branch, ...(body.endpoints ? { endpoints: body.endpoints } : {}) },
+            masking_rules: apiRules(i.maskingRules),
+            start_anonymization: true,
+            ...(body.annotation_value ? { annotation_value: body.annotation_value } : {}),
+          })
+        : await api.branches.create(i.projectId, body);
       const endpoint = (r.endpoints ?? []).find((e) => e.type === "read_write");
       return {
         branch: r.branch,

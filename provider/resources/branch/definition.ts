@@ -31,6 +31,54 @@ export const BRANCH_COMPUTE_TYPE = {
   ],
 } as const satisfies ObjectTypeDef;
 
+/** A column of a table and what masks it on an anonymized branch (Neon's `MaskingRule`). */
+export const BRANCH_MASKING_RULE_TYPE = {
+  name: "BranchMaskingRule",
+  description:
+    "A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a " +
+    "literal value, not both.",
+  properties: [
+    {
+      name: "databaseName",
+      type: "string",
+      input: "required",
+      output: "always",
+      description: "The database.",
+    },
+    {
+      name: "schemaName",
+      type: "string",
+      input: "required",
+      output: "always",
+      description: "The schema of the table (`public` for most).",
+    },
+    { name: "tableName", type: "string", input: "required", output: "always", description: "The table." },
+    {
+      name: "columnName",
+      type: "string",
+      input: "required",
+      output: "always",
+      description: "The column masked.",
+    },
+    {
+      name: "maskingFunction",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      description:
+        "A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, " +
+        "`anon.random_string(10)`, `anon.hash(email)`.",
+    },
+    {
+      name: "maskingValue",
+      type: "string",
+      input: "optional",
+      output: "optional",
+      description: "An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.",
+    },
+  ],
+} as const satisfies ObjectTypeDef;
+
 /** What a restore of the branch from a snapshot does with the branch it replaces. */
 export const RESTORE_ORIGINAL = ["delete", "keep"] as const;
 
@@ -180,6 +228,36 @@ export const BRANCH_DEFINITION = {
         "created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name " +
         "the stack that made it). The service offers no way to change them afterwards: a later change is " +
         "not applied, and the preview says so. At most 47 pairs; keys other than the provider's.",
+    },
+    {
+      name: "maskingRules",
+      type: { arrayOf: "BranchMaskingRule" },
+      input: "optional",
+      output: "optional",
+      change: "update",
+      secret: true,
+      description:
+        "Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and " +
+        "these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent " +
+        "keeping the originals; the create waits for the run. Checked at preview against the parent's " +
+        "databases, tables and columns. A change of the rules is applied in place and masks nothing by " +
+        "itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without " +
+        "them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's " +
+        "document marks every field of a rule sensitive.",
+    },
+    triggerInput(
+      "anonymizeTrigger",
+      "update",
+      "Any string; a change runs the branch's masking rules again on its current data and waits for the " +
+        "run. Only with `maskingRules`.",
+    ),
+    {
+      name: "anonymizationState",
+      type: "string",
+      output: "optional",
+      description:
+        "An anonymized branch's state (`anonymized` once its rules ran; a run that ends in `error` fails the " +
+        "step that ran it, which says what to check).",
     },
     {
       name: "restoreFrom",

@@ -8,6 +8,7 @@ import { checkAgainst, displayName, inputsChecked, inputSchema, type InputsCheck
 import { OWNER_KEYS, UNKNOWN, type Bag, type Stated } from "../kit";
 import { checkComputeInput } from "../compute/inputs";
 import { branchIdRule } from "../branch-objects/objects";
+import { ruleFailures } from "./anonymized";
 import { BRANCH_DEFINITION, RESTORE_ORIGINAL } from "./definition";
 import type { BranchInputs } from "./types";
 
@@ -52,6 +53,38 @@ const inputsSchema = inputSchema(BRANCH_DEFINITION, {
     .refine((a) => !Object.keys(a).some((k) => (Object.values(OWNER_KEYS) as string[]).includes(k)), {
       error: `must not use the provider's own keys (${Object.values(OWNER_KEYS).join(", ")}), which name the stack that made the branch`,
     }),
+  maskingRules: z.array(
+    z
+      .strictObject(
+        {
+          databaseName: z
+            .string({ error: "must be a string: the database" })
+            .min(1, { error: "must not be empty" }),
+          schemaName: z
+            .string({ error: 'must be a string: the schema of the table, e.g. "public"' })
+            .min(1, { error: "must not be empty" }),
+          tableName: z
+            .string({ error: "must be a string: the table" })
+            .min(1, { error: "must not be empty" }),
+          columnName: z
+            .string({ error: "must be a string: the column" })
+            .min(1, { error: "must not be empty" }),
+          maskingFunction: z.string({ error: "must be a string, e.g. anon.fake_email()" }).min(1, {
+            error: "must not be empty",
+          }),
+          maskingValue: z.string({ error: "must be a string: an SQL literal, e.g. 'REDACTED'" }).min(1, {
+            error: "must not be empty",
+          }),
+        },
+        {
+          error:
+            'must be an object such as { databaseName: "app", schemaName: "public", tableName: "users", ' +
+            'columnName: "email", maskingFunction: "anon.fake_email()" }',
+        },
+      )
+      .partial({ maskingFunction: true, maskingValue: true }),
+    { error: "must be a list of masking rules" },
+  ),
   restoreFrom: z
     .strictObject(
       {
@@ -192,6 +225,7 @@ export function checkInputs(
       reason: `importId names project ${v.importId.split("/")[0]} but projectId is ${v.projectId}; make them the same`,
     });
   }
+  if (checked.parsed) failures.push(...ruleFailures(inputs));
   return inputsChecked(inputs, failures);
 }
 

@@ -48,6 +48,7 @@ import {
 } from "./expiry";
 import { create } from "./create";
 import { read, update } from "./update";
+import { anonymized, previewRules } from "./anonymized";
 import { leftForRestore, parentRestored, planRestore, previewRestore } from "./restore";
 import { asAfterRestore } from "../branch-objects/objects";
 import { stableNames } from "../definition";
@@ -150,6 +151,26 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
       if (over.length) return { inputs, failures: over };
     }
   }
+  // An anonymized branch's rules, against the databases, tables and columns of the branch it is made from.
+  if (
+    isNewResource(olds) &&
+    anonymized(inputs.maskingRules) &&
+    typeof projectId === "string" &&
+    projectId !== UNKNOWN
+  ) {
+    const all =
+      listed?.map((x) => x.branch) ??
+      (await rt
+        .client()
+        .branches.list(projectId)
+        .catch(() => []));
+    const parent = inputs.parentId ?? all.find((b) => b.default)?.id;
+    if (parent && parent !== UNKNOWN) {
+      const whose = inputs.parentId ? "its parent" : "its parent (the project's default branch)";
+      const masking = await previewRules(rt, projectId, parent, inputs.maskingRules, whose);
+      if (masking.length) return { inputs, failures: masking };
+    }
+  }
   if (fresh && (isNewResource(olds) || olds.parentId !== inputs.parentId)) {
     const parent = await parentExpiryFailures(rt, inputs, listed);
     if (parent.length) return { inputs, failures: parent };
@@ -210,6 +231,9 @@ async function diff(
     // Deleted first as every replacement: the delete leaves the original to the restore (the create
     // restores onto it, then deletes or keeps it), and the engine deletes first what follows the branch.
     return diffResult(d, true);
+  }
+  if (rt.ledger.isPlanning(news) && d.replaces.length === 0 && anonymized(news.maskingRules)) {
+    await planMasking(rt, id, news, d.updates);
   }
   if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
@@ -339,3 +363,31 @@ export const branchSteps: ResourceSteps<Inputs, BranchOutputs> = {
   update,
   delete: remove,
 };
+
+/**
+ * An anonymized branch's changed rules are judged against its own tables (nothing sent); what the
+ * update does with them is said: new rules mask nothing until anonymizeTrigger changes.
+ */
+async function planMasking(rt: Runtime, id: string, news: Checked<Inputs>, updates: string[]): Promise<void> {
+  const rules = news.maskingRules;
+  if (!anonymized(rules)) return;
+  const log = rt.logger(news);
+  if (updates.includes("maskingRules")) {
+    const failures = await previewRules(rt, String(news.projectId), id, rules, "the branch");
+    if (failures.length > 0) {
+      throw new Error(
+        `Failed to change the masking rules of branch ${id}: ` +
+          `${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}. Nothing was changed.`,
+      );
+    }
+    if (!updates.includes("anonymizeTrigger")) {
+      log.info(
+        `the masking rules of branch ${id} change in place and mask nothing now: change anonymizeTrigger to ` +
+          "run them on its data",
+      );
+    }
+  }
+  if (updates.includes("anonymizeTrigger")) {
+    log.warn(`anonymizeTrigger changed: the masking rules of branch ${id} run again on its current data`);
+  }
+}

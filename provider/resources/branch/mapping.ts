@@ -17,6 +17,7 @@ import { BRANCH_DEFINITION } from "./definition";
 import { definedDiff, type DefinedDiff } from "../compare";
 import { stableNames, UNKNOWN } from "../definition";
 import { normalizedTime } from "./inputs";
+import { anonymized } from "./anonymized";
 import type { BranchComputeInputs, BranchInputs, BranchOutputs } from "./types";
 
 /**
@@ -32,6 +33,16 @@ export function diffBranch(olds: Stated<BranchOutputs>, news: Checked<BranchInpu
       : olds,
     news,
   );
+  // A branch becomes anonymized, or stops being, only by a new branch: masked data never comes back.
+  if (
+    d.updates.includes("maskingRules") &&
+    (news.maskingRules as unknown) !== UNKNOWN &&
+    anonymized(olds.maskingRules) !== anonymized(news.maskingRules)
+  ) {
+    d.updates = d.updates.filter((k) => k !== "maskingRules");
+    d.replaces.push("maskingRules");
+    d.stables = [];
+  }
   // A restore is asked for by another snapshot only: `original` is read at the restore alone.
   if (d.replaces.includes("restoreFrom") && !restoreAsked(olds, news)) {
     d.replaces = d.replaces.filter((k) => k !== "restoreFrom");

@@ -49,6 +49,72 @@ export interface BranchComputeInputs {
 }
 
 /**
+ * A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a
+ * literal value, not both.
+ */
+export interface BranchMaskingRuleArgs {
+  /** The database. */
+  databaseName: pulumi.Input<string>;
+  /** The schema of the table (`public` for most). */
+  schemaName: pulumi.Input<string>;
+  /** The table. */
+  tableName: pulumi.Input<string>;
+  /** The column masked. */
+  columnName: pulumi.Input<string>;
+  /**
+   * A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`,
+   * `anon.random_string(10)`, `anon.hash(email)`.
+   */
+  maskingFunction?: pulumi.Input<string>;
+  /** An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`. */
+  maskingValue?: pulumi.Input<string>;
+}
+
+/**
+ * As read: A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or
+ * a literal value, not both.
+ */
+export interface BranchMaskingRuleOutputs {
+  /** The database. */
+  databaseName: string;
+  /** The schema of the table (`public` for most). */
+  schemaName: string;
+  /** The table. */
+  tableName: string;
+  /** The column masked. */
+  columnName: string;
+  /**
+   * A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`,
+   * `anon.random_string(10)`, `anon.hash(email)`.
+   */
+  maskingFunction?: string;
+  /** An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`. */
+  maskingValue?: string;
+}
+
+/**
+ * After `check`: A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer
+ * function or a literal value, not both.
+ */
+export interface BranchMaskingRuleInputs {
+  /** The database. */
+  databaseName: string;
+  /** The schema of the table (`public` for most). */
+  schemaName: string;
+  /** The table. */
+  tableName: string;
+  /** The column masked. */
+  columnName: string;
+  /**
+   * A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`,
+   * `anon.random_string(10)`, `anon.hash(email)`.
+   */
+  maskingFunction?: string;
+  /** An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`. */
+  maskingValue?: string;
+}
+
+/**
  * A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name
  * and computes; the branch it replaces is renamed, then deleted or kept.
  */
@@ -165,6 +231,20 @@ export interface BranchArgs {
    */
   annotations?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
+   * Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these
+   * rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the
+   * originals; the create waits for the run. Checked at preview against the parent's databases, tables and
+   * columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger`
+   * to run them again. Declaring rules on a branch made without them, or removing them all, replaces the
+   * branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+   */
+  maskingRules?: pulumi.Input<pulumi.Input<BranchMaskingRuleArgs>[]>;
+  /**
+   * Any string; a change runs the branch's masking rules again on its current data and waits for the run.
+   * Only with `maskingRules`.
+   */
+  anonymizeTrigger?: pulumi.Input<string>;
+  /**
    * Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this
    * branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles,
    * databases, computes, snapshots and child branches that name `branch.id` follow it, not recreated. The
@@ -248,6 +328,25 @@ export interface BranchOutputs {
    * and the preview says so. At most 47 pairs; keys other than the provider's.
    */
   annotations?: Record<string, string>;
+  /**
+   * Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these
+   * rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the
+   * originals; the create waits for the run. Checked at preview against the parent's databases, tables and
+   * columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger`
+   * to run them again. Declaring rules on a branch made without them, or removing them all, replaces the
+   * branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+   */
+  maskingRules?: BranchMaskingRuleOutputs[];
+  /**
+   * Any string; a change runs the branch's masking rules again on its current data and waits for the run.
+   * Only with `maskingRules`.
+   */
+  anonymizeTrigger?: string;
+  /**
+   * An anonymized branch's state (`anonymized` once its rules ran; a run that ends in `error` fails the step
+   * that ran it, which says what to check).
+   */
+  anonymizationState?: string;
   /**
    * Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this
    * branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles,
@@ -349,6 +448,20 @@ export interface BranchInputs {
    * and the preview says so. At most 47 pairs; keys other than the provider's.
    */
   annotations?: Record<string, string>;
+  /**
+   * Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these
+   * rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the
+   * originals; the create waits for the run. Checked at preview against the parent's databases, tables and
+   * columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger`
+   * to run them again. Declaring rules on a branch made without them, or removing them all, replaces the
+   * branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+   */
+  maskingRules?: BranchMaskingRuleInputs[];
+  /**
+   * Any string; a change runs the branch's masking rules again on its current data and waits for the run.
+   * Only with `maskingRules`.
+   */
+  anonymizeTrigger?: string;
   /**
    * Restores the branch from a snapshot: a new branch is made from the snapshot's data and takes this
    * branch's name and computes (same hosts); the resource's id becomes the new branch's, and the roles,

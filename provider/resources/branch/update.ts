@@ -3,6 +3,7 @@
  * parent (keeping the old state under a new name when the branch has children); a creation an earlier
  * run left unfinished is finished first. Every change waits for its operations.
  */
+import { anonymized, apiRules, awaitRun, ruleInputs } from "./anonymized";
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch, type BranchUpdateBody } from "../../api";
 import { ensureStarted } from "../compute/recovery";
@@ -41,7 +42,20 @@ export async function read(rt: Runtime, id: string, props?: State): Promise<pulu
   }
   const b = found.branch;
   const old: State = props ?? {};
-  const outs = toOutputs(old, b, await readWriteCompute(api, projectId, b.id), found.annotation);
+  // An anonymized branch: its rules and state as the service has them (drift shows in the diff).
+  const extra = anonymized(old.maskingRules)
+    ? {
+        maskingRules: ruleInputs(await api.anonymized.getRules(projectId, b.id)),
+        anonymizationState: (await api.anonymized.status(projectId, b.id)).state,
+      }
+    : {};
+  const outs = toOutputs(
+    { ...old, ...extra },
+    b,
+    await readWriteCompute(api, projectId, b.id),
+    found.annotation,
+    extra,
+  );
   return { id: b.id, props: outs, inputs: refreshInputs(BRANCH_DEFINITION, old, outs) };
 }
 
@@ -100,6 +114,19 @@ export async function applyChanges(
       await rt.waitFor(projectId, r.operations, log);
     }
   });
+  if (anonymized(news.maskingRules)) {
+    if (updates.includes("maskingRules")) {
+      await api.anonymized.setRules(projectId, id, apiRules(news.maskingRules));
+      log.info(
+        `updated the masking rules of branch ${id}` +
+          (updates.includes("anonymizeTrigger") ? "" : "; they run when anonymizeTrigger changes"),
+      );
+    }
+    if (updates.includes("anonymizeTrigger")) {
+      await api.anonymized.start(projectId, id);
+      await awaitRun(rt, projectId, id, log);
+    }
+  }
 }
 
 export const update: UpdateStep<BranchInputs, BranchOutputs> = async (rt, id, olds, news) => {
@@ -125,7 +152,12 @@ export const update: UpdateStep<BranchInputs, BranchOutputs> = async (rt, id, ol
     });
   }
   const b = await api.branches.getAnnotated(projectId, id);
-  const extra = olds.adopted === true ? { adopted: true } : {};
+  const extra = {
+    ...(olds.adopted === true ? { adopted: true } : {}),
+    ...(anonymized(news.maskingRules)
+      ? { anonymizationState: (await api.anonymized.status(projectId, id)).state }
+      : {}),
+  };
   return { outs: toOutputs(news, b.branch, await readWriteCompute(api, projectId, id), b.annotation, extra) };
 };
 

@@ -28,6 +28,10 @@ type Branch struct {
 	Adopted pulumi.BoolPtrOutput `pulumi:"adopted"`
 	// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
 	Annotations pulumi.StringMapOutput `pulumi:"annotations"`
+	// An anonymized branch's state (`anonymized` once its rules ran; a run that ends in `error` fails the step that ran it, which says what to check).
+	AnonymizationState pulumi.StringPtrOutput `pulumi:"anonymizationState"`
+	// Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
+	AnonymizeTrigger pulumi.StringPtrOutput `pulumi:"anonymizeTrigger"`
 	// The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 	Compute BranchComputePtrOutput `pulumi:"compute"`
 	// The id of the branch's read_write compute, when it has one.
@@ -48,6 +52,8 @@ type Branch struct {
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
 	// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
 	InitSource pulumi.StringPtrOutput `pulumi:"initSource"`
+	// Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+	MaskingRules BranchMaskingRuleArrayOutput `pulumi:"maskingRules"`
 	// The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
@@ -82,6 +88,13 @@ func NewBranch(ctx *pulumi.Context,
 		},
 	})
 	opts = append(opts, aliases)
+	if args.MaskingRules != nil {
+		args.MaskingRules = pulumi.ToSecret(args.MaskingRules).(BranchMaskingRuleArrayInput)
+	}
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"maskingRules",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Branch
 	err := ctx.RegisterResource("neoncompute:index:Branch", name, args, &resource, opts...)
@@ -119,6 +132,8 @@ type branchArgs struct {
 	AdoptDefault *bool `pulumi:"adoptDefault"`
 	// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
 	Annotations map[string]string `pulumi:"annotations"`
+	// Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
+	AnonymizeTrigger *string `pulumi:"anonymizeTrigger"`
 	// The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 	Compute *BranchCompute `pulumi:"compute"`
 	// RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
@@ -127,6 +142,8 @@ type branchArgs struct {
 	ImportId *string `pulumi:"importId"`
 	// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
 	InitSource *string `pulumi:"initSource"`
+	// Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+	MaskingRules []BranchMaskingRule `pulumi:"maskingRules"`
 	// The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 	Name *string `pulumi:"name"`
 	// The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
@@ -151,6 +168,8 @@ type BranchArgs struct {
 	AdoptDefault pulumi.BoolPtrInput
 	// Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
 	Annotations pulumi.StringMapInput
+	// Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
+	AnonymizeTrigger pulumi.StringPtrInput
 	// The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 	Compute BranchComputePtrInput
 	// RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
@@ -159,6 +178,8 @@ type BranchArgs struct {
 	ImportId pulumi.StringPtrInput
 	// `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
 	InitSource pulumi.StringPtrInput
+	// Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+	MaskingRules BranchMaskingRuleArrayInput
 	// The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
 	Name pulumi.StringPtrInput
 	// The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
@@ -229,6 +250,16 @@ func (o BranchOutput) Annotations() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringMapOutput { return v.Annotations }).(pulumi.StringMapOutput)
 }
 
+// An anonymized branch's state (`anonymized` once its rules ran; a run that ends in `error` fails the step that ran it, which says what to check).
+func (o BranchOutput) AnonymizationState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.AnonymizationState }).(pulumi.StringPtrOutput)
+}
+
+// Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
+func (o BranchOutput) AnonymizeTrigger() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.AnonymizeTrigger }).(pulumi.StringPtrOutput)
+}
+
 // The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
 func (o BranchOutput) Compute() BranchComputePtrOutput {
 	return o.ApplyT(func(v *Branch) BranchComputePtrOutput { return v.Compute }).(BranchComputePtrOutput)
@@ -277,6 +308,11 @@ func (o BranchOutput) ImportId() pulumi.StringPtrOutput {
 // `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
 func (o BranchOutput) InitSource() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.InitSource }).(pulumi.StringPtrOutput)
+}
+
+// Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+func (o BranchOutput) MaskingRules() BranchMaskingRuleArrayOutput {
+	return o.ApplyT(func(v *Branch) BranchMaskingRuleArrayOutput { return v.MaskingRules }).(BranchMaskingRuleArrayOutput)
 }
 
 // The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.

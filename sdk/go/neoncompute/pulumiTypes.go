@@ -326,6 +326,151 @@ func (o BranchInfoArrayOutput) Index(i pulumi.IntInput) BranchInfoOutput {
 	}).(BranchInfoOutput)
 }
 
+// A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+type BranchMaskingRule struct {
+	// The column masked.
+	ColumnName string `pulumi:"columnName"`
+	// The database.
+	DatabaseName string `pulumi:"databaseName"`
+	// A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+	MaskingFunction *string `pulumi:"maskingFunction"`
+	// An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+	MaskingValue *string `pulumi:"maskingValue"`
+	// The schema of the table (`public` for most).
+	SchemaName string `pulumi:"schemaName"`
+	// The table.
+	TableName string `pulumi:"tableName"`
+}
+
+// BranchMaskingRuleInput is an input type that accepts BranchMaskingRuleArgs and BranchMaskingRuleOutput values.
+// You can construct a concrete instance of `BranchMaskingRuleInput` via:
+//
+//	BranchMaskingRuleArgs{...}
+type BranchMaskingRuleInput interface {
+	pulumi.Input
+
+	ToBranchMaskingRuleOutput() BranchMaskingRuleOutput
+	ToBranchMaskingRuleOutputWithContext(context.Context) BranchMaskingRuleOutput
+}
+
+// A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+type BranchMaskingRuleArgs struct {
+	// The column masked.
+	ColumnName pulumi.StringInput `pulumi:"columnName"`
+	// The database.
+	DatabaseName pulumi.StringInput `pulumi:"databaseName"`
+	// A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+	MaskingFunction pulumi.StringPtrInput `pulumi:"maskingFunction"`
+	// An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+	MaskingValue pulumi.StringPtrInput `pulumi:"maskingValue"`
+	// The schema of the table (`public` for most).
+	SchemaName pulumi.StringInput `pulumi:"schemaName"`
+	// The table.
+	TableName pulumi.StringInput `pulumi:"tableName"`
+}
+
+func (BranchMaskingRuleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchMaskingRule)(nil)).Elem()
+}
+
+func (i BranchMaskingRuleArgs) ToBranchMaskingRuleOutput() BranchMaskingRuleOutput {
+	return i.ToBranchMaskingRuleOutputWithContext(context.Background())
+}
+
+func (i BranchMaskingRuleArgs) ToBranchMaskingRuleOutputWithContext(ctx context.Context) BranchMaskingRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchMaskingRuleOutput)
+}
+
+// BranchMaskingRuleArrayInput is an input type that accepts BranchMaskingRuleArray and BranchMaskingRuleArrayOutput values.
+// You can construct a concrete instance of `BranchMaskingRuleArrayInput` via:
+//
+//	BranchMaskingRuleArray{ BranchMaskingRuleArgs{...} }
+type BranchMaskingRuleArrayInput interface {
+	pulumi.Input
+
+	ToBranchMaskingRuleArrayOutput() BranchMaskingRuleArrayOutput
+	ToBranchMaskingRuleArrayOutputWithContext(context.Context) BranchMaskingRuleArrayOutput
+}
+
+type BranchMaskingRuleArray []BranchMaskingRuleInput
+
+func (BranchMaskingRuleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BranchMaskingRule)(nil)).Elem()
+}
+
+func (i BranchMaskingRuleArray) ToBranchMaskingRuleArrayOutput() BranchMaskingRuleArrayOutput {
+	return i.ToBranchMaskingRuleArrayOutputWithContext(context.Background())
+}
+
+func (i BranchMaskingRuleArray) ToBranchMaskingRuleArrayOutputWithContext(ctx context.Context) BranchMaskingRuleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchMaskingRuleArrayOutput)
+}
+
+// A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+type BranchMaskingRuleOutput struct{ *pulumi.OutputState }
+
+func (BranchMaskingRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchMaskingRule)(nil)).Elem()
+}
+
+func (o BranchMaskingRuleOutput) ToBranchMaskingRuleOutput() BranchMaskingRuleOutput {
+	return o
+}
+
+func (o BranchMaskingRuleOutput) ToBranchMaskingRuleOutputWithContext(ctx context.Context) BranchMaskingRuleOutput {
+	return o
+}
+
+// The column masked.
+func (o BranchMaskingRuleOutput) ColumnName() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchMaskingRule) string { return v.ColumnName }).(pulumi.StringOutput)
+}
+
+// The database.
+func (o BranchMaskingRuleOutput) DatabaseName() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchMaskingRule) string { return v.DatabaseName }).(pulumi.StringOutput)
+}
+
+// A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+func (o BranchMaskingRuleOutput) MaskingFunction() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchMaskingRule) *string { return v.MaskingFunction }).(pulumi.StringPtrOutput)
+}
+
+// An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+func (o BranchMaskingRuleOutput) MaskingValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchMaskingRule) *string { return v.MaskingValue }).(pulumi.StringPtrOutput)
+}
+
+// The schema of the table (`public` for most).
+func (o BranchMaskingRuleOutput) SchemaName() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchMaskingRule) string { return v.SchemaName }).(pulumi.StringOutput)
+}
+
+// The table.
+func (o BranchMaskingRuleOutput) TableName() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchMaskingRule) string { return v.TableName }).(pulumi.StringOutput)
+}
+
+type BranchMaskingRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (BranchMaskingRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BranchMaskingRule)(nil)).Elem()
+}
+
+func (o BranchMaskingRuleArrayOutput) ToBranchMaskingRuleArrayOutput() BranchMaskingRuleArrayOutput {
+	return o
+}
+
+func (o BranchMaskingRuleArrayOutput) ToBranchMaskingRuleArrayOutputWithContext(ctx context.Context) BranchMaskingRuleArrayOutput {
+	return o
+}
+
+func (o BranchMaskingRuleArrayOutput) Index(i pulumi.IntInput) BranchMaskingRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BranchMaskingRule {
+		return vs[0].([]BranchMaskingRule)[vs[1].(int)]
+	}).(BranchMaskingRuleOutput)
+}
+
 // A restore of the branch from a snapshot: a new branch is made from the snapshot and takes the branch's name and computes; the branch it replaces is renamed, then deleted or kept.
 type BranchRestore struct {
 	// What becomes of the branch the restore replaces, renamed `<name>-before-restore-<hash>`: `delete` (the default) deletes it once the restored branch serves; `keep` leaves it, and the stack no longer manages it. Read at the restore only.
@@ -1222,6 +1367,8 @@ func (o SnapshotScheduleItemArrayOutput) Index(i pulumi.IntInput) SnapshotSchedu
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputeInput)(nil)).Elem(), BranchComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchComputePtrInput)(nil)).Elem(), BranchComputeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchMaskingRuleInput)(nil)).Elem(), BranchMaskingRuleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchMaskingRuleArrayInput)(nil)).Elem(), BranchMaskingRuleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestoreInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestorePtrInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputeInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
@@ -1232,6 +1379,8 @@ func init() {
 	pulumi.RegisterOutputType(BranchComputePtrOutput{})
 	pulumi.RegisterOutputType(BranchInfoOutput{})
 	pulumi.RegisterOutputType(BranchInfoArrayOutput{})
+	pulumi.RegisterOutputType(BranchMaskingRuleOutput{})
+	pulumi.RegisterOutputType(BranchMaskingRuleArrayOutput{})
 	pulumi.RegisterOutputType(BranchRestoreOutput{})
 	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})

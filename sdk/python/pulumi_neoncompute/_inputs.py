@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'BranchComputeArgs',
     'BranchComputeArgsDict',
+    'BranchMaskingRuleArgs',
+    'BranchMaskingRuleArgsDict',
     'BranchRestoreArgs',
     'BranchRestoreArgsDict',
     'ProjectDefaultComputeArgs',
@@ -117,6 +119,136 @@ class BranchComputeArgs:
     @suspend_timeout_seconds.setter
     def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class BranchMaskingRuleArgsDict(TypedDict):
+    """
+    A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+    """
+    column_name: pulumi.Input[_builtins.str]
+    """
+    The column masked.
+    """
+    database_name: pulumi.Input[_builtins.str]
+    """
+    The database.
+    """
+    schema_name: pulumi.Input[_builtins.str]
+    """
+    The schema of the table (`public` for most).
+    """
+    table_name: pulumi.Input[_builtins.str]
+    """
+    The table.
+    """
+    masking_function: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+    """
+    masking_value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+    """
+
+@pulumi.input_type
+class BranchMaskingRuleArgs:
+    def __init__(__self__, *,
+                 column_name: pulumi.Input[_builtins.str],
+                 database_name: pulumi.Input[_builtins.str],
+                 schema_name: pulumi.Input[_builtins.str],
+                 table_name: pulumi.Input[_builtins.str],
+                 masking_function: pulumi.Input[Optional[_builtins.str]] = None,
+                 masking_value: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+
+        :param pulumi.Input[_builtins.str] column_name: The column masked.
+        :param pulumi.Input[_builtins.str] database_name: The database.
+        :param pulumi.Input[_builtins.str] schema_name: The schema of the table (`public` for most).
+        :param pulumi.Input[_builtins.str] table_name: The table.
+        :param pulumi.Input[_builtins.str] masking_function: A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+        :param pulumi.Input[_builtins.str] masking_value: An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+        """
+        pulumi.set(__self__, "column_name", column_name)
+        pulumi.set(__self__, "database_name", database_name)
+        pulumi.set(__self__, "schema_name", schema_name)
+        pulumi.set(__self__, "table_name", table_name)
+        if masking_function is not None:
+            pulumi.set(__self__, "masking_function", masking_function)
+        if masking_value is not None:
+            pulumi.set(__self__, "masking_value", masking_value)
+
+    @_builtins.property
+    @pulumi.getter(name="columnName")
+    def column_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The column masked.
+        """
+        return pulumi.get(self, "column_name")
+
+    @column_name.setter
+    def column_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "column_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The database.
+        """
+        return pulumi.get(self, "database_name")
+
+    @database_name.setter
+    def database_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "database_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="schemaName")
+    def schema_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The schema of the table (`public` for most).
+        """
+        return pulumi.get(self, "schema_name")
+
+    @schema_name.setter
+    def schema_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "schema_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableName")
+    def table_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The table.
+        """
+        return pulumi.get(self, "table_name")
+
+    @table_name.setter
+    def table_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "table_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskingFunction")
+    def masking_function(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+        """
+        return pulumi.get(self, "masking_function")
+
+    @masking_function.setter
+    def masking_function(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "masking_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskingValue")
+    def masking_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+        """
+        return pulumi.get(self, "masking_value")
+
+    @masking_value.setter
+    def masking_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "masking_value", value)
 
 
 class BranchRestoreArgsDict(TypedDict):

@@ -24,10 +24,12 @@ class BranchArgs:
                  project_id: pulumi.Input[_builtins.str],
                  adopt_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 anonymize_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  compute: pulumi.Input[Optional['BranchComputeArgs']] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  init_source: pulumi.Input[Optional[_builtins.str]] = None,
+                 masking_rules: pulumi.Input[Optional[Sequence[pulumi.Input['BranchMaskingRuleArgs']]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -41,10 +43,12 @@ class BranchArgs:
         :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.bool] adopt_default: Manage the project's default branch instead of creating one: its name, protection and primary compute's size follow the inputs; destroy leaves it in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+        :param pulumi.Input[_builtins.str] anonymize_trigger: Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
         :param pulumi.Input['BranchComputeArgs'] compute: The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
         :param pulumi.Input[_builtins.str] init_source: `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[Sequence[pulumi.Input['BranchMaskingRuleArgs']]] masking_rules: Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
         :param pulumi.Input[_builtins.str] name: The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
         :param pulumi.Input[_builtins.str] parent_id: The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.str] parent_lsn: A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
@@ -58,6 +62,8 @@ class BranchArgs:
             pulumi.set(__self__, "adopt_default", adopt_default)
         if annotations is not None:
             pulumi.set(__self__, "annotations", annotations)
+        if anonymize_trigger is not None:
+            pulumi.set(__self__, "anonymize_trigger", anonymize_trigger)
         if compute is not None:
             pulumi.set(__self__, "compute", compute)
         if expires_at is not None:
@@ -66,6 +72,8 @@ class BranchArgs:
             pulumi.set(__self__, "import_id", import_id)
         if init_source is not None:
             pulumi.set(__self__, "init_source", init_source)
+        if masking_rules is not None:
+            pulumi.set(__self__, "masking_rules", masking_rules)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if parent_id is not None:
@@ -118,6 +126,18 @@ class BranchArgs:
         pulumi.set(self, "annotations", value)
 
     @_builtins.property
+    @pulumi.getter(name="anonymizeTrigger")
+    def anonymize_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
+        """
+        return pulumi.get(self, "anonymize_trigger")
+
+    @anonymize_trigger.setter
+    def anonymize_trigger(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "anonymize_trigger", value)
+
+    @_builtins.property
     @pulumi.getter
     def compute(self) -> pulumi.Input[Optional['BranchComputeArgs']]:
         """
@@ -164,6 +184,18 @@ class BranchArgs:
     @init_source.setter
     def init_source(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "init_source", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskingRules")
+    def masking_rules(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BranchMaskingRuleArgs']]]]:
+        """
+        Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+        """
+        return pulumi.get(self, "masking_rules")
+
+    @masking_rules.setter
+    def masking_rules(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BranchMaskingRuleArgs']]]]):
+        pulumi.set(self, "masking_rules", value)
 
     @_builtins.property
     @pulumi.getter
@@ -258,10 +290,12 @@ class Branch(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 anonymize_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  compute: pulumi.Input[Optional[Union['BranchComputeArgs', 'BranchComputeArgsDict']]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  init_source: pulumi.Input[Optional[_builtins.str]] = None,
+                 masking_rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BranchMaskingRuleArgs', 'BranchMaskingRuleArgsDict']]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -285,10 +319,12 @@ class Branch(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt_default: Manage the project's default branch instead of creating one: its name, protection and primary compute's size follow the inputs; destroy leaves it in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
+        :param pulumi.Input[_builtins.str] anonymize_trigger: Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
         :param pulumi.Input[Union['BranchComputeArgs', 'BranchComputeArgsDict']] compute: The branch's read_write compute, created in the same request as the branch and changed in place (a size change restarts it). Without it the branch has no compute (add one later here, or with `Compute`).
         :param pulumi.Input[_builtins.str] expires_at: RFC 3339 time at which the service deletes the branch: in the future, at most 30 days ahead; not on a protected or default branch. Changed in place; removing it clears the expiration.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing branch instead of creating one: `"<projectId>/<branchId>"`. The declared inputs must describe it as it is. Deleting the resource deletes the branch.
         :param pulumi.Input[_builtins.str] init_source: `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BranchMaskingRuleArgs', 'BranchMaskingRuleArgsDict']]]] masking_rules: Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
         :param pulumi.Input[_builtins.str] name: The branch's name, 1–256 characters, unique in the project. Renamed in place. Without it the provider names the branch `<resource name>-<hash>`, so that a killed run's branch is found again.
         :param pulumi.Input[_builtins.str] parent_id: The branch this one starts from (its data at creation). Changing it replaces the branch (the old one is deleted first).
         :param pulumi.Input[_builtins.str] parent_lsn: A write-ahead log position of the parent (`0/1F2A3B8`): the branch starts from the parent's data as it was there; not with `parentTimestamp`. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
@@ -331,10 +367,12 @@ class Branch(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 anonymize_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  compute: pulumi.Input[Optional[Union['BranchComputeArgs', 'BranchComputeArgsDict']]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  init_source: pulumi.Input[Optional[_builtins.str]] = None,
+                 masking_rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BranchMaskingRuleArgs', 'BranchMaskingRuleArgsDict']]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -354,10 +392,12 @@ class Branch(pulumi.CustomResource):
 
             __props__.__dict__["adopt_default"] = adopt_default
             __props__.__dict__["annotations"] = annotations
+            __props__.__dict__["anonymize_trigger"] = anonymize_trigger
             __props__.__dict__["compute"] = compute
             __props__.__dict__["expires_at"] = expires_at
             __props__.__dict__["import_id"] = import_id
             __props__.__dict__["init_source"] = init_source
+            __props__.__dict__["masking_rules"] = None if masking_rules is None else pulumi.Output.secret(masking_rules)
             __props__.__dict__["name"] = name
             __props__.__dict__["parent_id"] = parent_id
             __props__.__dict__["parent_lsn"] = parent_lsn
@@ -369,6 +409,7 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["reset_trigger"] = reset_trigger
             __props__.__dict__["restore_from"] = restore_from
             __props__.__dict__["adopted"] = None
+            __props__.__dict__["anonymization_state"] = None
             __props__.__dict__["compute_id"] = None
             __props__.__dict__["compute_state"] = None
             __props__.__dict__["created_at"] = None
@@ -377,6 +418,8 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["host"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/neon:Branch")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["maskingRules"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Branch, __self__).__init__(
             'neoncompute:index:Branch',
             resource_name,
@@ -402,6 +445,8 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["adopt_default"] = None
         __props__.__dict__["adopted"] = None
         __props__.__dict__["annotations"] = None
+        __props__.__dict__["anonymization_state"] = None
+        __props__.__dict__["anonymize_trigger"] = None
         __props__.__dict__["compute"] = None
         __props__.__dict__["compute_id"] = None
         __props__.__dict__["compute_state"] = None
@@ -412,6 +457,7 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["host"] = None
         __props__.__dict__["import_id"] = None
         __props__.__dict__["init_source"] = None
+        __props__.__dict__["masking_rules"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["parent_id"] = None
         __props__.__dict__["parent_lsn"] = None
@@ -445,6 +491,22 @@ class Branch(pulumi.CustomResource):
         Key/value pairs the branch carries (e.g. `{ pr: "42", repo: "acme/api" }`), given when the branch is created, beside the provider's own (`pulumi-project`, `pulumi-stack`, `pulumi-resource`, which name the stack that made it). The service offers no way to change them afterwards: a later change is not applied, and the preview says so. At most 47 pairs; keys other than the provider's.
         """
         return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter(name="anonymizationState")
+    def anonymization_state(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        An anonymized branch's state (`anonymized` once its rules ran; a run that ends in `error` fails the step that ran it, which says what to check).
+        """
+        return pulumi.get(self, "anonymization_state")
+
+    @_builtins.property
+    @pulumi.getter(name="anonymizeTrigger")
+    def anonymize_trigger(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Any string; a change runs the branch's masking rules again on its current data and waits for the run. Only with `maskingRules`.
+        """
+        return pulumi.get(self, "anonymize_trigger")
 
     @_builtins.property
     @pulumi.getter
@@ -525,6 +587,14 @@ class Branch(pulumi.CustomResource):
         `schema-only` starts the branch with its parent's schema and none of its rows (a root branch without a parent link; it needs `compute`, and cannot be reset); `parent-data` (the default) with the parent's data. Fixed at creation: a change replaces the branch (the old one is deleted first); removing it changes nothing.
         """
         return pulumi.get(self, "init_source")
+
+    @_builtins.property
+    @pulumi.getter(name="maskingRules")
+    def masking_rules(self) -> pulumi.Output[Optional[Sequence['outputs.BranchMaskingRule']]]:
+        """
+        Makes the branch anonymized (Neon's anonymized branches are Beta): it is made from its parent and these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the originals; the create waits for the run. Checked at preview against the parent's databases, tables and columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+        """
+        return pulumi.get(self, "masking_rules")
 
     @_builtins.property
     @pulumi.getter

@@ -17,6 +17,7 @@ from . import _utilities
 __all__ = [
     'BranchCompute',
     'BranchInfo',
+    'BranchMaskingRule',
     'BranchRestore',
     'ComputeInfo',
     'Operation',
@@ -241,6 +242,113 @@ class BranchInfo(dict):
         The Pulumi stack that made it, as `<project>/<stack>`, when its annotations name one (a branch this package made).
         """
         return pulumi.get(self, "stack")
+
+
+@pulumi.output_type
+class BranchMaskingRule(dict):
+    """
+    A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "columnName":
+            suggest = "column_name"
+        elif key == "databaseName":
+            suggest = "database_name"
+        elif key == "schemaName":
+            suggest = "schema_name"
+        elif key == "tableName":
+            suggest = "table_name"
+        elif key == "maskingFunction":
+            suggest = "masking_function"
+        elif key == "maskingValue":
+            suggest = "masking_value"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BranchMaskingRule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BranchMaskingRule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BranchMaskingRule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 column_name: _builtins.str,
+                 database_name: _builtins.str,
+                 schema_name: _builtins.str,
+                 table_name: _builtins.str,
+                 masking_function: Optional[_builtins.str] = None,
+                 masking_value: Optional[_builtins.str] = None):
+        """
+        A column of a table and what masks it on an anonymized branch: a PostgreSQL Anonymizer function or a literal value, not both.
+
+        :param _builtins.str column_name: The column masked.
+        :param _builtins.str database_name: The database.
+        :param _builtins.str schema_name: The schema of the table (`public` for most).
+        :param _builtins.str table_name: The table.
+        :param _builtins.str masking_function: A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+        :param _builtins.str masking_value: An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+        """
+        pulumi.set(__self__, "column_name", column_name)
+        pulumi.set(__self__, "database_name", database_name)
+        pulumi.set(__self__, "schema_name", schema_name)
+        pulumi.set(__self__, "table_name", table_name)
+        if masking_function is not None:
+            pulumi.set(__self__, "masking_function", masking_function)
+        if masking_value is not None:
+            pulumi.set(__self__, "masking_value", masking_value)
+
+    @_builtins.property
+    @pulumi.getter(name="columnName")
+    def column_name(self) -> _builtins.str:
+        """
+        The column masked.
+        """
+        return pulumi.get(self, "column_name")
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> _builtins.str:
+        """
+        The database.
+        """
+        return pulumi.get(self, "database_name")
+
+    @_builtins.property
+    @pulumi.getter(name="schemaName")
+    def schema_name(self) -> _builtins.str:
+        """
+        The schema of the table (`public` for most).
+        """
+        return pulumi.get(self, "schema_name")
+
+    @_builtins.property
+    @pulumi.getter(name="tableName")
+    def table_name(self) -> _builtins.str:
+        """
+        The table.
+        """
+        return pulumi.get(self, "table_name")
+
+    @_builtins.property
+    @pulumi.getter(name="maskingFunction")
+    def masking_function(self) -> Optional[_builtins.str]:
+        """
+        A PostgreSQL Anonymizer expression whose value replaces the column's, e.g. `anon.fake_email()`, `anon.random_string(10)`, `anon.hash(email)`.
+        """
+        return pulumi.get(self, "masking_function")
+
+    @_builtins.property
+    @pulumi.getter(name="maskingValue")
+    def masking_value(self) -> Optional[_builtins.str]:
+        """
+        An SQL literal written into the column, e.g. `'REDACTED'`, `0`, `NULL`.
+        """
+        return pulumi.get(self, "masking_value")
 
 
 @pulumi.output_type
