@@ -163,14 +163,6 @@ export class RunLedger {
   readonly branchesToRestore = new Map<string, string>();
 
   /**
-   * The originals Branch's delete left to this run's restore (their ids). Writer: Branch's delete.
-   * Reader: Branch's create, which restores only after that delete: a program that makes the engine
-   * create first (`deleteBeforeReplace: false`) would leave the original to a pending delete that a
-   * killed run's next `up` runs before any check.
-   */
-  readonly originalsLeft = new Set<string>();
-
-  /**
    * Restores an earlier, interrupted run made (the replaced branch's id → the restored branch's), as the
    * restored branch's `restored_as` says. Writers: the diffs of Role, Database and a child Branch.
    * Readers: as {@link branchesRestored}'s.
@@ -236,6 +228,11 @@ export class RunLedger {
   }
 
   /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
+  /** True once a check ran in this run (a destroy checks nothing; `up` deletes what a killed run left first). */
+  anyChecked(): boolean {
+    return this.checked.size > 0;
+  }
+
   isPlanning(news: Bag): boolean {
     return typeof news.__urn === "string" && this.checked.has(news.__urn);
   }

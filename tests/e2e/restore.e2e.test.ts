@@ -99,14 +99,33 @@ test("a restore declared on the Branch brings the dropped rows back through the 
     const original = made.branchId;
     await query(
       made.connectionUri,
-      "CREATE TABLE orders (id int PRIMARY KEY, note text); INSERT INTO orders VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+      "CREATE TABLE orders (id int PRIMARY KEY, note text, email text); " +
+        "INSERT INTO orders VALUES (1, 'a', 'a@corp.example'), (2, 'b', 'b@corp.example'), (3, 'c', 'c@corp.example')",
     );
 
     // --- the snapshot, taken once the rows are there ---------------------------------------------
     await temp.stack.setConfig("snapshot", { value: "true" });
     const snapped = await temp.stack.up({ onOutput: capture, onError: capture });
-    expect(changedCounts(snapped.summary.resourceChanges ?? {})).toEqual({ create: 1 });
-    const { snapshotId } = await outputs();
+    // With it, an anonymized child: its copy of the rows masked by two rules, its parent's intact.
+    expect(changedCounts(snapped.summary.resourceChanges ?? {})).toEqual({ create: 2 });
+    const { snapshotId, maskedUri } = await outputs();
+    const ORDERS = "SELECT string_agg(note || '|' || email, ',' ORDER BY id) FROM orders";
+    const maskedRows = (await query(maskedUri, ORDERS)).split(",");
+    expect(maskedRows.map((r) => r.split("|")[0])).toEqual(["hidden", "hidden", "hidden"]);
+    expect(maskedRows.some((r) => r.includes("corp.example"))).toBe(false);
+    expect(await query(made.connectionUri, ORDERS)).toBe(
+      "a|a@corp.example,b|b@corp.example,c|c@corp.example",
+    );
+    // A changed rule previews as an update (no replacement) and masks nothing until triggered.
+    await temp.stack.setConfig("maskNote", { value: "'withheld'" });
+    const ruled = await temp.stack.preview({ diff: true, onOutput: capture, onError: capture });
+    expect(changedCounts(ruled.changeSummary)).toEqual({ update: 1 });
+    await temp.stack.setConfig("maskTrigger", { value: "1" });
+    const triggered = await temp.stack.up({ onOutput: capture, onError: capture });
+    expect(changedCounts(triggered.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+    expect(await query(maskedUri, "SELECT string_agg(note, ',' ORDER BY id) FROM orders")).toBe(
+      "withheld,withheld,withheld",
+    );
     expect((await api.snapshots.list(projectId)).find((s) => s.id === snapshotId)?.source_branch_id).toBe(
       original,
     );
@@ -131,7 +150,8 @@ test("a restore declared on the Branch brings the dropped rows back through the 
     expect([count(RESTORE), count(FINALIZE)]).toEqual([0, 0]);
     // The role and the database show as replaced (their branch's new id is unknown); the snapshot, which
     // holds the data being restored, follows in place: never deleted and taken again.
-    expect(changedCounts(preview.changeSummary)).toEqual({ replace: 3, update: 1 });
+    // The anonymized child follows its parent's restore in place too (the finalize moves it).
+    expect(changedCounts(preview.changeSummary)).toEqual({ replace: 3, update: 2 });
     expect(diagnosticsOf(previewEvents, "before").join("\n")).toContain(
       `snapshot ${snapshotId} follows its branch's restore: it keeps its data`,
     );
@@ -175,11 +195,18 @@ test("a restore declared on the Branch brings the dropped rows back through the 
       snapshotDeletes,
     ]);
     // One branch holds the name; no second restored branch.
-    expect((await api.branches.list(projectId)).filter((b) => b.name.startsWith("restore-ts"))).toHaveLength(
-      1,
-    );
+    const named = (await api.branches.list(projectId)).map((b) => b.name);
+    expect(named.filter((n) => n === "restore-ts" || n.startsWith("restore-ts-restore-"))).toEqual([
+      "restore-ts",
+    ]);
     const restored = await outputs();
     expect(restored.branchId).not.toBe(original);
+    // The anonymized child now hangs under the restored branch, its masked rows as they were.
+    const child = (await api.branches.list(projectId)).find((b) => b.name === "restore-ts-masked");
+    expect(child?.parent_id).toBe(restored.branchId);
+    expect(await query(restored.maskedUri, "SELECT string_agg(note, ',' ORDER BY id) FROM orders")).toBe(
+      "withheld,withheld,withheld",
+    );
     expect(restored.computeId).toBe(made.computeId); // the compute moved with the name, same host
     expect(restored.snapshotId).toBe(snapshotId);
     expect((await api.branches.get(projectId, restored.branchId)).name).toBe("restore-ts");
@@ -205,7 +232,10 @@ test("a restore declared on the Branch brings the dropped rows back through the 
 
     // --- the secret connection strings are nowhere but the secret outputs --------------------------
     const everything = await persisted(temp);
-    for (const secret of [made.connectionUri, restored.connectionUri, emulator.apiKey]) {
+    // The masking rules are secret: nowhere in the state or the transcript in plain text.
+    expect(everything).not.toContain("anon.fake_email");
+    expect(transcript).not.toContain("anon.fake_email");
+    for (const secret of [made.connectionUri, restored.connectionUri, restored.maskedUri, emulator.apiKey]) {
       expect(everything).not.toContain(secret);
       expect(transcript).not.toContain(secret);
     }

@@ -49,7 +49,7 @@ import {
 import { create } from "./create";
 import { read, update } from "./update";
 import { anonymized, previewRules } from "./anonymized";
-import { leftForRestore, parentRestored, planRestore, previewRestore } from "./restore";
+import { leftAfterRestore, leftForRestore, parentRestored, planRestore, previewRestore } from "./restore";
 import { asAfterRestore } from "../branch-objects/objects";
 import { stableNames } from "../definition";
 import { BRANCH_DEFINITION } from "./definition";
@@ -324,7 +324,7 @@ async function diff(
 
 async function remove(rt: Runtime, id: string, props: State): Promise<void> {
   // The original of this run's restore: the create restores onto it, then deletes or keeps it.
-  if (leftForRestore(rt, id, props)) return;
+  if (leftForRestore(rt, id, props) || (await leftAfterRestore(rt, id, props))) return;
   const api = rt.client();
   const projectId = String(props.projectId);
   await rt.serialized(projectId, async () => {

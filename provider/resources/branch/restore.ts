@@ -24,7 +24,7 @@ import type { CheckFailure } from "../check";
 import { pendingOps, readWriteCompute } from "./rules";
 import { describeBranch, diffBranch, toOutputs } from "./mapping";
 import type { Named } from "./ownership";
-import { replacedBy } from "../branch-objects/objects";
+import { REPLACED_BY_RESTORE, replacedBy } from "../branch-objects/objects";
 import type { BranchInputs, BranchOutputs } from "./types";
 import { applyChanges } from "./update";
 
@@ -227,14 +227,6 @@ export async function createRestore(
   const log = rt.logger(i);
   const projectId = i.projectId;
   const planned = urn ? rt.ledger.branchesToRestore.get(urn) : undefined;
-  if (planned && !rt.ledger.originalsLeft.has(planned)) {
-    throw new Error(
-      `Failed to restore branch ${planned} from snapshot ${r.snapshotId}: the engine creates the restored branch ` +
-        "before deleting the one it replaces, as the resource option deleteBeforeReplace: false asks; a restore " +
-        "needs the delete first (it leaves the original to the restore, which then deletes or keeps it). Remove " +
-        "the option from this Branch and run `pulumi up` again. Nothing was changed.",
-    );
-  }
   let restored: Branch | undefined;
   let originalId: string | undefined;
   let kept: string | undefined;
@@ -465,7 +457,6 @@ async function settleOriginal(
 export function leftForRestore(rt: Runtime, id: string, props: Bag): boolean {
   const urn = props.__urn;
   if (typeof urn !== "string" || rt.ledger.branchesToRestore.get(urn) !== id) return false;
-  rt.ledger.originalsLeft.add(id);
   rt.logger(props).info(
     `branch ${id} is left in place for its restore: the restored branch takes its name and computes, then it is ` +
       "deleted or kept as restoreFrom.original says",
@@ -487,5 +478,28 @@ export async function parentRestored(rt: Runtime, olds: Bag, news: Bag): Promise
   if (!rt.ledger.isPlanning(news)) return false;
   if (!(await replacedBy(rt, String(news.projectId), from, to))) return false;
   rt.ledger.restoredEarlier.set(from, to);
+  return true;
+}
+
+/**
+ * The delete of a branch a restore's finalize renamed (`<name>-before-restore-<hash>`) outside this run:
+ * a kept original, or one its restore deletes itself. The engine runs a killed run's pending deletes
+ * before any check (a program that makes a Branch's replacement create first leaves the original to
+ * one), and a destroy checks nothing: then the branch is read first and such a one is left. Returns true
+ * when it is left.
+ */
+export async function leftAfterRestore(rt: Runtime, id: string, props: Bag): Promise<boolean> {
+  if (rt.ledger.anyChecked()) return false;
+  const now = await rt
+    .client()
+    .branches.get(String(props.projectId), id)
+    .catch((err: unknown) =>
+      err instanceof ApiError && err.kind === "not_found" ? undefined : Promise.reject(err),
+    );
+  if (!now || now.name === props.name || !REPLACED_BY_RESTORE.test(now.name)) return false;
+  rt.logger(props).info(
+    `branch ${id} ("${now.name}") is the original a restore replaced (its finalize renamed it): left in place, ` +
+      "and the stack no longer manages it",
+  );
   return true;
 }

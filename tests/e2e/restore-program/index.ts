@@ -29,6 +29,33 @@ const snapshot = takeSnapshot
   ? new Snapshot("before", { projectId, branchId: branch.id, name: "before-migration" })
   : undefined;
 
+// An anonymized child of the branch (issue 56), made with the snapshot: two masking rules on its copy.
+const masked = takeSnapshot
+  ? new Branch("masked", {
+      projectId,
+      name: `${config.require("branchName")}-masked`,
+      parentId: branch.id,
+      compute: { minCu: 0.25, maxCu: 0.25 },
+      maskingRules: [
+        {
+          databaseName: "app",
+          schemaName: "public",
+          tableName: "orders",
+          columnName: "email",
+          maskingFunction: "anon.fake_email()",
+        },
+        {
+          databaseName: "app",
+          schemaName: "public",
+          tableName: "orders",
+          columnName: "note",
+          maskingValue: config.get("maskNote") ?? "'hidden'",
+        },
+      ],
+      anonymizeTrigger: config.get("maskTrigger"),
+    })
+  : undefined;
+
 const conn = getConnectionUriOutput({
   projectId,
   branchId: branch.id,
@@ -40,3 +67,6 @@ export const branchId = branch.id;
 export const computeId = branch.computeId;
 export const snapshotId = snapshot?.snapshotId;
 export const connectionUri = conn.uri;
+export const maskedUri = masked
+  ? getConnectionUriOutput({ projectId, branchId: masked.id, databaseName: db.name, roleName: role.name }).uri
+  : undefined;

@@ -325,21 +325,30 @@ test("the Branch's create restores first: onto the branch importId names; anew u
   await expect(q.Database.create(c.inputs)).rejects.toThrow(/did not create it/);
 });
 
-test("a program that makes the engine create first (deleteBeforeReplace: false) is refused before the restore", async () => {
+test("create first (deleteBeforeReplace: false), killed before the pending delete: the kept original stays", async () => {
   const p = program();
   const inputs = { projectId, name: "firstly" };
   const branch = await make(p, "Branch", "firstly", inputs);
   const snap = await api.snapshots.create(projectId, branch.id, { name: "firstly-snap" });
   const news = { ...inputs, restoreFrom: { snapshotId: snap.snapshot.id, original: "keep" } };
   await planBranch(p, "firstly", branch, news);
-  const before = mutationCount(emulator);
-  // The engine's create-first order: the replacement's check and create before the old one's delete.
-  const c = await p.Branch.check({}, { ...shim("Branch", "firstly"), ...news });
-  await expect(p.Branch.create(c.inputs)).rejects.toThrow(
-    /deleteBeforeReplace: false asks; a restore needs the delete first[\s\S]*Nothing was changed/,
+  // The engine's create-first order: the replacement's create before the old one's delete.
+  const restored = await make(p, "Branch", "firstly", news);
+  const kept = restoreNames("firstly", urnOf("Branch", "firstly"), snap.snapshot.id, branch.id).kept;
+  expect((await api.branches.get(projectId, branch.id)).name).toBe(kept);
+  // Killed: the next run (a new process) deletes what the state holds as a pending delete before any
+  // check, and so would a destroy: the renamed original is left.
+  logs = [];
+  const gone = deletes();
+  await program().Branch.delete(branch.id, branch.outs);
+  expect(deletes()).toEqual(gone);
+  expect((await api.branches.get(projectId, branch.id)).name).toBe(kept);
+  expect(logs.join("\n")).toContain(
+    "is the original a restore replaced (its finalize renamed it): left in place",
   );
-  expect(mutationCount(emulator)).toBe(before);
-  expect((await api.branches.get(projectId, branch.id)).name).toBe("firstly");
+  // A branch of the stack's own name is deleted as ever.
+  await program().Branch.delete(restored.id, restored.outs);
+  expect(deletes()[0]).toBe(gone[0] + 1);
 });
 
 test("the same snapshot restored again after keep gets names of its own", async () => {
