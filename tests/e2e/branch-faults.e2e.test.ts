@@ -16,16 +16,15 @@
  * of that name, one read_write compute on it) and zero orphans (no other new branch or compute, and
  * none left after destroy). One emulator for the file, one stack per test.
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import type { FaultOptions } from "../../emulator/faults";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { autoName } from "../../provider/resources/branch/mapping";
-import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
+import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { addResources, cli, pluginPath, killWhenHeld, watchCli } from "./plugin-helpers";
+import { addResources, cli, pluginPath, upKilledWhenHeld } from "./plugin-helpers";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
 useStepBudgets();
@@ -185,22 +184,8 @@ describe.each<[string, string, FaultOptions, string, string | undefined]>([
 });
 
 /** Starts `pulumi up` and SIGKILLs its whole process tree once the branch's create request was carried out. */
-async function upKilledAfterCreateRequest(temp: TempStack): Promise<void> {
-  const hold = emulator.holdAnswers(CREATE_ROUTE);
-  const bin = temp.env.PATH.split(path.delimiter)[0];
-  const args = ["up", "--yes", "--non-interactive", "--stack", temp.stack.name];
-  const child = spawn(path.join(bin, "pulumi"), args, {
-    cwd: temp.workDir,
-    env: { ...process.env, ...temp.env },
-    stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group; the kill below takes the plugins' groups too, as a CI runner's would.
-    detached: true,
-  });
-  trackProcess(args, child);
-  child.stdout.on("data", (d) => capture(String(d)));
-  child.stderr.on("data", (d) => capture(String(d)));
-  await killWhenHeld(child, watchCli(child, args), hold, "the branch's create request");
-}
+const upKilledAfterCreateRequest = (temp: TempStack) =>
+  upKilledWhenHeld(temp, emulator.holdAnswers(CREATE_ROUTE), "the branch's create request", capture);
 
 /** What a CI job does after a killed run: release the lock, drop the pending create. */
 async function afterKill(temp: TempStack): Promise<void> {

@@ -7,13 +7,12 @@
  * stops and names the exact `importId`; following it, the stack manages the killed run's compute.
  * For a read_only and a read_write compute.
  */
-import { spawn } from "child_process";
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
-import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
+import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
 import { useStepBudgets } from "../support/budgets";
-import { killWhenHeld, watchCli } from "./plugin-helpers";
+import { upKilledWhenHeld } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -58,21 +57,13 @@ async function named(branchId: string, name: string) {
 }
 
 /** Starts `pulumi up` and SIGKILLs its whole process tree once the create request was carried out. */
-async function upKilledAfterCreateRequest(): Promise<void> {
-  const hold = emulator.holdAnswers("POST /projects/:project_id/endpoints");
-  const bin = temp.env.PATH.split(path.delimiter)[0];
-  const args = ["up", "--yes", "--non-interactive", "--stack", temp.stack.name];
-  const child = spawn(path.join(bin, "pulumi"), args, {
-    cwd: temp.workDir,
-    env: { ...process.env, ...temp.env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  trackProcess(args, child);
-  child.stdout.on("data", (d) => capture(String(d)));
-  child.stderr.on("data", (d) => capture(String(d)));
-  await killWhenHeld(child, watchCli(child, args), hold, "its create request");
-}
+const upKilledAfterCreateRequest = () =>
+  upKilledWhenHeld(
+    temp,
+    emulator.holdAnswers("POST /projects/:project_id/endpoints"),
+    "its create request",
+    capture,
+  );
 
 const base: Spec[] = [];
 

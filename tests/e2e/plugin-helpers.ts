@@ -3,7 +3,7 @@
  * `pulumi import`, which the Automation API of this version cannot print code for), waits beside a CLI
  * running in the background, and the engine events that show a resource's steps.
  */
-import { execFile, type ChildProcess } from "child_process";
+import { execFile, spawn, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
@@ -146,6 +146,31 @@ export async function killWhenHeld(
   } finally {
     hold.release();
   }
+}
+
+/**
+ * Starts `pulumi up` and SIGKILLs its whole process tree (as a CI runner's cancel does) once `hold` got
+ * the request it waits for, carried out with its answer held back; then lets the answer go.
+ */
+export async function upKilledWhenHeld(
+  temp: TempStack,
+  hold: { received(): Promise<unknown>; release(): void },
+  what: string,
+  capture: (s: string) => void,
+): Promise<void> {
+  const bin = temp.env.PATH.split(path.delimiter)[0];
+  const args = ["up", "--yes", "--non-interactive", "--stack", temp.stack.name];
+  const child = spawn(path.join(bin, "pulumi"), args, {
+    cwd: temp.workDir,
+    env: { ...process.env, ...temp.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group; the kill takes the plugins' groups too.
+    detached: true,
+  });
+  trackProcess(args, child);
+  child.stdout.on("data", (d) => capture(String(d)));
+  child.stderr.on("data", (d) => capture(String(d)));
+  await killWhenHeld(child, watchCli(child, args), hold, what);
 }
 
 /** Adds the resources of a YAML file (code `pulumi import --out` generated) to the stack's program. */

@@ -11,16 +11,15 @@
  * `preview --expect-no-changes` pass; `destroy` leaves nothing the stack made, and `stack rm` needs no
  * `--force`.
  */
-import { spawn } from "child_process";
 import * as path from "path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
-import { createTempStack, trackProcess, type TempStack } from "../../scripts/lib/pulumi";
+import { createTempStack } from "../../scripts/lib/pulumi";
 import { psql } from "../../scripts/lib/psql";
 import { useStepBudgets } from "../support/budgets";
 import { mutationCount } from "../support/requests";
-import { changedCounts, cli, diagnosticsOf, killWhenHeld, persisted, watchCli } from "./plugin-helpers";
+import { changedCounts, cli, diagnosticsOf, persisted, upKilledWhenHeld } from "./plugin-helpers";
 
 useStepBudgets();
 
@@ -43,23 +42,6 @@ afterAll(async () => {
 });
 
 const count = (route: string) => emulator.requestsByRoute()[route] ?? 0;
-
-/** Starts `pulumi up` and SIGKILLs its whole process tree once the emulator carried out a request of `route`. */
-async function upKilledAfter(temp: TempStack, route: string, capture: (s: string) => void): Promise<void> {
-  const hold = emulator.holdAnswers(route);
-  const bin = temp.env.PATH.split(path.delimiter)[0];
-  const args = ["up", "--yes", "--non-interactive", "--stack", temp.stack.name];
-  const child = spawn(path.join(bin, "pulumi"), args, {
-    cwd: temp.workDir,
-    env: { ...process.env, ...temp.env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  trackProcess(args, child);
-  child.stdout.on("data", (d) => capture(String(d)));
-  child.stderr.on("data", (d) => capture(String(d)));
-  await killWhenHeld(child, watchCli(child, args), hold, "its restore request");
-}
 
 /** The result of `sql` run through `uri`; fails with Postgres's error. */
 async function query(uri: string, sql: string): Promise<string> {
@@ -179,7 +161,7 @@ test("a restore declared on the Branch brings the dropped rows back through the 
       count(CREATE_DATABASE),
       count(DELETE_SNAPSHOT),
     ];
-    await upKilledAfter(temp, RESTORE, capture);
+    await upKilledWhenHeld(temp, emulator.holdAnswers(RESTORE), "its restore request", capture);
     expect([count(RESTORE), count(FINALIZE)]).toEqual([1, 0]);
     await temp.stack.cancel();
     await temp.stack.refresh({ clearPendingCreates: true, onOutput: capture, onError: capture });
