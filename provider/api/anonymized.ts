@@ -93,6 +93,8 @@ export function anonymizationPhase(state: string, runAsked: boolean): Anonymizat
 
 /** How {@link AnonymizedCalls.waitForRun} waits. */
 export interface AnonymizationWaitOptions {
+  /** The start's answer: a status older than it is the previous run's, waited past. */
+  startedBy?: AnonymizedStatus;
   /** The longest wait (default 30 minutes: masking rewrites every row of a masked table). */
   timeoutMs?: number;
   /** Ends the wait early (the latest status is returned). */
@@ -177,7 +179,10 @@ export function anonymizedCalls(call: Call, http: HttpClient): AnonymizedCalls {
       for (;;) {
         const s = await status(p, b);
         o.onStatus?.(s);
-        if (anonymizationPhase(s.state, true) !== "waiting" || o.signal?.aborted) return s;
+        // Until the service shows the run a start began, an older status (the last run's end) is no answer.
+        const stale =
+          o.startedBy !== undefined && Date.parse(s.updated_at) < Date.parse(o.startedBy.updated_at);
+        if ((!stale && anonymizationPhase(s.state, true) !== "waiting") || o.signal?.aborted) return s;
         if (clock.now() + pause > deadline) {
           throw new Error(
             `Failed to wait for the anonymization of ${of(p, b)}: it was still ${s.state} after ` +

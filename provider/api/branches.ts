@@ -182,7 +182,8 @@ export function branchCalls(call: Call, http: HttpClient): BranchCalls {
       call(
         route("GET /projects/{project_id}/branches/{branch_id}/schema", { project_id: p, branch_id: b }),
         "read the tables of",
-        `database "${db}" of ${branch(p, b)}`,
+        // The database's name stays out: a masking rule (sensitive) names it.
+        `a database of ${branch(p, b)}`,
         BranchTablesSchema,
         { query: { db_name: db, format: "json" }, map: (r) => r.json?.tables ?? [] },
       ),

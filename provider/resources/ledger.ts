@@ -227,12 +227,12 @@ export class RunLedger {
     if (typeof news.__urn === "string") this.checked.add(news.__urn);
   }
 
-  /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
   /** True once a check ran in this run (a destroy checks nothing; `up` deletes what a killed run left first). */
   anyChecked(): boolean {
     return this.checked.size > 0;
   }
 
+  /** True when `diff` runs for a preview or an update (its inputs were checked), not for a refresh. */
   isPlanning(news: Bag): boolean {
     return typeof news.__urn === "string" && this.checked.has(news.__urn);
   }

@@ -18,6 +18,32 @@ export function anonymized(rules: unknown): rules is BranchMaskingRuleInputs[] {
   return Array.isArray(rules) && rules.length > 0;
 }
 
+/**
+ * True when the branch was made anonymized: it has rules, or a state of its runs (a branch's kind is
+ * fixed at its creation; rules emptied outside the stack do not make it a plain one).
+ */
+export function madeAnonymized(state: Bag): boolean {
+  return anonymized(state.maskingRules) || state.anonymizationState !== undefined;
+}
+
+/** True when both lists hold the same rules, whatever their order (check keeps one rule per column). */
+export function sameRules(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  const key = (r: Bag) => JSON.stringify([r.databaseName, r.schemaName, r.tableName, r.columnName]);
+  const mask = (r: Bag) => JSON.stringify([r.maskingFunction ?? null, r.maskingValue ?? null]);
+  const byKey = new Map((a as Bag[]).map((r) => [key(r), mask(r)]));
+  return (b as Bag[]).every((r) => byKey.get(key(r)) === mask(r));
+}
+
+/** True when the last run of the branch's rules did not end masked: the next update runs them again. */
+export function runOwed(olds: Bag): boolean {
+  return (
+    madeAnonymized(olds) &&
+    typeof olds.anonymizationState === "string" &&
+    olds.anonymizationState !== "anonymized"
+  );
+}
+
 /** The rules as the service takes them. */
 export function apiRules(rules: readonly BranchMaskingRuleInputs[]): MaskingRule[] {
   return rules.map((r) => ({
@@ -48,6 +74,7 @@ export function ruleInputs(rules: readonly MaskingRule[]): BranchMaskingRuleInpu
  */
 export function ruleFailures(inputs: Bag): CheckFailure[] {
   const rules = inputs.maskingRules;
+  if (rules === UNKNOWN) return [];
   if (!anonymized(rules)) {
     return inputs.anonymizeTrigger !== undefined
       ? [
@@ -126,11 +153,11 @@ export async function previewRules(
   const tablesOf = (db: string) => {
     let t = tables.get(db);
     if (!t) {
-      t = api.branches
-        .tables(projectId, branchId, db)
-        .then(
-          (all) => new Map(all.map((x) => [`${x.schema}.${x.name}`, new Set(x.columns.map((c) => c.name))])),
-        );
+      t = api.branches.tables(projectId, branchId, db).then(
+        (all) => new Map(all.map((x) => [`${x.schema}.${x.name}`, new Set(x.columns.map((c) => c.name))])),
+        // Gone since the listing: no tables.
+        (err: unknown) => (isNotFound(err) ? new Map<string, Set<string>>() : Promise.reject(err)),
+      );
       tables.set(db, t);
     }
     return t;
@@ -138,6 +165,9 @@ export async function previewRules(
   const failures: CheckFailure[] = [];
   for (const [i, r] of rules.entries()) {
     if (!known(r)) continue;
+    // A database this program declares on the branch is made in this run, with the tables its migrations
+    // make: left to the run, which fails if they are still missing.
+    if (rt.ledger.declaredBy(`database:${projectId}/${branchId}/${r.databaseName}`)) continue;
     if (!databases.includes(r.databaseName)) {
       failures.push({
         property: `maskingRules[${i}].databaseName`,
@@ -172,15 +202,21 @@ export async function awaitRun(
   projectId: string,
   branchId: string,
   log: ResourceLogger,
+  startedBy?: AnonymizedStatus,
 ): Promise<AnonymizedStatus> {
   log.progress(`masking the data of branch ${branchId} (its masking rules run)`);
-  const status = await rt.client().anonymized.waitForRun(projectId, branchId);
+  const status = await rt.client().anonymized.waitForRun(projectId, branchId, {
+    timeoutMs: rt.deadlineMs(),
+    startedBy,
+    onStatus: (s) => log.progress(`masking the data of branch ${branchId}: ${s.state}`),
+  });
   if (anonymizationPhase(status.state, true) === "failed") {
     throw new Error(
       `Failed to anonymize branch ${branchId}: the run of its masking rules ended in state "${status.state}"` +
-        `${status.failed_at ? ` at ${status.failed_at}` : ""}, and its data may be partly masked. Check that every ` +
-        "rule names an existing database, schema, table and column and a function PostgreSQL Anonymizer has, " +
-        "then change anonymizeTrigger to run them again.",
+        `${status.failed_at ? ` at ${status.failed_at}` : ""}, and its data may be partly masked or not at all. ` +
+        "Check that every rule names an existing database, schema, table and column and a function PostgreSQL " +
+        "Anonymizer has, then run `pulumi up` again: while the last run is not `anonymized`, every update runs " +
+        "the rules again.",
     );
   }
   log.info(

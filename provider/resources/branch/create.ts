@@ -107,7 +107,21 @@ export async function create(rt: Runtime, i: Checked<BranchInputs>): Promise<pul
       .getAnnotated(i.projectId, b.id)
       .catch(() => ({ branch: b, annotation: undefined }));
     const ep = await readWriteCompute(api, i.projectId, b.id).catch(() => undefined);
-    throw keptInStack(describeBranch(branch), err, branch.id, toOutputs(i, now.branch, ep, now.annotation));
+    // An anonymized branch's state: one whose run did not end masked runs its rules at the next update.
+    const extra = anonymized(i.maskingRules)
+      ? {
+          anonymizationState: await api.anonymized
+            .status(i.projectId, b.id)
+            .then((s) => s.state)
+            .catch(() => "error"),
+        }
+      : {};
+    throw keptInStack(
+      describeBranch(branch),
+      err,
+      branch.id,
+      toOutputs(i, now.branch, ep, now.annotation, extra),
+    );
   }
 }
 

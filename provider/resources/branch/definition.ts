@@ -241,9 +241,10 @@ export const BRANCH_DEFINITION = {
         "these rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent " +
         "keeping the originals; the create waits for the run. Checked at preview against the parent's " +
         "databases, tables and columns. A change of the rules is applied in place and masks nothing by " +
-        "itself: change `anonymizeTrigger` to run them again. Declaring rules on a branch made without " +
-        "them, or removing them all, replaces the branch (masked data never comes back). Secret: Neon's " +
-        "document marks every field of a rule sensitive.",
+        "itself: change `anonymizeTrigger` to run them again; a reset (`resetTrigger`) runs them right after " +
+        "it, and a run that did not end masked is run again by the next update. Declaring rules on a branch " +
+        "made without them, or removing them all, replaces the branch (its kind is fixed when it is made). " +
+        "Secret: Neon's document marks every field of a rule sensitive.",
     },
     triggerInput(
       "anonymizeTrigger",

@@ -225,6 +225,8 @@ export function checkInputs(
       reason: `importId names project ${v.importId.split("/")[0]} but projectId is ${v.projectId}; make them the same`,
     });
   }
+  // No rules is a plain branch: an empty list is left out, as if never given.
+  if (Array.isArray(inputs.maskingRules) && inputs.maskingRules.length === 0) delete inputs.maskingRules;
   if (checked.parsed) failures.push(...ruleFailures(inputs));
   return inputsChecked(inputs, failures);
 }

@@ -232,8 +232,9 @@ async function diff(
     // restores onto it, then deletes or keeps it), and the engine deletes first what follows the branch.
     return diffResult(d, true);
   }
-  if (rt.ledger.isPlanning(news) && d.replaces.length === 0 && anonymized(news.maskingRules)) {
-    await planMasking(rt, id, news, d.updates);
+  if (rt.ledger.isPlanning(news) && anonymized(news.maskingRules)) {
+    if (d.replaces.length === 0) await planMasking(rt, id, olds, news, d.updates);
+    else await planMaskedReplacement(rt, id, news);
   }
   if (rt.ledger.isPlanning(news)) {
     const log = rt.logger(news);
@@ -368,10 +369,28 @@ export const branchSteps: ResourceSteps<Inputs, BranchOutputs> = {
  * An anonymized branch's changed rules are judged against its own tables (nothing sent); what the
  * update does with them is said: new rules mask nothing until anonymizeTrigger changes.
  */
-async function planMasking(rt: Runtime, id: string, news: Checked<Inputs>, updates: string[]): Promise<void> {
+async function planMasking(
+  rt: Runtime,
+  id: string,
+  olds: State,
+  news: Checked<Inputs>,
+  updates: string[],
+): Promise<void> {
   const rules = news.maskingRules;
   if (!anonymized(rules)) return;
   const log = rt.logger(news);
+  if (updates.includes("anonymizationState")) {
+    log.warn(
+      `the last run of the masking rules of branch ${id} ended "${String(olds.anonymizationState)}", not ` +
+        "anonymized: this update runs them again",
+    );
+  }
+  if (updates.includes("resetTrigger")) {
+    log.warn(
+      `branch ${id} is anonymized: the reset brings its parent's data back, and its masking rules run again ` +
+        "right after it",
+    );
+  }
   if (updates.includes("maskingRules")) {
     const failures = await previewRules(rt, String(news.projectId), id, rules, "the branch");
     if (failures.length > 0) {
@@ -389,5 +408,31 @@ async function planMasking(rt: Runtime, id: string, news: Checked<Inputs>, updat
   }
   if (updates.includes("anonymizeTrigger")) {
     log.warn(`anonymizeTrigger changed: the masking rules of branch ${id} run again on its current data`);
+  }
+}
+
+/**
+ * A replacement of an anonymized branch (rules declared on a plain one, a new parent…): its rules are
+ * judged against the new branch's parent before the engine deletes the old branch, nothing sent.
+ */
+async function planMaskedReplacement(rt: Runtime, id: string, news: Checked<Inputs>): Promise<void> {
+  const rules = news.maskingRules;
+  const projectId = news.projectId;
+  if (!anonymized(rules) || typeof projectId !== "string" || projectId === UNKNOWN) return;
+  const parent =
+    news.parentId ??
+    (
+      await rt
+        .client()
+        .branches.list(projectId)
+        .catch(() => [])
+    ).find((b) => b.default)?.id;
+  if (!parent || parent === UNKNOWN) return;
+  const failures = await previewRules(rt, projectId, parent, rules, "its new parent");
+  if (failures.length > 0) {
+    throw new Error(
+      `Failed to replace branch ${id} with an anonymized one: ` +
+        `${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}. Nothing was changed.`,
+    );
   }
 }

@@ -17,7 +17,7 @@ import { BRANCH_DEFINITION } from "./definition";
 import { definedDiff, type DefinedDiff } from "../compare";
 import { stableNames, UNKNOWN } from "../definition";
 import { normalizedTime } from "./inputs";
-import { anonymized } from "./anonymized";
+import { anonymized, madeAnonymized, runOwed, sameRules } from "./anonymized";
 import type { BranchComputeInputs, BranchInputs, BranchOutputs } from "./types";
 
 /**
@@ -34,14 +34,23 @@ export function diffBranch(olds: Stated<BranchOutputs>, news: Checked<BranchInpu
     news,
   );
   // A branch becomes anonymized, or stops being, only by a new branch: masked data never comes back.
-  if (
-    d.updates.includes("maskingRules") &&
-    (news.maskingRules as unknown) !== UNKNOWN &&
-    anonymized(olds.maskingRules) !== anonymized(news.maskingRules)
-  ) {
-    d.updates = d.updates.filter((k) => k !== "maskingRules");
-    d.replaces.push("maskingRules");
-    d.stables = [];
+  // Rules unknown at preview on a plain branch may make it anonymized: shown as the replacement it may be.
+  if (d.updates.includes("maskingRules")) {
+    const unknown = (news.maskingRules as unknown) === UNKNOWN;
+    if (unknown ? !madeAnonymized(olds) : madeAnonymized(olds) !== anonymized(news.maskingRules)) {
+      d.updates = d.updates.filter((k) => k !== "maskingRules");
+      d.replaces.push("maskingRules");
+      d.stables = [];
+    } else if (!unknown && sameRules(olds.maskingRules, news.maskingRules)) {
+      // The same rules in another order (the service's): no change.
+      d.updates = d.updates.filter((k) => k !== "maskingRules");
+      d.changes = d.replaces.length + d.updates.length + d.refused.length > 0;
+    }
+  }
+  // The last run of its rules did not end masked (failed, or interrupted): the update runs them.
+  if (d.replaces.length === 0 && anonymized(news.maskingRules) && runOwed(olds)) {
+    d.updates.push("anonymizationState");
+    d.changes = true;
   }
   // A restore is asked for by another snapshot only: `original` is read at the restore alone.
   if (d.replaces.includes("restoreFrom") && !restoreAsked(olds, news)) {

@@ -496,7 +496,7 @@ export async function leftAfterRestore(rt: Runtime, id: string, props: Bag): Pro
     .catch((err: unknown) =>
       err instanceof ApiError && err.kind === "not_found" ? undefined : Promise.reject(err),
     );
-  if (!now || now.name === props.name || !REPLACED_BY_RESTORE.test(now.name)) return false;
+  if (!now || !REPLACED_BY_RESTORE.test(now.name)) return false;
   rt.logger(props).info(
     `branch ${id} ("${now.name}") is the original a restore replaced (its finalize renamed it): left in place, ` +
       "and the stack no longer manages it",

@@ -235,8 +235,10 @@ export interface BranchArgs {
    * rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the
    * originals; the create waits for the run. Checked at preview against the parent's databases, tables and
    * columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger`
-   * to run them again. Declaring rules on a branch made without them, or removing them all, replaces the
-   * branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+   * to run them again; a reset (`resetTrigger`) runs them right after it, and a run that did not end masked
+   * is run again by the next update. Declaring rules on a branch made without them, or removing them all,
+   * replaces the branch (its kind is fixed when it is made). Secret: Neon's document marks every field of a
+   * rule sensitive.
    */
   maskingRules?: pulumi.Input<pulumi.Input<BranchMaskingRuleArgs>[]>;
   /**
@@ -333,8 +335,10 @@ export interface BranchOutputs {
    * rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the
    * originals; the create waits for the run. Checked at preview against the parent's databases, tables and
    * columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger`
-   * to run them again. Declaring rules on a branch made without them, or removing them all, replaces the
-   * branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+   * to run them again; a reset (`resetTrigger`) runs them right after it, and a run that did not end masked
+   * is run again by the next update. Declaring rules on a branch made without them, or removing them all,
+   * replaces the branch (its kind is fixed when it is made). Secret: Neon's document marks every field of a
+   * rule sensitive.
    */
   maskingRules?: BranchMaskingRuleOutputs[];
   /**
@@ -453,8 +457,10 @@ export interface BranchInputs {
    * rules mask its own copy of the data (PostgreSQL Anonymizer's static masking), the parent keeping the
    * originals; the create waits for the run. Checked at preview against the parent's databases, tables and
    * columns. A change of the rules is applied in place and masks nothing by itself: change `anonymizeTrigger`
-   * to run them again. Declaring rules on a branch made without them, or removing them all, replaces the
-   * branch (masked data never comes back). Secret: Neon's document marks every field of a rule sensitive.
+   * to run them again; a reset (`resetTrigger`) runs them right after it, and a run that did not end masked
+   * is run again by the next update. Declaring rules on a branch made without them, or removing them all,
+   * replaces the branch (its kind is fixed when it is made). Secret: Neon's document marks every field of a
+   * rule sensitive.
    */
   maskingRules?: BranchMaskingRuleInputs[];
   /**

@@ -3,7 +3,8 @@
  * parent (keeping the old state under a new name when the branch has children); a creation an earlier
  * run left unfinished is finished first. Every change waits for its operations.
  */
-import { anonymized, apiRules, awaitRun, ruleInputs } from "./anonymized";
+import { anonymizationPhase } from "../../api";
+import { anonymized, apiRules, awaitRun, madeAnonymized, ruleInputs } from "./anonymized";
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, type Branch, type BranchUpdateBody } from "../../api";
 import { ensureStarted } from "../compute/recovery";
@@ -43,7 +44,7 @@ export async function read(rt: Runtime, id: string, props?: State): Promise<pulu
   const b = found.branch;
   const old: State = props ?? {};
   // An anonymized branch: its rules and state as the service has them (drift shows in the diff).
-  const extra = anonymized(old.maskingRules)
+  const extra = madeAnonymized(old)
     ? {
         maskingRules: ruleInputs(await api.anonymized.getRules(projectId, b.id)),
         anonymizationState: (await api.anonymized.status(projectId, b.id)).state,
@@ -122,9 +123,15 @@ export async function applyChanges(
           (updates.includes("anonymizeTrigger") ? "" : "; they run when anonymizeTrigger changes"),
       );
     }
-    if (updates.includes("anonymizeTrigger")) {
-      await api.anonymized.start(projectId, id);
-      await awaitRun(rt, projectId, id, log);
+    // A new trigger asks for a run; a reset brought the parent's data back; a run owed (the last one did
+    // not end masked) is made, or waited for while one goes on.
+    if (["anonymizeTrigger", "resetTrigger", "anonymizationState"].some((k) => updates.includes(k))) {
+      const now = await api.anonymized.status(projectId, id);
+      const started =
+        anonymizationPhase(now.state, false) !== "waiting"
+          ? await api.anonymized.start(projectId, id)
+          : undefined;
+      await awaitRun(rt, projectId, id, log, started);
     }
   }
 }

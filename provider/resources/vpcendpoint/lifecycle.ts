@@ -76,7 +76,7 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   const fail = (property: string, reason: string) => ({ inputs: news, failures: [{ property, reason }] });
   if (!known(orgId) || !known(vpcEndpointId)) return { inputs };
   const isNew = isNewResource(olds);
-  if (!isNew && known(regionId) && olds.regionId !== regionId) {
+  if (!isNew && known(regionId) && olds.regionId !== regionId && olds.vpcEndpointId === vpcEndpointId) {
     return fail(
       "regionId",
       `regionId cannot change (${String(olds.regionId)} → ${regionId}): an endpoint lives in the AWS region it was ` +

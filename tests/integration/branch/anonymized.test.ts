@@ -176,3 +176,73 @@ test("a lost answer to the create makes no second branch; the run is waited for"
   expect(await query(made.id, "SELECT count(*) FROM users WHERE email LIKE '%corp.example'")).toBe("0");
   await p.Branch.delete(made.id, made.outs as Props);
 });
+
+test("a reset runs the rules again; a failed run is run again by the next update; drift stays an update", async () => {
+  const p = program();
+  const c = await p.Branch.check({}, news("pr-again", { maskingRules: [rule(EMAIL)] }));
+  const made = await p.Branch.create(c.inputs);
+  const outs = made.outs as Props;
+  // A reset brings the parent's rows back: the rules run right after it.
+  const r = await p.Branch.check(
+    c.inputs,
+    news("pr-again", { maskingRules: [rule(EMAIL)], resetTrigger: "1" }),
+  );
+  const d = await p.Branch.diff(made.id, outs, r.inputs);
+  expect(d).toMatchObject({ changes: true, replaces: [] });
+  expect(logs.join("\n")).toContain("its masking rules run again right after it");
+  const reset = await p.Branch.update(made.id, outs, r.inputs);
+  expect(await query(made.id, "SELECT count(*) FROM users WHERE email LIKE '%corp.example'")).toBe("0");
+
+  // Rules emptied outside the stack: the refresh shows it, and the next update sets them again in place.
+  await api.anonymized.setRules(projectId, made.id, []);
+  const read = await p.Branch.read(made.id, reset.outs as Props);
+  expect((read.props as Props).maskingRules).toEqual([]);
+  const drift = await p.Branch.diff(made.id, read.props as Props, r.inputs);
+  expect(drift).toMatchObject({ changes: true, replaces: [] });
+  const back = await p.Branch.update(made.id, read.props as Props, r.inputs);
+  // The same rules in another order are no change.
+  const two = [rule(EMAIL), rule(NAME)];
+  const t = await p.Branch.check(r.inputs, news("pr-again", { maskingRules: two, resetTrigger: "1" }));
+  const set = await p.Branch.update(made.id, back.outs as Props, t.inputs);
+  const swapped = await p.Branch.check(
+    t.inputs,
+    news("pr-again", { maskingRules: [...two].reverse(), resetTrigger: "1" }),
+  );
+  expect((await p.Branch.diff(made.id, set.outs as Props, swapped.inputs)).changes).toBe(false);
+  await p.Branch.delete(made.id, set.outs as Props);
+
+  // A run that fails (a function the service lacks): the branch is kept, the next update runs again.
+  const bad = [rule({ ...EMAIL, maskingFunction: "anon.nope()" })];
+  const b = await p.Branch.check({}, news("pr-failed", { maskingRules: bad }));
+  const err = (await p.Branch.create(b.inputs).catch((e: unknown) => e)) as {
+    properties?: Props;
+    id?: string;
+  };
+  expect(String(err)).toMatch(/run `pulumi up` again: while the last run is not `anonymized`/);
+  expect(err.properties?.anonymizationState).toBe("error");
+  const fixed = await p.Branch.check(b.inputs, news("pr-failed", { maskingRules: [rule(EMAIL)] }));
+  expect((await p.Branch.diff(String(err.id), err.properties as Props, fixed.inputs)).changes).toBe(true);
+  const ran = await p.Branch.update(String(err.id), err.properties as Props, fixed.inputs);
+  expect((ran.outs as Props).anonymizationState).toBe("anonymized");
+  expect(await query(String(err.id), "SELECT count(*) FROM users WHERE email LIKE '%corp.example'")).toBe(
+    "0",
+  );
+  await p.Branch.delete(String(err.id), ran.outs as Props);
+});
+
+test("rules declared on a plain branch are judged before its replacement deletes it", async () => {
+  const p = program();
+  const c = await p.Branch.check({}, news("pr-plain", {}));
+  const made = await p.Branch.create(c.inputs);
+  const before = mutationCount(emulator);
+  const bad = await p.Branch.check(
+    c.inputs,
+    news("pr-plain", { maskingRules: [rule({ ...EMAIL, tableName: "nope" })] }),
+  );
+  expect(bad.failures ?? []).toEqual([]);
+  await expect(p.Branch.diff(made.id, made.outs as Props, bad.inputs)).rejects.toThrow(
+    /Failed to replace branch .* with an anonymized one: maskingRules\[0\]\.tableName .*Nothing was changed/,
+  );
+  expect(mutationCount(emulator)).toBe(before);
+  await p.Branch.delete(made.id, made.outs as Props);
+});

@@ -316,7 +316,7 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       method: "GET",
       url: "/projects/p%2F1/branches/br%3F1/schema?db_name=db+1&format=json",
       route: "GET /projects/{project_id}/branches/{branch_id}/schema",
-      failed: 'Failed to read the tables of database "db 1" of branch br?1 of project p/1',
+      failed: "Failed to read the tables of a database of branch br?1 of project p/1",
     },
   ],
   [
