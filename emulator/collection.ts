@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { notFound } from "./errors";
-import type { Ctx, Router } from "./context";
+import type { Ctx, Router, ServiceRouter } from "./context";
 import type { Branch, Org, Project } from "./state";
 import type { Store } from "./store";
 
@@ -58,6 +58,8 @@ export interface Resource {
   collections?: readonly Collection<unknown>[];
   /** Registers its routes (paths under `/api/v2`). */
   routes(r: Router): void;
+  /** Registers the public routes of a service it runs (Neon Auth's endpoints, the Data API's URL). */
+  service?(s: ServiceRouter): void;
 }
 
 /** Declares a resource (see {@link Resource}); the identity, for its type. */

@@ -151,6 +151,29 @@ export class Ctx {
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
 
 /** Registers API routes; each route module receives one. */
+/**
+ * A request to a service a branch runs beside the API (Neon Auth's endpoints, the Data API's URL):
+ * public paths outside `/api/v2`, authorized by their own tokens, not by an API key.
+ */
+export interface ServiceRequest {
+  readonly emu: Emulator;
+  readonly params: Record<string, string>;
+  readonly body: unknown;
+  /** The `Authorization` header's bearer token, if any. */
+  readonly bearer?: string;
+}
+
+/** Registers the routes of a service (see {@link ServiceRequest}); paths are whole (`/data-api/…`). */
+export interface ServiceRouter {
+  get(path: string, h: (req: ServiceRequest) => Promise<Reply> | Reply): void;
+  post(path: string, h: (req: ServiceRequest) => Promise<Reply> | Reply): void;
+}
+
+/** The origin (`http://host:port`) a request reached the emulator at: the URLs it hands out start so. */
+export function originOf(req: FastifyRequest): string {
+  return `${req.protocol}://${req.headers.host ?? "127.0.0.1"}`;
+}
+
 export interface Router {
   get(path: string, h: Handler): void;
   post(path: string, h: Handler): void;

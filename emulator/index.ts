@@ -192,6 +192,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     (r) => {
       for (const res of resources) res.routes(r);
     },
+    (s) => {
+      for (const res of resources) res.service?.(s);
+    },
   );
   if (options.postgres) {
     emu.realPg = RealPostgres.start(

@@ -16,6 +16,8 @@ import { roleRoutes } from "./routes/roles";
 import { snapshotResource } from "./routes/snapshots";
 import { spendingLimit } from "./routes/billing";
 import { privateNetworking } from "./routes/vpc";
+import { neonAuthResource } from "./routes/neonauth";
+import { dataApiResource } from "./routes/dataapi";
 
 export const RESOURCES: readonly Resource[] = [
   { name: "projects", routes: projectRoutes },
@@ -29,4 +31,6 @@ export const RESOURCES: readonly Resource[] = [
   anonymizedResource,
   privateNetworking,
   spendingLimit,
+  neonAuthResource,
+  dataApiResource,
 ];

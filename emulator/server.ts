@@ -25,9 +25,9 @@ import type { RealPostgres } from "./postgres";
 import { carriesRetired, omitDeprecated } from "./deprecated";
 import { tryLogin } from "./roles";
 import { LoginBody, parseBody } from "./validation";
-import { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
+import { Ctx, type Handler, type Principal, type Reply, type Router, type ServiceRouter } from "./context";
 
-export { Ctx, type Handler, type Principal, type Reply, type Router } from "./context";
+export { Ctx, type Handler, type Principal, type Reply, type Router, type ServiceRouter } from "./context";
 
 export const API_PREFIX = "/api/v2";
 
@@ -83,6 +83,7 @@ export class Emulator {
     readonly settings: ServerSettings,
     store: Store,
     registerRoutes: (r: Router) => void,
+    registerServices: (s: ServiceRouter) => void = () => undefined,
   ) {
     this.store = store;
     this.app = Fastify({
@@ -140,6 +141,31 @@ export class Emulator {
       put: route("PUT"),
       delete: route("DELETE"),
     });
+    // The services' public routes: no API key, no fault injection; the state is saved after each.
+    const service =
+      (method: "GET" | "POST") =>
+      (url: string, h: Parameters<ServiceRouter["get"]>[1]) =>
+        app.route({
+          method,
+          url,
+          handler: async (req, reply) => {
+            const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+            let out: Reply;
+            try {
+              out = await h({
+                emu: this,
+                params: req.params as Record<string, string>,
+                body: req.body,
+                ...(m ? { bearer: m[1] } : {}),
+              });
+            } finally {
+              this.store.saveIfDirty();
+            }
+            reply.code(out.status ?? 200);
+            return out.body === undefined ? reply.send() : out.body;
+          },
+        });
+    registerServices({ get: service("GET"), post: service("POST") });
     this.registerAdmin();
   }
 

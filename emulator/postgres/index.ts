@@ -28,7 +28,7 @@ import { iso } from "../store";
 import type { Store } from "../store";
 import type { Endpoint } from "../state";
 import { findPostgres, own, run, type PgBinaries } from "./binaries";
-import { wantedCatalog, type WantedCatalog } from "./catalog";
+import { ident, literal, wantedCatalog, type WantedCatalog } from "./catalog";
 import { PgFleet } from "./fleet";
 import { snapshots } from "../routes/snapshots";
 import type { Collection } from "../collection";
@@ -313,6 +313,43 @@ export class RealPostgres {
         : await this.fleet.start(branchId, this.catalogOf(branchId));
       try {
         const out = await this.fleet.sql(this.fleet.dirOf(branchId), server.port, database, TABLES_SQL, true);
+        return JSON.parse(out.trim() || "[]") as unknown[];
+      } finally {
+        if (!running) await this.fleet.stop(branchId);
+      }
+    });
+  }
+
+  /**
+   * The rows of `schema.table` of `database` on a branch as JSON objects, at most `limit` (the Data API's
+   * read), or `undefined` when the database has no such table. Read as the superuser, on the branch's
+   * running server or on one started for the read and stopped again (as a schema read does).
+   */
+  rowsOf(
+    branchId: string,
+    database: string,
+    schema: string,
+    table: string,
+    limit?: number,
+  ): Promise<unknown[] | undefined> {
+    return this.queue(async () => {
+      const running = this.fleet.servers.has(branchId);
+      const server = running
+        ? this.fleet.servers.get(branchId)!
+        : await this.fleet.start(branchId, this.catalogOf(branchId));
+      try {
+        const dir = this.fleet.dirOf(branchId);
+        const name = `${ident(schema)}.${ident(table)}`;
+        const found = await this.fleet.sql(dir, server.port, database, `SELECT to_regclass(${literal(name)}) IS NOT NULL`, true);
+        if (found.trim() !== "t") return undefined;
+        const cap = limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(limit))}` : "";
+        const out = await this.fleet.sql(
+          dir,
+          server.port,
+          database,
+          `SELECT coalesce(json_agg(r), '[]'::json) FROM (SELECT * FROM ${name}${cap}) r`,
+          true,
+        );
         return JSON.parse(out.trim() || "[]") as unknown[];
       } finally {
         if (!running) await this.fleet.stop(branchId);

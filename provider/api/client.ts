@@ -34,6 +34,8 @@ import { permissionCalls, type PermissionCalls } from "./permissions";
 import { snapshotCalls, type SnapshotCalls } from "./snapshots";
 import { anonymizedCalls, type AnonymizedCalls } from "./anonymized";
 import { organizationCalls, type OrganizationCalls } from "./organizations";
+import { neonAuthCalls, type NeonAuthCalls } from "./neonauth";
+import { dataApiCalls, type DataApiCalls } from "./dataapi";
 import { projectLockWait } from "./projectlock";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
@@ -83,6 +85,9 @@ export interface NeonClient {
   anonymized: AnonymizedCalls;
   /** Organizations: their plan, the regions, private networking and the spending limit. */
   organizations: OrganizationCalls;
+  /** Neon Auth of a branch, and the Data API of a branch's database. */
+  neonAuth: NeonAuthCalls;
+  dataApi: DataApiCalls;
   users: {
     /** The user whose personal API key this client uses (403 for organization and project keys). */
     me(): Promise<CurrentUser>;
@@ -244,6 +249,8 @@ export function buildClient(http: HttpClient): NeonClient {
     snapshots: snapshotCalls(call),
     anonymized: anonymizedCalls(call, http),
     organizations: organizationCalls(call),
+    neonAuth: neonAuthCalls(call),
+    dataApi: dataApiCalls(call),
     users,
     apiKeys,
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),

@@ -40,6 +40,13 @@ export {
   type VpcEndpointDetails,
   type VpcEndpointRef,
 } from "./organizations";
+export {
+  type NeonAuthCalls,
+  type NeonAuthCreated,
+  type NeonAuthIntegration,
+  type NeonAuthOauthProvider,
+} from "./neonauth";
+export { type DataApi, type DataApiCalls, type DataApiCreateBody, type DataApiSettings } from "./dataapi";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, isNotFound, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

@@ -6,6 +6,7 @@
 import { LOOKUPS, OBJECT_TYPES, RESOURCES as KINDS } from "../registry";
 import { PACKAGE } from "../resources/classes";
 import type { PropertyDef, PropertyType, ResourceDef } from "../resources/definition";
+import { isPlainType } from "../resources/definition";
 import { SETTINGS } from "../resources/settings";
 
 export { PACKAGE };
@@ -26,7 +27,11 @@ type Json = Record<string, unknown>;
 function typeSpec(t: PropertyType): Json {
   if (typeof t === "string") return { type: t };
   if ("map" in t) return { type: "object", additionalProperties: { type: t.map } };
-  if ("arrayOf" in t) return { type: "array", items: { $ref: `#/types/${token(t.arrayOf)}` } };
+  if ("arrayOf" in t) {
+    // A list of plain values (`NeonAuth.trustedDomains`) or of one of the package's object types.
+    const items = isPlainType(t.arrayOf) ? { type: t.arrayOf } : { $ref: `#/types/${token(t.arrayOf)}` };
+    return { type: "array", items };
+  }
   return { $ref: `#/types/${token(t.object)}` };
 }
 

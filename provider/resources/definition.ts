@@ -51,6 +51,16 @@ export const PACKAGE = "neoncompute";
 /** A property's type. Object types are named by their key in {@link Definitions.types}. */
 export type PropertyType =
   "string" | "number" | "integer" | "boolean" | { map: "string" } | { arrayOf: string } | { object: string };
+// `arrayOf` names an object type of the package, or a plain type ("string": a list of strings).
+
+/** Whether an `arrayOf` names a plain type (a list of strings) rather than an object type. */
+export function isPlainType(name: string): name is "string" | "number" | "integer" | "boolean" {
+  return name === "string" || name === "number" || name === "integer" || name === "boolean";
+}
+
+/** The TypeScript type of a plain type. */
+export const plainTs = (name: "string" | "number" | "integer" | "boolean"): string =>
+  name === "integer" ? "number" : name;
 
 /** What changing an input does to an existing resource. */
 export type ChangeEffect =

@@ -4,6 +4,7 @@
  */
 import { RESOURCES } from "../../provider/registry";
 import type { LookupDef, PropertyDef, PropertyType, ResourceDef } from "../../provider/resources/definition";
+import { isPlainType } from "../../provider/resources/definition";
 import { LOOKUPS, OBJECT_TYPES } from "../../provider/registry";
 import { CONFIG, PACKAGE } from "../../provider/plugin/schema";
 
@@ -13,6 +14,7 @@ function typeText(t: PropertyType, e?: readonly string[]): string {
   if (e) return e.map((v) => `\`"${v}"\``).join(" \\| ");
   if (typeof t === "string") return t;
   if ("map" in t) return `map of ${t.map}`;
+  if ("arrayOf" in t && isPlainType(t.arrayOf)) return `list of ${t.arrayOf}`;
   if ("arrayOf" in t) return `list of [${t.arrayOf}](lookups.md#${t.arrayOf.toLowerCase()})`;
   return `[${t.object}](lookups.md#${t.object.toLowerCase()})`;
 }

@@ -6,6 +6,7 @@
  * shows are the definition's, and a property is declared once. A test fails when a file is stale.
  */
 import type { ObjectTypeDef, PropertyDef, PropertyType } from "../../provider/resources/definition";
+import { isPlainType, plainTs } from "../../provider/resources/definition";
 import { RESOURCES } from "../../provider/registry";
 import { LOOKUPS, OBJECT_TYPES } from "../../provider/lookups/definitions";
 
@@ -20,6 +21,7 @@ function valueType(type: PropertyType, p: PropertyDef, face: Face): string {
   }
   if ("map" in type) return `Record<string, ${input("string")}>`;
   // A list of one of the resource's object types (`SnapshotSchedule.schedule`), in this face.
+  if ("arrayOf" in type && isPlainType(type.arrayOf)) return `${input(plainTs(type.arrayOf))}[]`;
   if ("arrayOf" in type) return `${input(`${type.arrayOf}${face}`)}[]`;
   return `${type.object}${face}`;
 }
@@ -80,7 +82,7 @@ function objectTypesOf(props: readonly PropertyDef[], known: readonly ObjectType
     const t = p.type;
     const name =
       typeof t !== "object" ? undefined : "object" in t ? t.object : "arrayOf" in t ? t.arrayOf : undefined;
-    if (!name) return [];
+    if (!name || isPlainType(name)) return [];
     const found = known.find((o) => o.name === name);
     if (!found) throw new Error(`${p.name}: object type ${name} is not among the resource's objectTypes`);
     return [found];
@@ -198,7 +200,7 @@ function plainType(p: PropertyDef): string {
     return t === "boolean" ? "boolean" : "number";
   }
   if ("map" in t) return "Record<string, string>";
-  if ("arrayOf" in t) return `${t.arrayOf}[]`;
+  if ("arrayOf" in t) return `${isPlainType(t.arrayOf) ? plainTs(t.arrayOf) : t.arrayOf}[]`;
   return t.object;
 }
 
