@@ -58,6 +58,16 @@ import type { ProjectVpcEndpointInputs } from "./resources/projectvpcendpoint/ty
 import { SPENDING_LIMIT_DEFINITION, SPENDING_LIMIT_NOUN } from "./resources/spendinglimit/definition";
 import type * as spendingLimitLifecycle from "./resources/spendinglimit/lifecycle";
 import type { SpendingLimitInputs } from "./resources/spendinglimit/types";
+import {
+  NEON_AUTH_DEFINITION,
+  NEON_AUTH_NOUN,
+  NEON_AUTH_OAUTH_PROVIDER_TYPE,
+} from "./resources/neonauth/definition";
+import type * as neonAuthLifecycle from "./resources/neonauth/lifecycle";
+import type { NeonAuthInputs } from "./resources/neonauth/types";
+import { DATA_API_DEFINITION, DATA_API_NOUN, DATA_API_SETTINGS_TYPE } from "./resources/dataapi/definition";
+import type * as dataApiLifecycle from "./resources/dataapi/lifecycle";
+import type { DataApiInputs } from "./resources/dataapi/types";
 import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind, ResourceSteps } from "./resources/kit";
 
@@ -253,6 +263,38 @@ export const spendingLimit = entry<SpendingLimitInputs>(
   },
 );
 
+export const neonAuth = entry<NeonAuthInputs>(
+  () => (require("./resources/neonauth/lifecycle") as typeof neonAuthLifecycle).neonAuthSteps,
+  {
+    definition: NEON_AUTH_DEFINITION,
+    noun: NEON_AUTH_NOUN,
+    adoptInput: "importId",
+    objectTypes: [NEON_AUTH_OAUTH_PROVIDER_TYPE],
+    // A branch has one Neon Auth: a replacement disables it before enabling it again.
+    classes: { deleteBeforeReplace: true },
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
+export const dataApi = entry<DataApiInputs>(
+  () => (require("./resources/dataapi/lifecycle") as typeof dataApiLifecycle).dataApiSteps,
+  {
+    definition: DATA_API_DEFINITION,
+    noun: DATA_API_NOUN,
+    adoptInput: "importId",
+    objectTypes: [DATA_API_SETTINGS_TYPE],
+    // A database has one Data API: a replacement deletes it before creating it again.
+    classes: { deleteBeforeReplace: true },
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
 /** The resources, in schema and docs order. */
 export const RESOURCES: readonly ResourceKind[] = [
   compute,
@@ -267,6 +309,8 @@ export const RESOURCES: readonly ResourceKind[] = [
   vpcEndpoint,
   projectVpcEndpoint,
   spendingLimit,
+  neonAuth,
+  dataApi,
 ];
 
 export { LOOKUPS };

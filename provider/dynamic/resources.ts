@@ -18,6 +18,8 @@ import type {
   ProjectVpcEndpointOutputs,
 } from "../resources/projectvpcendpoint/types";
 import type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
+import type { NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
+import type { DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -43,6 +45,8 @@ export type {
   ProjectVpcEndpointOutputs,
 } from "../resources/projectvpcendpoint/types";
 export type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
+export type { NeonAuthOauthProviderArgs, NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
+export type { DataApiSettingsArgs, DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
 /** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Compute`. */
 export const COMPUTE_TYPE_TOKEN = dynamicTypeToken(registry.compute.definition);
 /** The keys seeded on every {@link Compute} so that each output appears on the class. */
@@ -204,3 +208,32 @@ export const SPENDING_LIMIT_TYPE_TOKEN = dynamicTypeToken(registry.spendingLimit
  */
 export const SpendingLimit = dynamicClass<SpendingLimitArgs, SpendingLimitOutputs>(registry.spendingLimit);
 export type SpendingLimit = InstanceType<typeof SpendingLimit>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:NeonAuth`. */
+export const NEON_AUTH_TYPE_TOKEN = dynamicTypeToken(registry.neonAuth.definition);
+/**
+ * Neon Auth on a branch (Beta in Neon's API): the branch's user sign-in service, its users kept in the
+ * `neon_auth` schema of one database. One per branch: a branch that already has Neon Auth that no resource of
+ * the stack manages fails at preview with the exact `importId`, and two resources of one branch fail there
+ * too. Enabling it starts no operation. Its settings (trusted domains, OAuth providers, email and password
+ * sign-in, localhost) change in place; its `baseUrl` and `jwksUrl` are outputs (the JWKS holds the public
+ * keys that verify its users' tokens: give it to a `DataApi`). Deleting the resource disables Neon Auth and
+ * keeps the users' data unless `deleteDataOnDestroy`. A Pulumi dynamic resource (credentials: stack config
+ * `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs:
+ * `docs/api/NeonAuth.md`.
+ */
+export const NeonAuth = dynamicClass<NeonAuthArgs, NeonAuthOutputs>(registry.neonAuth);
+export type NeonAuth = InstanceType<typeof NeonAuth>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:DataApi`. */
+export const DATA_API_TYPE_TOKEN = dynamicTypeToken(registry.dataApi.definition);
+/**
+ * The Data API of a database of a branch: a REST interface over its tables at `url`, for requests that carry
+ * a token of its auth provider (the branch's Neon Auth, or an external provider's JWKS). One per database: a
+ * database whose Data API no resource of the stack manages fails at preview with the exact `importId`; an
+ * unknown database, a `jwksUrl` that is no URL, and `neon_auth` on a branch without Neon Auth (declare a
+ * `NeonAuth` it depends on) fail there too, with nothing sent. Creating it starts no operation. Its settings
+ * change in place; its auth provider is fixed (a change replaces it). Deleting the resource deletes the Data
+ * API: its URL stops answering. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and
+ * `neon:apiUrl`, or `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/DataApi.md`.
+ */
+export const DataApi = dynamicClass<DataApiArgs, DataApiOutputs>(registry.dataApi);
+export type DataApi = InstanceType<typeof DataApi>;

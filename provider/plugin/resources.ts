@@ -17,6 +17,8 @@ import type {
   ProjectVpcEndpointOutputs,
 } from "../resources/projectvpcendpoint/types";
 import type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
+import type { NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
+import type { DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -42,6 +44,8 @@ export type {
   ProjectVpcEndpointOutputs,
 } from "../resources/projectvpcendpoint/types";
 export type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
+export type { NeonAuthOauthProviderArgs, NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
+export type { DataApiSettingsArgs, DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
 /**
  * A Neon compute endpoint: the Postgres server attached to a branch. Every change blocks until the control
  * plane's operations finish, so resources that depend on a compute only proceed once it is ready. Served by
@@ -166,3 +170,27 @@ export type ProjectVpcEndpoint = InstanceType<typeof ProjectVpcEndpoint>;
  */
 export const SpendingLimit = pluginClass<SpendingLimitArgs, SpendingLimitOutputs>(registry.spendingLimit);
 export type SpendingLimit = InstanceType<typeof SpendingLimit>;
+/**
+ * Neon Auth on a branch (Beta in Neon's API): the branch's user sign-in service, its users kept in the
+ * `neon_auth` schema of one database. One per branch: a branch that already has Neon Auth that no resource of
+ * the stack manages fails at preview with the exact `importId`, and two resources of one branch fail there
+ * too. Enabling it starts no operation. Its settings (trusted domains, OAuth providers, email and password
+ * sign-in, localhost) change in place; its `baseUrl` and `jwksUrl` are outputs (the JWKS holds the public
+ * keys that verify its users' tokens: give it to a `DataApi`). Deleting the resource disables Neon Auth and
+ * keeps the users' data unless `deleteDataOnDestroy`. Served by the provider plugin as
+ * `neoncompute:index:NeonAuth`. Inputs and outputs: `docs/api/NeonAuth.md`.
+ */
+export const NeonAuth = pluginClass<NeonAuthArgs, NeonAuthOutputs>(registry.neonAuth);
+export type NeonAuth = InstanceType<typeof NeonAuth>;
+/**
+ * The Data API of a database of a branch: a REST interface over its tables at `url`, for requests that carry
+ * a token of its auth provider (the branch's Neon Auth, or an external provider's JWKS). One per database: a
+ * database whose Data API no resource of the stack manages fails at preview with the exact `importId`; an
+ * unknown database, a `jwksUrl` that is no URL, and `neon_auth` on a branch without Neon Auth (declare a
+ * `NeonAuth` it depends on) fail there too, with nothing sent. Creating it starts no operation. Its settings
+ * change in place; its auth provider is fixed (a change replaces it). Deleting the resource deletes the Data
+ * API: its URL stops answering. Served by the provider plugin as `neoncompute:index:DataApi`. Inputs and
+ * outputs: `docs/api/DataApi.md`.
+ */
+export const DataApi = pluginClass<DataApiArgs, DataApiOutputs>(registry.dataApi);
+export type DataApi = InstanceType<typeof DataApi>;

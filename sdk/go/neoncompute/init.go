@@ -27,8 +27,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Branch{}
 	case "neoncompute:index:Compute":
 		r = &Compute{}
+	case "neoncompute:index:DataApi":
+		r = &DataApi{}
 	case "neoncompute:index:Database":
 		r = &Database{}
+	case "neoncompute:index:NeonAuth":
+		r = &NeonAuth{}
 	case "neoncompute:index:Project":
 		r = &Project{}
 	case "neoncompute:index:ProjectPermission":

@@ -806,6 +806,435 @@ func (o ComputeInfoArrayOutput) Index(i pulumi.IntInput) ComputeInfoOutput {
 	}).(ComputeInfoOutput)
 }
 
+// Settings of a Data API; each one left out keeps the service's value.
+type DataApiSettings struct {
+	// Whether aggregate functions may be used (the service: true).
+	DbAggregatesEnabled *bool `pulumi:"dbAggregatesEnabled"`
+	// The database role of requests without a token (the service: `anonymous`).
+	DbAnonRole *string `pulumi:"dbAnonRole"`
+	// More schemas for the search path.
+	DbExtraSearchPath *string `pulumi:"dbExtraSearchPath"`
+	// The most rows one request returns.
+	DbMaxRows *int `pulumi:"dbMaxRows"`
+	// The schemas the API exposes (the service: `["public"]`).
+	DbSchemas []string `pulumi:"dbSchemas"`
+	// How long verified tokens are cached, in seconds.
+	JwtCacheMaxLifetime *int `pulumi:"jwtCacheMaxLifetime"`
+	// The token claim that names the database role (the service: `.role`).
+	JwtRoleClaimKey *string `pulumi:"jwtRoleClaimKey"`
+	// The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+	OpenapiMode *string `pulumi:"openapiMode"`
+	// The origins browsers may call the API from (CORS).
+	ServerCorsAllowedOrigins *string `pulumi:"serverCorsAllowedOrigins"`
+	// Whether answers carry server timing headers.
+	ServerTimingEnabled *bool `pulumi:"serverTimingEnabled"`
+}
+
+// DataApiSettingsInput is an input type that accepts DataApiSettingsArgs and DataApiSettingsOutput values.
+// You can construct a concrete instance of `DataApiSettingsInput` via:
+//
+//	DataApiSettingsArgs{...}
+type DataApiSettingsInput interface {
+	pulumi.Input
+
+	ToDataApiSettingsOutput() DataApiSettingsOutput
+	ToDataApiSettingsOutputWithContext(context.Context) DataApiSettingsOutput
+}
+
+// Settings of a Data API; each one left out keeps the service's value.
+type DataApiSettingsArgs struct {
+	// Whether aggregate functions may be used (the service: true).
+	DbAggregatesEnabled pulumi.BoolPtrInput `pulumi:"dbAggregatesEnabled"`
+	// The database role of requests without a token (the service: `anonymous`).
+	DbAnonRole pulumi.StringPtrInput `pulumi:"dbAnonRole"`
+	// More schemas for the search path.
+	DbExtraSearchPath pulumi.StringPtrInput `pulumi:"dbExtraSearchPath"`
+	// The most rows one request returns.
+	DbMaxRows pulumi.IntPtrInput `pulumi:"dbMaxRows"`
+	// The schemas the API exposes (the service: `["public"]`).
+	DbSchemas pulumi.StringArrayInput `pulumi:"dbSchemas"`
+	// How long verified tokens are cached, in seconds.
+	JwtCacheMaxLifetime pulumi.IntPtrInput `pulumi:"jwtCacheMaxLifetime"`
+	// The token claim that names the database role (the service: `.role`).
+	JwtRoleClaimKey pulumi.StringPtrInput `pulumi:"jwtRoleClaimKey"`
+	// The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+	OpenapiMode pulumi.StringPtrInput `pulumi:"openapiMode"`
+	// The origins browsers may call the API from (CORS).
+	ServerCorsAllowedOrigins pulumi.StringPtrInput `pulumi:"serverCorsAllowedOrigins"`
+	// Whether answers carry server timing headers.
+	ServerTimingEnabled pulumi.BoolPtrInput `pulumi:"serverTimingEnabled"`
+}
+
+func (DataApiSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DataApiSettings)(nil)).Elem()
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsOutput() DataApiSettingsOutput {
+	return i.ToDataApiSettingsOutputWithContext(context.Background())
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsOutputWithContext(ctx context.Context) DataApiSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DataApiSettingsOutput)
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return i.ToDataApiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DataApiSettingsOutput).ToDataApiSettingsPtrOutputWithContext(ctx)
+}
+
+// DataApiSettingsPtrInput is an input type that accepts DataApiSettingsArgs, DataApiSettingsPtr and DataApiSettingsPtrOutput values.
+// You can construct a concrete instance of `DataApiSettingsPtrInput` via:
+//
+//	        DataApiSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type DataApiSettingsPtrInput interface {
+	pulumi.Input
+
+	ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput
+	ToDataApiSettingsPtrOutputWithContext(context.Context) DataApiSettingsPtrOutput
+}
+
+type dataApiSettingsPtrType DataApiSettingsArgs
+
+func DataApiSettingsPtr(v *DataApiSettingsArgs) DataApiSettingsPtrInput {
+	return (*dataApiSettingsPtrType)(v)
+}
+
+func (*dataApiSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DataApiSettings)(nil)).Elem()
+}
+
+func (i *dataApiSettingsPtrType) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return i.ToDataApiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *dataApiSettingsPtrType) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DataApiSettingsPtrOutput)
+}
+
+// Settings of a Data API; each one left out keeps the service's value.
+type DataApiSettingsOutput struct{ *pulumi.OutputState }
+
+func (DataApiSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DataApiSettings)(nil)).Elem()
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsOutput() DataApiSettingsOutput {
+	return o
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsOutputWithContext(ctx context.Context) DataApiSettingsOutput {
+	return o
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return o.ToDataApiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DataApiSettings) *DataApiSettings {
+		return &v
+	}).(DataApiSettingsPtrOutput)
+}
+
+// Whether aggregate functions may be used (the service: true).
+func (o DataApiSettingsOutput) DbAggregatesEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *bool { return v.DbAggregatesEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// The database role of requests without a token (the service: `anonymous`).
+func (o DataApiSettingsOutput) DbAnonRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.DbAnonRole }).(pulumi.StringPtrOutput)
+}
+
+// More schemas for the search path.
+func (o DataApiSettingsOutput) DbExtraSearchPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.DbExtraSearchPath }).(pulumi.StringPtrOutput)
+}
+
+// The most rows one request returns.
+func (o DataApiSettingsOutput) DbMaxRows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *int { return v.DbMaxRows }).(pulumi.IntPtrOutput)
+}
+
+// The schemas the API exposes (the service: `["public"]`).
+func (o DataApiSettingsOutput) DbSchemas() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DataApiSettings) []string { return v.DbSchemas }).(pulumi.StringArrayOutput)
+}
+
+// How long verified tokens are cached, in seconds.
+func (o DataApiSettingsOutput) JwtCacheMaxLifetime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *int { return v.JwtCacheMaxLifetime }).(pulumi.IntPtrOutput)
+}
+
+// The token claim that names the database role (the service: `.role`).
+func (o DataApiSettingsOutput) JwtRoleClaimKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.JwtRoleClaimKey }).(pulumi.StringPtrOutput)
+}
+
+// The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+func (o DataApiSettingsOutput) OpenapiMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.OpenapiMode }).(pulumi.StringPtrOutput)
+}
+
+// The origins browsers may call the API from (CORS).
+func (o DataApiSettingsOutput) ServerCorsAllowedOrigins() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.ServerCorsAllowedOrigins }).(pulumi.StringPtrOutput)
+}
+
+// Whether answers carry server timing headers.
+func (o DataApiSettingsOutput) ServerTimingEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *bool { return v.ServerTimingEnabled }).(pulumi.BoolPtrOutput)
+}
+
+type DataApiSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (DataApiSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DataApiSettings)(nil)).Elem()
+}
+
+func (o DataApiSettingsPtrOutput) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return o
+}
+
+func (o DataApiSettingsPtrOutput) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return o
+}
+
+func (o DataApiSettingsPtrOutput) Elem() DataApiSettingsOutput {
+	return o.ApplyT(func(v *DataApiSettings) DataApiSettings {
+		if v != nil {
+			return *v
+		}
+		var ret DataApiSettings
+		return ret
+	}).(DataApiSettingsOutput)
+}
+
+// Whether aggregate functions may be used (the service: true).
+func (o DataApiSettingsPtrOutput) DbAggregatesEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DbAggregatesEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The database role of requests without a token (the service: `anonymous`).
+func (o DataApiSettingsPtrOutput) DbAnonRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DbAnonRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// More schemas for the search path.
+func (o DataApiSettingsPtrOutput) DbExtraSearchPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DbExtraSearchPath
+	}).(pulumi.StringPtrOutput)
+}
+
+// The most rows one request returns.
+func (o DataApiSettingsPtrOutput) DbMaxRows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbMaxRows
+	}).(pulumi.IntPtrOutput)
+}
+
+// The schemas the API exposes (the service: `["public"]`).
+func (o DataApiSettingsPtrOutput) DbSchemas() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *DataApiSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DbSchemas
+	}).(pulumi.StringArrayOutput)
+}
+
+// How long verified tokens are cached, in seconds.
+func (o DataApiSettingsPtrOutput) JwtCacheMaxLifetime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.JwtCacheMaxLifetime
+	}).(pulumi.IntPtrOutput)
+}
+
+// The token claim that names the database role (the service: `.role`).
+func (o DataApiSettingsPtrOutput) JwtRoleClaimKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.JwtRoleClaimKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+func (o DataApiSettingsPtrOutput) OpenapiMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.OpenapiMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// The origins browsers may call the API from (CORS).
+func (o DataApiSettingsPtrOutput) ServerCorsAllowedOrigins() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ServerCorsAllowedOrigins
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether answers carry server timing headers.
+func (o DataApiSettingsPtrOutput) ServerTimingEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ServerTimingEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+type NeonAuthOauthProvider struct {
+	// The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+	ClientId *string `pulumi:"clientId"`
+	// The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+	ClientSecret *string `pulumi:"clientSecret"`
+	// The provider: `google`, `github`, `microsoft` or `vercel`.
+	Id string `pulumi:"id"`
+}
+
+// NeonAuthOauthProviderInput is an input type that accepts NeonAuthOauthProviderArgs and NeonAuthOauthProviderOutput values.
+// You can construct a concrete instance of `NeonAuthOauthProviderInput` via:
+//
+//	NeonAuthOauthProviderArgs{...}
+type NeonAuthOauthProviderInput interface {
+	pulumi.Input
+
+	ToNeonAuthOauthProviderOutput() NeonAuthOauthProviderOutput
+	ToNeonAuthOauthProviderOutputWithContext(context.Context) NeonAuthOauthProviderOutput
+}
+
+// An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+type NeonAuthOauthProviderArgs struct {
+	// The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+	ClientId pulumi.StringPtrInput `pulumi:"clientId"`
+	// The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+	ClientSecret pulumi.StringPtrInput `pulumi:"clientSecret"`
+	// The provider: `google`, `github`, `microsoft` or `vercel`.
+	Id pulumi.StringInput `pulumi:"id"`
+}
+
+func (NeonAuthOauthProviderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NeonAuthOauthProvider)(nil)).Elem()
+}
+
+func (i NeonAuthOauthProviderArgs) ToNeonAuthOauthProviderOutput() NeonAuthOauthProviderOutput {
+	return i.ToNeonAuthOauthProviderOutputWithContext(context.Background())
+}
+
+func (i NeonAuthOauthProviderArgs) ToNeonAuthOauthProviderOutputWithContext(ctx context.Context) NeonAuthOauthProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NeonAuthOauthProviderOutput)
+}
+
+// NeonAuthOauthProviderArrayInput is an input type that accepts NeonAuthOauthProviderArray and NeonAuthOauthProviderArrayOutput values.
+// You can construct a concrete instance of `NeonAuthOauthProviderArrayInput` via:
+//
+//	NeonAuthOauthProviderArray{ NeonAuthOauthProviderArgs{...} }
+type NeonAuthOauthProviderArrayInput interface {
+	pulumi.Input
+
+	ToNeonAuthOauthProviderArrayOutput() NeonAuthOauthProviderArrayOutput
+	ToNeonAuthOauthProviderArrayOutputWithContext(context.Context) NeonAuthOauthProviderArrayOutput
+}
+
+type NeonAuthOauthProviderArray []NeonAuthOauthProviderInput
+
+func (NeonAuthOauthProviderArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NeonAuthOauthProvider)(nil)).Elem()
+}
+
+func (i NeonAuthOauthProviderArray) ToNeonAuthOauthProviderArrayOutput() NeonAuthOauthProviderArrayOutput {
+	return i.ToNeonAuthOauthProviderArrayOutputWithContext(context.Background())
+}
+
+func (i NeonAuthOauthProviderArray) ToNeonAuthOauthProviderArrayOutputWithContext(ctx context.Context) NeonAuthOauthProviderArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NeonAuthOauthProviderArrayOutput)
+}
+
+// An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+type NeonAuthOauthProviderOutput struct{ *pulumi.OutputState }
+
+func (NeonAuthOauthProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NeonAuthOauthProvider)(nil)).Elem()
+}
+
+func (o NeonAuthOauthProviderOutput) ToNeonAuthOauthProviderOutput() NeonAuthOauthProviderOutput {
+	return o
+}
+
+func (o NeonAuthOauthProviderOutput) ToNeonAuthOauthProviderOutputWithContext(ctx context.Context) NeonAuthOauthProviderOutput {
+	return o
+}
+
+// The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+func (o NeonAuthOauthProviderOutput) ClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NeonAuthOauthProvider) *string { return v.ClientId }).(pulumi.StringPtrOutput)
+}
+
+// The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+func (o NeonAuthOauthProviderOutput) ClientSecret() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NeonAuthOauthProvider) *string { return v.ClientSecret }).(pulumi.StringPtrOutput)
+}
+
+// The provider: `google`, `github`, `microsoft` or `vercel`.
+func (o NeonAuthOauthProviderOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v NeonAuthOauthProvider) string { return v.Id }).(pulumi.StringOutput)
+}
+
+type NeonAuthOauthProviderArrayOutput struct{ *pulumi.OutputState }
+
+func (NeonAuthOauthProviderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NeonAuthOauthProvider)(nil)).Elem()
+}
+
+func (o NeonAuthOauthProviderArrayOutput) ToNeonAuthOauthProviderArrayOutput() NeonAuthOauthProviderArrayOutput {
+	return o
+}
+
+func (o NeonAuthOauthProviderArrayOutput) ToNeonAuthOauthProviderArrayOutputWithContext(ctx context.Context) NeonAuthOauthProviderArrayOutput {
+	return o
+}
+
+func (o NeonAuthOauthProviderArrayOutput) Index(i pulumi.IntInput) NeonAuthOauthProviderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NeonAuthOauthProvider {
+		return vs[0].([]NeonAuthOauthProvider)[vs[1].(int)]
+	}).(NeonAuthOauthProviderOutput)
+}
+
 // A system operation.
 type Operation struct {
 	// Kind, e.g. `start_compute`, `apply_config`.
@@ -1371,6 +1800,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchMaskingRuleArrayInput)(nil)).Elem(), BranchMaskingRuleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestoreInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestorePtrInput)(nil)).Elem(), BranchRestoreArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DataApiSettingsInput)(nil)).Elem(), DataApiSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DataApiSettingsPtrInput)(nil)).Elem(), DataApiSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NeonAuthOauthProviderInput)(nil)).Elem(), NeonAuthOauthProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NeonAuthOauthProviderArrayInput)(nil)).Elem(), NeonAuthOauthProviderArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputeInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultComputePtrInput)(nil)).Elem(), ProjectDefaultComputeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotScheduleItemInput)(nil)).Elem(), SnapshotScheduleItemArgs{})
@@ -1385,6 +1818,10 @@ func init() {
 	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})
 	pulumi.RegisterOutputType(ComputeInfoArrayOutput{})
+	pulumi.RegisterOutputType(DataApiSettingsOutput{})
+	pulumi.RegisterOutputType(DataApiSettingsPtrOutput{})
+	pulumi.RegisterOutputType(NeonAuthOauthProviderOutput{})
+	pulumi.RegisterOutputType(NeonAuthOauthProviderArrayOutput{})
 	pulumi.RegisterOutputType(OperationOutput{})
 	pulumi.RegisterOutputType(OperationArrayOutput{})
 	pulumi.RegisterOutputType(ProjectDefaultComputeOutput{})

@@ -9,6 +9,7 @@ import typing
 from .api_key import *
 from .branch import *
 from .compute import *
+from .data_api import *
 from .database import *
 from .get_branches import *
 from .get_compute import *
@@ -17,6 +18,7 @@ from .get_connection_uri import *
 from .get_operations import *
 from .get_projects import *
 from .get_schema_diff import *
+from .neon_auth import *
 from .project import *
 from .project_permission import *
 from .project_vpc_endpoint import *
@@ -47,7 +49,9 @@ _utilities.register(
    "neoncompute:index:ApiKey": "ApiKey",
    "neoncompute:index:Branch": "Branch",
    "neoncompute:index:Compute": "Compute",
+   "neoncompute:index:DataApi": "DataApi",
    "neoncompute:index:Database": "Database",
+   "neoncompute:index:NeonAuth": "NeonAuth",
    "neoncompute:index:Project": "Project",
    "neoncompute:index:ProjectPermission": "ProjectPermission",
    "neoncompute:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",

@@ -21,6 +21,10 @@ __all__ = [
     'BranchMaskingRuleArgsDict',
     'BranchRestoreArgs',
     'BranchRestoreArgsDict',
+    'DataApiSettingsArgs',
+    'DataApiSettingsArgsDict',
+    'NeonAuthOauthProviderArgs',
+    'NeonAuthOauthProviderArgsDict',
     'ProjectDefaultComputeArgs',
     'ProjectDefaultComputeArgsDict',
     'SnapshotScheduleItemArgs',
@@ -302,6 +306,293 @@ class BranchRestoreArgs:
     @original.setter
     def original(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "original", value)
+
+
+class DataApiSettingsArgsDict(TypedDict):
+    """
+    Settings of a Data API; each one left out keeps the service's value.
+    """
+    db_aggregates_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether aggregate functions may be used (the service: true).
+    """
+    db_anon_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The database role of requests without a token (the service: `anonymous`).
+    """
+    db_extra_search_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    More schemas for the search path.
+    """
+    db_max_rows: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The most rows one request returns.
+    """
+    db_schemas: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The schemas the API exposes (the service: `["public"]`).
+    """
+    jwt_cache_max_lifetime: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long verified tokens are cached, in seconds.
+    """
+    jwt_role_claim_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The token claim that names the database role (the service: `.role`).
+    """
+    openapi_mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+    """
+    server_cors_allowed_origins: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The origins browsers may call the API from (CORS).
+    """
+    server_timing_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether answers carry server timing headers.
+    """
+
+@pulumi.input_type
+class DataApiSettingsArgs:
+    def __init__(__self__, *,
+                 db_aggregates_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 db_anon_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 db_extra_search_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 db_max_rows: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_schemas: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 jwt_cache_max_lifetime: pulumi.Input[Optional[_builtins.int]] = None,
+                 jwt_role_claim_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 openapi_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_cors_allowed_origins: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_timing_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Settings of a Data API; each one left out keeps the service's value.
+
+        :param pulumi.Input[_builtins.bool] db_aggregates_enabled: Whether aggregate functions may be used (the service: true).
+        :param pulumi.Input[_builtins.str] db_anon_role: The database role of requests without a token (the service: `anonymous`).
+        :param pulumi.Input[_builtins.str] db_extra_search_path: More schemas for the search path.
+        :param pulumi.Input[_builtins.int] db_max_rows: The most rows one request returns.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] db_schemas: The schemas the API exposes (the service: `["public"]`).
+        :param pulumi.Input[_builtins.int] jwt_cache_max_lifetime: How long verified tokens are cached, in seconds.
+        :param pulumi.Input[_builtins.str] jwt_role_claim_key: The token claim that names the database role (the service: `.role`).
+        :param pulumi.Input[_builtins.str] openapi_mode: The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+        :param pulumi.Input[_builtins.str] server_cors_allowed_origins: The origins browsers may call the API from (CORS).
+        :param pulumi.Input[_builtins.bool] server_timing_enabled: Whether answers carry server timing headers.
+        """
+        if db_aggregates_enabled is not None:
+            pulumi.set(__self__, "db_aggregates_enabled", db_aggregates_enabled)
+        if db_anon_role is not None:
+            pulumi.set(__self__, "db_anon_role", db_anon_role)
+        if db_extra_search_path is not None:
+            pulumi.set(__self__, "db_extra_search_path", db_extra_search_path)
+        if db_max_rows is not None:
+            pulumi.set(__self__, "db_max_rows", db_max_rows)
+        if db_schemas is not None:
+            pulumi.set(__self__, "db_schemas", db_schemas)
+        if jwt_cache_max_lifetime is not None:
+            pulumi.set(__self__, "jwt_cache_max_lifetime", jwt_cache_max_lifetime)
+        if jwt_role_claim_key is not None:
+            pulumi.set(__self__, "jwt_role_claim_key", jwt_role_claim_key)
+        if openapi_mode is not None:
+            pulumi.set(__self__, "openapi_mode", openapi_mode)
+        if server_cors_allowed_origins is not None:
+            pulumi.set(__self__, "server_cors_allowed_origins", server_cors_allowed_origins)
+        if server_timing_enabled is not None:
+            pulumi.set(__self__, "server_timing_enabled", server_timing_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="dbAggregatesEnabled")
+    def db_aggregates_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether aggregate functions may be used (the service: true).
+        """
+        return pulumi.get(self, "db_aggregates_enabled")
+
+    @db_aggregates_enabled.setter
+    def db_aggregates_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "db_aggregates_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbAnonRole")
+    def db_anon_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The database role of requests without a token (the service: `anonymous`).
+        """
+        return pulumi.get(self, "db_anon_role")
+
+    @db_anon_role.setter
+    def db_anon_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "db_anon_role", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbExtraSearchPath")
+    def db_extra_search_path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        More schemas for the search path.
+        """
+        return pulumi.get(self, "db_extra_search_path")
+
+    @db_extra_search_path.setter
+    def db_extra_search_path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "db_extra_search_path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxRows")
+    def db_max_rows(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The most rows one request returns.
+        """
+        return pulumi.get(self, "db_max_rows")
+
+    @db_max_rows.setter
+    def db_max_rows(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_max_rows", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbSchemas")
+    def db_schemas(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The schemas the API exposes (the service: `["public"]`).
+        """
+        return pulumi.get(self, "db_schemas")
+
+    @db_schemas.setter
+    def db_schemas(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "db_schemas", value)
+
+    @_builtins.property
+    @pulumi.getter(name="jwtCacheMaxLifetime")
+    def jwt_cache_max_lifetime(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long verified tokens are cached, in seconds.
+        """
+        return pulumi.get(self, "jwt_cache_max_lifetime")
+
+    @jwt_cache_max_lifetime.setter
+    def jwt_cache_max_lifetime(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "jwt_cache_max_lifetime", value)
+
+    @_builtins.property
+    @pulumi.getter(name="jwtRoleClaimKey")
+    def jwt_role_claim_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The token claim that names the database role (the service: `.role`).
+        """
+        return pulumi.get(self, "jwt_role_claim_key")
+
+    @jwt_role_claim_key.setter
+    def jwt_role_claim_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "jwt_role_claim_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="openapiMode")
+    def openapi_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+        """
+        return pulumi.get(self, "openapi_mode")
+
+    @openapi_mode.setter
+    def openapi_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "openapi_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverCorsAllowedOrigins")
+    def server_cors_allowed_origins(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The origins browsers may call the API from (CORS).
+        """
+        return pulumi.get(self, "server_cors_allowed_origins")
+
+    @server_cors_allowed_origins.setter
+    def server_cors_allowed_origins(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "server_cors_allowed_origins", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverTimingEnabled")
+    def server_timing_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether answers carry server timing headers.
+        """
+        return pulumi.get(self, "server_timing_enabled")
+
+    @server_timing_enabled.setter
+    def server_timing_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "server_timing_enabled", value)
+
+
+class NeonAuthOauthProviderArgsDict(TypedDict):
+    """
+    An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    The provider: `google`, `github`, `microsoft` or `vercel`.
+    """
+    client_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+    """
+    client_secret: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+    """
+
+@pulumi.input_type
+class NeonAuthOauthProviderArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 client_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+
+        :param pulumi.Input[_builtins.str] id: The provider: `google`, `github`, `microsoft` or `vercel`.
+        :param pulumi.Input[_builtins.str] client_id: The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+        :param pulumi.Input[_builtins.str] client_secret: The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+        """
+        pulumi.set(__self__, "id", id)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The provider: `google`, `github`, `microsoft` or `vercel`.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+        """
+        return pulumi.get(self, "client_id")
+
+    @client_id.setter
+    def client_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+        """
+        return pulumi.get(self, "client_secret")
+
+    @client_secret.setter
+    def client_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_secret", value)
 
 
 class ProjectDefaultComputeArgsDict(TypedDict):

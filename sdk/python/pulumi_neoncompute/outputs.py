@@ -20,6 +20,8 @@ __all__ = [
     'BranchMaskingRule',
     'BranchRestore',
     'ComputeInfo',
+    'DataApiSettings',
+    'NeonAuthOauthProvider',
     'Operation',
     'ProjectDefaultCompute',
     'ProjectInfo',
@@ -627,6 +629,239 @@ class ComputeInfo(dict):
         Whether connection pooling is on, as the service still reports it: a retired setting (pooling is always available through the `-pooler` host), absent when the service leaves it out.
         """
         return pulumi.get(self, "pooler_enabled")
+
+
+@pulumi.output_type
+class DataApiSettings(dict):
+    """
+    Settings of a Data API; each one left out keeps the service's value.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "dbAggregatesEnabled":
+            suggest = "db_aggregates_enabled"
+        elif key == "dbAnonRole":
+            suggest = "db_anon_role"
+        elif key == "dbExtraSearchPath":
+            suggest = "db_extra_search_path"
+        elif key == "dbMaxRows":
+            suggest = "db_max_rows"
+        elif key == "dbSchemas":
+            suggest = "db_schemas"
+        elif key == "jwtCacheMaxLifetime":
+            suggest = "jwt_cache_max_lifetime"
+        elif key == "jwtRoleClaimKey":
+            suggest = "jwt_role_claim_key"
+        elif key == "openapiMode":
+            suggest = "openapi_mode"
+        elif key == "serverCorsAllowedOrigins":
+            suggest = "server_cors_allowed_origins"
+        elif key == "serverTimingEnabled":
+            suggest = "server_timing_enabled"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DataApiSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DataApiSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DataApiSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 db_aggregates_enabled: Optional[_builtins.bool] = None,
+                 db_anon_role: Optional[_builtins.str] = None,
+                 db_extra_search_path: Optional[_builtins.str] = None,
+                 db_max_rows: Optional[_builtins.int] = None,
+                 db_schemas: Optional[Sequence[_builtins.str]] = None,
+                 jwt_cache_max_lifetime: Optional[_builtins.int] = None,
+                 jwt_role_claim_key: Optional[_builtins.str] = None,
+                 openapi_mode: Optional[_builtins.str] = None,
+                 server_cors_allowed_origins: Optional[_builtins.str] = None,
+                 server_timing_enabled: Optional[_builtins.bool] = None):
+        """
+        Settings of a Data API; each one left out keeps the service's value.
+
+        :param _builtins.bool db_aggregates_enabled: Whether aggregate functions may be used (the service: true).
+        :param _builtins.str db_anon_role: The database role of requests without a token (the service: `anonymous`).
+        :param _builtins.str db_extra_search_path: More schemas for the search path.
+        :param _builtins.int db_max_rows: The most rows one request returns.
+        :param Sequence[_builtins.str] db_schemas: The schemas the API exposes (the service: `["public"]`).
+        :param _builtins.int jwt_cache_max_lifetime: How long verified tokens are cached, in seconds.
+        :param _builtins.str jwt_role_claim_key: The token claim that names the database role (the service: `.role`).
+        :param _builtins.str openapi_mode: The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+        :param _builtins.str server_cors_allowed_origins: The origins browsers may call the API from (CORS).
+        :param _builtins.bool server_timing_enabled: Whether answers carry server timing headers.
+        """
+        if db_aggregates_enabled is not None:
+            pulumi.set(__self__, "db_aggregates_enabled", db_aggregates_enabled)
+        if db_anon_role is not None:
+            pulumi.set(__self__, "db_anon_role", db_anon_role)
+        if db_extra_search_path is not None:
+            pulumi.set(__self__, "db_extra_search_path", db_extra_search_path)
+        if db_max_rows is not None:
+            pulumi.set(__self__, "db_max_rows", db_max_rows)
+        if db_schemas is not None:
+            pulumi.set(__self__, "db_schemas", db_schemas)
+        if jwt_cache_max_lifetime is not None:
+            pulumi.set(__self__, "jwt_cache_max_lifetime", jwt_cache_max_lifetime)
+        if jwt_role_claim_key is not None:
+            pulumi.set(__self__, "jwt_role_claim_key", jwt_role_claim_key)
+        if openapi_mode is not None:
+            pulumi.set(__self__, "openapi_mode", openapi_mode)
+        if server_cors_allowed_origins is not None:
+            pulumi.set(__self__, "server_cors_allowed_origins", server_cors_allowed_origins)
+        if server_timing_enabled is not None:
+            pulumi.set(__self__, "server_timing_enabled", server_timing_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="dbAggregatesEnabled")
+    def db_aggregates_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether aggregate functions may be used (the service: true).
+        """
+        return pulumi.get(self, "db_aggregates_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="dbAnonRole")
+    def db_anon_role(self) -> Optional[_builtins.str]:
+        """
+        The database role of requests without a token (the service: `anonymous`).
+        """
+        return pulumi.get(self, "db_anon_role")
+
+    @_builtins.property
+    @pulumi.getter(name="dbExtraSearchPath")
+    def db_extra_search_path(self) -> Optional[_builtins.str]:
+        """
+        More schemas for the search path.
+        """
+        return pulumi.get(self, "db_extra_search_path")
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxRows")
+    def db_max_rows(self) -> Optional[_builtins.int]:
+        """
+        The most rows one request returns.
+        """
+        return pulumi.get(self, "db_max_rows")
+
+    @_builtins.property
+    @pulumi.getter(name="dbSchemas")
+    def db_schemas(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The schemas the API exposes (the service: `["public"]`).
+        """
+        return pulumi.get(self, "db_schemas")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtCacheMaxLifetime")
+    def jwt_cache_max_lifetime(self) -> Optional[_builtins.int]:
+        """
+        How long verified tokens are cached, in seconds.
+        """
+        return pulumi.get(self, "jwt_cache_max_lifetime")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtRoleClaimKey")
+    def jwt_role_claim_key(self) -> Optional[_builtins.str]:
+        """
+        The token claim that names the database role (the service: `.role`).
+        """
+        return pulumi.get(self, "jwt_role_claim_key")
+
+    @_builtins.property
+    @pulumi.getter(name="openapiMode")
+    def openapi_mode(self) -> Optional[_builtins.str]:
+        """
+        The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).
+        """
+        return pulumi.get(self, "openapi_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="serverCorsAllowedOrigins")
+    def server_cors_allowed_origins(self) -> Optional[_builtins.str]:
+        """
+        The origins browsers may call the API from (CORS).
+        """
+        return pulumi.get(self, "server_cors_allowed_origins")
+
+    @_builtins.property
+    @pulumi.getter(name="serverTimingEnabled")
+    def server_timing_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether answers carry server timing headers.
+        """
+        return pulumi.get(self, "server_timing_enabled")
+
+
+@pulumi.output_type
+class NeonAuthOauthProvider(dict):
+    """
+    An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientId":
+            suggest = "client_id"
+        elif key == "clientSecret":
+            suggest = "client_secret"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NeonAuthOauthProvider. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NeonAuthOauthProvider.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NeonAuthOauthProvider.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 client_id: Optional[_builtins.str] = None,
+                 client_secret: Optional[_builtins.str] = None):
+        """
+        An OAuth provider users of a branch's Neon Auth sign in with: the app's own OAuth client, or, without `clientId`, Neon's shared development credentials.
+
+        :param _builtins.str id: The provider: `google`, `github`, `microsoft` or `vercel`.
+        :param _builtins.str client_id: The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+        :param _builtins.str client_secret: The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+        """
+        pulumi.set(__self__, "id", id)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The provider: `google`, `github`, `microsoft` or `vercel`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> Optional[_builtins.str]:
+        """
+        The app's OAuth client id at the provider; without it, Neon's shared credentials are used.
+        """
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> Optional[_builtins.str]:
+        """
+        The OAuth client's secret (with `clientId`). Secret: stored encrypted, sent only in the request that sets it, never read back (the service does not answer it).
+        """
+        return pulumi.get(self, "client_secret")
 
 
 @pulumi.output_type
