@@ -89,6 +89,24 @@ const ROUTES = [
   "GET /organizations/{org_id}/billing/spending_limit",
   "PUT /organizations/{org_id}/billing/spending_limit",
   "DELETE /organizations/{org_id}/billing/spending_limit",
+  "GET /projects/{project_id}/branches/{branch_id}/auth",
+  "POST /projects/{project_id}/branches/{branch_id}/auth",
+  "DELETE /projects/{project_id}/branches/{branch_id}/auth",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/domains",
+  "POST /projects/{project_id}/branches/{branch_id}/auth/domains",
+  "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+  "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+  "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+  "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+  "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+  "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+  "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
 ];
 
 describe("every route conforms to the OpenAPI schema", () => {
@@ -491,6 +509,56 @@ describe("every route conforms to the OpenAPI schema", () => {
     } finally {
       await scale.stop();
     }
+  });
+
+  it("Neon Auth and the Data API of a branch (Beta): no operation starts", async () => {
+    const s = emu.seed;
+    const b = { project_id: s.projectId, branch_id: s.branchIds[0] };
+    const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
+    expect((await c.get(AUTH, { params: b })).status).toBe(404);
+    expect((await c.get(`${AUTH}/domains`, { params: b })).status).toBe(404);
+    const enabled = await c.post(AUTH, { params: b, body: { auth_provider: "better_auth" } });
+    expect(enabled.status).toBe(201);
+    expect(enabled.body).not.toHaveProperty("operations");
+    expect((await c.post(AUTH, { params: b, body: { auth_provider: "better_auth" } })).status).toBe(409);
+    expect((await c.post(AUTH, { params: b, body: { auth_provider: "nope" } })).status).toBe(400);
+    expect((await c.get(AUTH, { params: b })).body).toMatchObject({ branch_id: b.branch_id, db_name: "neondb" });
+    const domain = { domain: "https://app.example.com", auth_provider: "better_auth" };
+    expect((await c.post(`${AUTH}/domains`, { params: b, body: domain })).status).toBe(201);
+    expect((await c.post(`${AUTH}/domains`, { params: b, body: { ...domain, domain: "no url" } })).status).toBe(400);
+    expect((await c.get(`${AUTH}/domains`, { params: b })).body.domains).toEqual([domain]);
+    const gone = { auth_provider: "better_auth", domains: [{ domain: domain.domain }] };
+    expect((await c.req("DELETE", `${AUTH}/domains`, { params: b, body: gone })).status).toBe(200);
+    const OAUTH = `${AUTH}/oauth_providers`;
+    const added = await c.post(OAUTH, { params: b, body: { id: "github", client_id: "id", client_secret: "shh" } });
+    expect(added.body).toEqual({ id: "github", type: "standard", client_id: "id" }); // never the secret
+    expect((await c.post(OAUTH, { params: b, body: { id: "github" } })).status).toBe(409);
+    const one = { ...b, oauth_provider_id: "github" };
+    expect((await c.patch(`${OAUTH}/{oauth_provider_id}`, { params: one, body: { client_secret: "new" } })).status).toBe(200);
+    expect((await c.get(OAUTH, { params: b })).body.providers).toHaveLength(1);
+    expect((await c.del(`${OAUTH}/{oauth_provider_id}`, { params: one })).status).toBe(200);
+    expect((await c.del(`${OAUTH}/{oauth_provider_id}`, { params: one })).status).toBe(404);
+    expect((await c.get(`${AUTH}/email_and_password`, { params: b })).body.enabled).toBe(true);
+    await c.patch(`${AUTH}/email_and_password`, { params: b, body: { enabled: false } });
+    expect((await c.get(`${AUTH}/allow_localhost`, { params: b })).body).toEqual({ allow_localhost: true });
+    await c.patch(`${AUTH}/allow_localhost`, { params: b, body: { allow_localhost: false } });
+
+    const API = "/projects/{project_id}/branches/{branch_id}/data-api/{database_name}";
+    const d = { ...b, database_name: "neondb" };
+    expect((await c.get(API, { params: d })).status).toBe(404);
+    expect((await c.post(API, { params: { ...d, database_name: "nodb" }, body: {} })).status).toBe(404);
+    expect((await c.post(API, { params: d, body: { auth_provider: "external" } })).status).toBe(400); // no jwks_url
+    const made = await c.post(API, { params: d, body: { auth_provider: "neon_auth", settings: { db_max_rows: 10 } } });
+    expect(made.status).toBe(201);
+    expect((await c.post(API, { params: d, body: { auth_provider: "neon_auth" } })).status).toBe(409);
+    expect((await c.get(API, { params: d })).body).toMatchObject({ url: made.body.url, status: "ready" });
+    expect((await c.patch(API, { params: d, body: { settings: { db_schemas: ["app"] } } })).status).toBe(201);
+    expect((await c.del(API, { params: d })).status).toBe(200);
+    expect((await c.del(API, { params: d })).status).toBe(404);
+    expect((await c.req("DELETE", AUTH, { params: b, body: { delete_data: true } })).status).toBe(200);
+    expect((await c.req("DELETE", AUTH, { params: b, body: {} })).status).toBe(404);
+    // With Neon Auth gone, a Data API with it as provider is refused.
+    expect((await c.post(API, { params: d, body: { auth_provider: "neon_auth" } })).status).toBe(400);
   });
 
   it("left no route untested", () => {

@@ -623,6 +623,196 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
     },
   ],
   [
+    "neonAuth.get",
+    (api) => api.neonAuth.get(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/auth",
+      route: "GET /projects/{project_id}/branches/{branch_id}/auth",
+      failed: "Failed to read the Neon Auth of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "neonAuth.enable",
+    (api) => api.neonAuth.enable(P, B, "better_auth", "neondb"),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/auth",
+      route: "POST /projects/{project_id}/branches/{branch_id}/auth",
+      failed: "Failed to enable the Neon Auth of branch br?1 in project p/1",
+      body: { auth_provider: "better_auth", database_name: "neondb" },
+    },
+  ],
+  [
+    "neonAuth.disable",
+    (api) => api.neonAuth.disable(P, B, true),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1/auth",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}/auth",
+      failed: "Failed to disable the Neon Auth of branch br?1 in project p/1",
+      body: { delete_data: true },
+    },
+  ],
+  [
+    "neonAuth.domains",
+    (api) => api.neonAuth.domains(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/auth/domains",
+      route: "GET /projects/{project_id}/branches/{branch_id}/auth/domains",
+      failed: "Failed to list the trusted domains of the Neon Auth of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "neonAuth.addDomain",
+    (api) => api.neonAuth.addDomain(P, B, "better_auth", "https://a.example.com"),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/auth/domains",
+      route: "POST /projects/{project_id}/branches/{branch_id}/auth/domains",
+      failed: "Failed to add a trusted domain to the Neon Auth of branch br?1 in project p/1",
+      body: { domain: "https://a.example.com", auth_provider: "better_auth" },
+    },
+  ],
+  [
+    "neonAuth.removeDomains",
+    (api) => api.neonAuth.removeDomains(P, B, "better_auth", ["https://a.example.com"]),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1/auth/domains",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains",
+      failed: "Failed to remove trusted domains of the Neon Auth of branch br?1 in project p/1",
+      body: { auth_provider: "better_auth", domains: [{ domain: "https://a.example.com" }] },
+    },
+  ],
+  [
+    "neonAuth.oauthProviders",
+    (api) => api.neonAuth.oauthProviders(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/auth/oauth_providers",
+      route: "GET /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+      failed: "Failed to list the OAuth providers of the Neon Auth of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "neonAuth.addOauthProvider",
+    (api) => api.neonAuth.addOauthProvider(P, B, "github", { client_id: "id" }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/auth/oauth_providers",
+      route: "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+      failed: "Failed to add OAuth provider github to the Neon Auth of branch br?1 in project p/1",
+      body: { id: "github", client_id: "id" },
+    },
+  ],
+  [
+    "neonAuth.updateOauthProvider",
+    (api) => api.neonAuth.updateOauthProvider(P, B, "github", { client_id: "id" }),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1/auth/oauth_providers/github",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      failed: "Failed to update OAuth provider github of the Neon Auth of branch br?1 in project p/1",
+      body: { client_id: "id" },
+    },
+  ],
+  [
+    "neonAuth.removeOauthProvider",
+    (api) => api.neonAuth.removeOauthProvider(P, B, "github"),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1/auth/oauth_providers/github",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      failed: "Failed to remove OAuth provider github of the Neon Auth of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "neonAuth.emailAndPassword",
+    (api) => api.neonAuth.emailAndPassword(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/auth/email_and_password",
+      route: "GET /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+      failed: "Failed to read the email and password sign-in of the Neon Auth of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "neonAuth.setEmailAndPassword",
+    (api) => api.neonAuth.setEmailAndPassword(P, B, false),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1/auth/email_and_password",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+      failed: "Failed to update the email and password sign-in of the Neon Auth of branch br?1 in project p/1",
+      body: { enabled: false },
+    },
+  ],
+  [
+    "neonAuth.allowLocalhost",
+    (api) => api.neonAuth.allowLocalhost(P, B),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/auth/allow_localhost",
+      route: "GET /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+      failed: "Failed to read the localhost setting of the Neon Auth of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "neonAuth.setAllowLocalhost",
+    (api) => api.neonAuth.setAllowLocalhost(P, B, true),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1/auth/allow_localhost",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+      failed: "Failed to update the localhost setting of the Neon Auth of branch br?1 in project p/1",
+      body: { allow_localhost: true },
+    },
+  ],
+  [
+    "dataApi.get",
+    (api) => api.dataApi.get(P, B, N),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/branches/br%3F1/data-api/r%2F1",
+      route: "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      failed: "Failed to read the Data API of database \"r/1\" of branch br?1 in project p/1",
+    },
+  ],
+  [
+    "dataApi.create",
+    (api) => api.dataApi.create(P, B, N, { auth_provider: "neon_auth" }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/branches/br%3F1/data-api/r%2F1",
+      route: "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      failed: "Failed to create the Data API of database \"r/1\" of branch br?1 in project p/1",
+      body: { auth_provider: "neon_auth" },
+    },
+  ],
+  [
+    "dataApi.update",
+    (api) => api.dataApi.update(P, B, N, { db_max_rows: 5 }),
+    {
+      method: "PATCH",
+      url: "/projects/p%2F1/branches/br%3F1/data-api/r%2F1",
+      route: "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      failed: "Failed to update the Data API of database \"r/1\" of branch br?1 in project p/1",
+      body: { settings: { db_max_rows: 5 } },
+    },
+  ],
+  [
+    "dataApi.delete",
+    (api) => api.dataApi.delete(P, B, N),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/branches/br%3F1/data-api/r%2F1",
+      route: "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      failed: "Failed to delete the Data API of database \"r/1\" of branch br?1 in project p/1",
+    },
+  ],
+  [
     "anonymized.create",
     (api) =>
       api.anonymized.create(P, {

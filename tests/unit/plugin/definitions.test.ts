@@ -306,6 +306,8 @@ describe("the plugin schema", () => {
       "neoncompute:index:VpcEndpoint",
       "neoncompute:index:ProjectVpcEndpoint",
       "neoncompute:index:SpendingLimit",
+      "neoncompute:index:NeonAuth",
+      "neoncompute:index:DataApi",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });
