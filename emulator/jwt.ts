@@ -3,7 +3,14 @@
  * key per Neon Auth (EdDSA, as Better Auth's JWT plugin signs by default), its public part as a JWKS,
  * and a token's verification against a JWKS (signature, `kid`, expiry, audience). Node's crypto only.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  sign,
+  verify,
+} from "node:crypto";
 import { z } from "zod";
 
 /** A signing key as a Neon Auth record keeps it (the private part never leaves the emulator). */
@@ -73,7 +80,8 @@ export function verifyJwt(
   } catch {
     return { ok: false, reason: "the token is not a JWT" };
   }
-  if (head.alg !== "EdDSA") return { ok: false, reason: `the token's algorithm ${String(head.alg)} is not EdDSA` };
+  if (head.alg !== "EdDSA")
+    return { ok: false, reason: `the token's algorithm ${String(head.alg)} is not EdDSA` };
   const jwk = (jwks.keys ?? []).find((k) => k.kid === head.kid && k.kty === "OKP");
   if (!jwk) return { ok: false, reason: "no key of the JWKS signed the token" };
   const good = verify(
@@ -83,7 +91,8 @@ export function verifyJwt(
     Buffer.from(parts[2], "base64url"),
   );
   if (!good) return { ok: false, reason: "the token's signature does not verify" };
-  if (typeof claims.exp === "number" && claims.exp <= nowSeconds) return { ok: false, reason: "the token expired" };
+  if (typeof claims.exp === "number" && claims.exp <= nowSeconds)
+    return { ok: false, reason: "the token expired" };
   if (audience !== undefined && claims.aud !== undefined) {
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (!aud.includes(audience)) return { ok: false, reason: "the token is for another audience" };

@@ -142,29 +142,27 @@ export class Emulator {
       delete: route("DELETE"),
     });
     // The services' public routes: no API key, no fault injection; the state is saved after each.
-    const service =
-      (method: "GET" | "POST") =>
-      (url: string, h: Parameters<ServiceRouter["get"]>[1]) =>
-        app.route({
-          method,
-          url,
-          handler: async (req, reply) => {
-            const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-            let out: Reply;
-            try {
-              out = await h({
-                emu: this,
-                params: req.params as Record<string, string>,
-                body: req.body,
-                ...(m ? { bearer: m[1] } : {}),
-              });
-            } finally {
-              this.store.saveIfDirty();
-            }
-            reply.code(out.status ?? 200);
-            return out.body === undefined ? reply.send() : out.body;
-          },
-        });
+    const service = (method: "GET" | "POST") => (url: string, h: Parameters<ServiceRouter["get"]>[1]) =>
+      app.route({
+        method,
+        url,
+        handler: async (req, reply) => {
+          const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+          let out: Reply;
+          try {
+            out = await h({
+              emu: this,
+              params: req.params as Record<string, string>,
+              body: req.body,
+              ...(m ? { bearer: m[1] } : {}),
+            });
+          } finally {
+            this.store.saveIfDirty();
+          }
+          reply.code(out.status ?? 200);
+          return out.body === undefined ? reply.send() : out.body;
+        },
+      });
     registerServices({ get: service("GET"), post: service("POST") });
     this.registerAdmin();
   }

@@ -340,7 +340,13 @@ export class RealPostgres {
       try {
         const dir = this.fleet.dirOf(branchId);
         const name = `${ident(schema)}.${ident(table)}`;
-        const found = await this.fleet.sql(dir, server.port, database, `SELECT to_regclass(${literal(name)}) IS NOT NULL`, true);
+        const found = await this.fleet.sql(
+          dir,
+          server.port,
+          database,
+          `SELECT to_regclass(${literal(name)}) IS NOT NULL`,
+          true,
+        );
         if (found.trim() !== "t") return undefined;
         const cap = limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(limit))}` : "";
         const out = await this.fleet.sql(

@@ -97,7 +97,11 @@ const answer = (d: DataApi) => ({
 const TABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The JWKS tokens for a Data API are checked against; `undefined` when it cannot be had. */
-async function jwksFor(req: ServiceRequest, d: DataApi, branchId: string): Promise<{ keys: Partial<PublicJwk>[] } | undefined> {
+async function jwksFor(
+  req: ServiceRequest,
+  d: DataApi,
+  branchId: string,
+): Promise<{ keys: Partial<PublicJwk>[] } | undefined> {
   if (d.auth_provider === "neon_auth") {
     const auth = neonAuthOf(req.emu.store, branchId);
     return auth ? jwksOf(auth.signing_key) : undefined;
@@ -192,7 +196,11 @@ export const dataApiResource = resource({
       if (!TABLE.test(table)) throw badRequest(`"${table}" is not a table name`);
       const pg = req.emu.realPg;
       if (!pg) {
-        throw new ApiFault(503, Codes.unavailable, "The emulator runs without real Postgres: the Data API has no data");
+        throw new ApiFault(
+          503,
+          Codes.unavailable,
+          "The emulator runs without real Postgres: the Data API has no data",
+        );
       }
       const schema = d.settings.db_schemas?.[0] ?? "public";
       const rows = await pg.rowsOf(branch_id, database, schema, table, d.settings.db_max_rows);

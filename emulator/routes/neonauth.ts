@@ -87,7 +87,9 @@ const UserSchema = z.object({
 type User = z.infer<typeof UserSchema>;
 
 /** `EnableNeonAuthIntegrationRequest`. */
-const EnableBody = z.object({ auth_provider: z.enum(PROVIDERS), database_name: z.string().min(1).optional() }).strict();
+const EnableBody = z
+  .object({ auth_provider: z.enum(PROVIDERS), database_name: z.string().min(1).optional() })
+  .strict();
 const DisableBody = z.object({ delete_data: z.boolean().optional() }).strict().optional();
 const uri = z.string().url("must be a URI");
 const AddDomainBody = z.object({ domain: uri, auth_provider: z.enum(PROVIDERS) }).strict();
@@ -206,7 +208,8 @@ export const neonAuthResource = resource({
       const branch = scoped.branch!;
       const body = ctx.body(EnableBody, what);
       ctx.ready(branch);
-      if (scoped.get(ID)) throw conflict(`Failed to ${what}: Neon Auth is already enabled on branch ${branch.id}`);
+      if (scoped.get(ID))
+        throw conflict(`Failed to ${what}: Neon Auth is already enabled on branch ${branch.id}`);
       const dbs = ctx.store.databasesOf(branch.id);
       const db = body.database_name ?? dbs[0]?.name;
       if (!db || !dbs.some((d) => d.name === db)) {
@@ -374,7 +377,11 @@ export const neonAuthResource = resource({
       const body = parseBody(SignUpBody, req.body, what);
       const branchUsers = users.in(req.emu.store);
       if (branchUsers.of(a.branch_id).some((u) => u.email.toLowerCase() === body.email.toLowerCase())) {
-        throw new ApiFault(422, Codes.unprocessable, `Failed to ${what}: a user with this email already exists`);
+        throw new ApiFault(
+          422,
+          Codes.unprocessable,
+          `Failed to ${what}: a user with this email already exists`,
+        );
       }
       const u: User = {
         id: req.emu.store.rngIds.uuid(),

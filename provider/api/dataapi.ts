@@ -51,7 +51,12 @@ export interface DataApiCalls {
   /** The database's Data API; 404 when it has none (or the branch or database is not there). */
   get(projectId: string, branchId: string, databaseName: string): Promise<DataApi>;
   /** Creates it; answers its URL. */
-  create(projectId: string, branchId: string, databaseName: string, body: DataApiCreateBody): Promise<{ url: string }>;
+  create(
+    projectId: string,
+    branchId: string,
+    databaseName: string,
+    body: DataApiCreateBody,
+  ): Promise<{ url: string }>;
   /** Changes its settings (the schema cache is refreshed too). */
   update(projectId: string, branchId: string, databaseName: string, settings: DataApiSettings): Promise<void>;
   /** Deletes it: its URL stops answering. */
@@ -66,7 +71,8 @@ export function dataApiCalls(call: Call): DataApiCalls {
       database_name: d,
     });
   const where = (p: string, b: string, d: string) => ({ project_id: p, branch_id: b, database_name: d });
-  const of = (p: string, b: string, d: string) => `the Data API of database "${d}" of branch ${b} in project ${p}`;
+  const of = (p: string, b: string, d: string) =>
+    `the Data API of database "${d}" of branch ${b} in project ${p}`;
   return {
     get: (p, b, d) => call(at(p, b, d), "read", of(p, b, d), DataApiSchema),
     create: (p, b, d, body) =>

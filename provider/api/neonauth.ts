@@ -49,7 +49,9 @@ export interface NeonAuthOauthProviderBody {
   client_secret?: string;
 }
 
-const DomainsSchema = z.object({ domains: z.array(z.object({ domain: z.string(), auth_provider: z.string() })) });
+const DomainsSchema = z.object({
+  domains: z.array(z.object({ domain: z.string(), auth_provider: z.string() })),
+});
 const ProvidersSchema = z.object({ providers: z.array(NeonAuthOauthProviderSchema) });
 const EmailAndPasswordSchema = z.object({ enabled: z.boolean() }).loose();
 const AllowLocalhostSchema = z.object({ allow_localhost: z.boolean() });
@@ -60,7 +62,12 @@ export interface NeonAuthCalls {
   /** The branch's integration; 404 when the branch has none (or is not there). */
   get(projectId: string, branchId: string): Promise<NeonAuthIntegration>;
   /** Enables Neon Auth on the branch, over `databaseName` (the service's choice without it). */
-  enable(projectId: string, branchId: string, authProvider: string, databaseName?: string): Promise<NeonAuthCreated>;
+  enable(
+    projectId: string,
+    branchId: string,
+    authProvider: string,
+    databaseName?: string,
+  ): Promise<NeonAuthCreated>;
   /** Disables it; `deleteData` also drops the `neon_auth` schema from the database. */
   disable(projectId: string, branchId: string, deleteData: boolean): Promise<void>;
   /** The trusted domains (the redirect URI whitelist). */
@@ -94,19 +101,35 @@ export function neonAuthCalls(call: Call): NeonAuthCalls {
   const of = (b: string, p: string) => `the Neon Auth of branch ${b} in project ${p}`;
   return {
     get: (p, b) =>
-      call(route("GET /projects/{project_id}/branches/{branch_id}/auth", at(p, b)), "read", of(b, p), NeonAuthIntegrationSchema),
+      call(
+        route("GET /projects/{project_id}/branches/{branch_id}/auth", at(p, b)),
+        "read",
+        of(b, p),
+        NeonAuthIntegrationSchema,
+      ),
     enable: (p, b, authProvider, databaseName) =>
       call(
         route("POST /projects/{project_id}/branches/{branch_id}/auth", at(p, b)),
         "enable",
         of(b, p),
         NeonAuthCreatedSchema,
-        { body: { auth_provider: authProvider, ...(databaseName !== undefined ? { database_name: databaseName } : {}) } },
+        {
+          body: {
+            auth_provider: authProvider,
+            ...(databaseName !== undefined ? { database_name: databaseName } : {}),
+          },
+        },
       ),
     disable: async (p, b, deleteData) => {
-      await call(route("DELETE /projects/{project_id}/branches/{branch_id}/auth", at(p, b)), "disable", of(b, p), Empty, {
-        body: { delete_data: deleteData },
-      });
+      await call(
+        route("DELETE /projects/{project_id}/branches/{branch_id}/auth", at(p, b)),
+        "disable",
+        of(b, p),
+        Empty,
+        {
+          body: { delete_data: deleteData },
+        },
+      );
     },
     domains: (p, b) =>
       call(

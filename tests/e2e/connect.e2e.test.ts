@@ -6,7 +6,11 @@
  * a read replica, a project-scoped API key, a reviewer's permission and the other lookups beside it, and, on
  * the Scale plan, the organization's VPC endpoint, the project's restriction to it and a budget alert:
  * the alert's change is an update at preview, not a replacement; a refresh then reads the endpoint
- * accepted and `preview --expect-no-changes` passes; destroy leaves the organization as it was).
+ * accepted and `preview --expect-no-changes` passes; destroy leaves the organization as it was; Neon Auth
+ * on the branch with a GitHub provider and a trusted domain, and the Data API of its `neondb` with Neon
+ * Auth as provider: a user signed up through Neon Auth reads a table's rows from real Postgres at the
+ * Data API's URL with the token it got, and without a token is refused 401; destroy deletes the Data
+ * API and disables Neon Auth, each by its own resource; the OAuth client secret is nowhere in plain text).
  * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
  * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration, the
  * next `up` shows the table it made: in the TypeScript program, the role's own database (which the parent
@@ -64,6 +68,9 @@ const mutations = (route: string) => emulator.requestsByRoute()[route] ?? 0;
 const DELETE_ROLE = "DELETE /projects/:project_id/branches/:branch_id/roles/:role_name";
 const DELETE_DATABASE = "DELETE /projects/:project_id/branches/:branch_id/databases/:database_name";
 const DELETE_PERMISSION = "DELETE /projects/:project_id/permissions/:permission_id";
+const DELETE_DATA_API = "DELETE /projects/:project_id/branches/:branch_id/data-api/:database_name";
+const DISABLE_AUTH = "DELETE /projects/:project_id/branches/:branch_id/auth";
+const OAUTH_SECRET = "e2e-oauth-client-secret-7c1d9a";
 const VPCE = "vpce-0123456789abcdef0";
 
 interface Outs {
@@ -89,6 +96,8 @@ interface Program {
   checkFirstUp?: (outputs: Record<string, unknown>, projectId: string) => Promise<void>;
   /** Secret outputs besides the password and the connection string. */
   moreSecrets: string[];
+  /** Secret inputs of the program (given as secret config): nowhere in plain text either. */
+  secretInputs?: string[];
   /**
    * The database `getSchemaDiff` reads: the role's own `app`, which the parent lacks (migrated as the
    * role, through the exported connection string), or `neondb`, inherited (migrated as its owner).
@@ -273,6 +282,7 @@ async function connectChain(
 
   // --- (c) the secrets are nowhere but the secret outputs -----------------------------------
   const secrets = [
+    ...(program.secretInputs ?? []),
     oldPassword,
     newPassword,
     first.connectionUri,
@@ -381,6 +391,7 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
       "neoncompute:apiKey": { value: emulator.apiKey, secret: true },
       orgId: { value: orgId },
       branchName: { value: "connect-yaml" },
+      oauthClientSecret: { value: OAUTH_SECRET, secret: true },
     },
     env: { PATH: pluginPath(), NEON_API_KEY: "" },
   });
@@ -394,10 +405,12 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
   try {
     await connectChain(temp, "connect-yaml", "rotation-2", {
       // project, branch (with its compute), replica, role, database, key, permission, snapshot,
-      // snapshot schedule, VPC endpoint, the project's restriction, budget alert, and the stack
-      creates: 13,
+      // snapshot schedule, VPC endpoint, the project's restriction, budget alert, Neon Auth, Data API,
+      // and the stack
+      creates: 15,
       computeTypes: ["read_only", "read_write"],
-      moreSecrets: ["projectConnectionUri", "token"],
+      moreSecrets: ["projectConnectionUri", "token", "authServerKey"],
+      secretInputs: [OAUTH_SECRET],
       schemaDatabase: "neondb",
       checkFirstUp: async (out, projectId) => {
         const named: string[] = [];
@@ -444,8 +457,49 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
           { vpc_endpoint_id: VPCE, label: "app only" },
         ]);
         expect([out.budgetCents, await api.organizations.spendingLimit(orgId)]).toEqual([50000, 50000]);
+        const branchId = String(out.branchId);
+        const auth = await api.neonAuth.get(projectId, branchId);
+        expect([auth.db_name, auth.jwks_url, auth.base_url]).toEqual([
+          "neondb",
+          out.authJwksUrl,
+          out.authBaseUrl,
+        ]);
+        expect(await api.neonAuth.domains(projectId, branchId)).toEqual(["https://app.example.com"]);
+        expect(await api.neonAuth.oauthProviders(projectId, branchId)).toEqual([
+          { id: "github", type: "standard", client_id: "e2e-github-client" },
+        ]);
+        const dataApi = await api.dataApi.get(projectId, branchId, "neondb");
+        expect([dataApi.url, dataApi.settings?.db_max_rows]).toEqual([out.dataApiUrl, 100]);
       },
       afterRename: async (capture) => {
+        // The Data API's URL serves the rows of `orders` (the migration's table in neondb) from real
+        // Postgres to a user Neon Auth signed up, and refuses a request without a token.
+        const out = Object.fromEntries(
+          Object.entries(await temp.stack.outputs()).map(([k, v]) => [k, v.value as unknown]),
+        );
+        const owner = await api.projects.connectionUri(String(out.projectId), {
+          branchId: String(out.branchId),
+          databaseName: "neondb",
+          roleName: "neondb_owner",
+        });
+        expect((await psql(owner, "INSERT INTO orders VALUES (1, 'first'), (2, 'second')")).error).toBe("");
+        const signUp = await fetch(`${String(out.authBaseUrl)}/sign-up/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "user@example.com", password: "a-long-password", name: "User" }),
+        });
+        expect(signUp.status).toBe(200);
+        const { token } = (await signUp.json()) as { token: string };
+        const rows = await fetch(`${String(out.dataApiUrl)}/orders`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(rows.status).toBe(200);
+        expect(await rows.json()).toEqual([
+          { id: 1, note: "first" },
+          { id: 2, note: "second" },
+        ]);
+        expect((await fetch(`${String(out.dataApiUrl)}/orders`)).status).toBe(401);
+
         // The budget alert changes in place: the preview shows an update, not a replacement.
         await temp.stack.setConfig("budgetCents", { value: "75000" });
         let diff = "";
@@ -475,6 +529,8 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     // The project-scoped key was revoked and the reviewer's grant withdrawn by their own resources
     // before the project went (the project's delete would take the grant with it).
     expect(mutations(DELETE_PERMISSION)).toBe(1);
+    // The Data API deleted and Neon Auth disabled by their own resources, before the project went.
+    expect([mutations(DELETE_DATA_API), mutations(DISABLE_AUTH)]).toEqual([1, 1]);
     // The endpoint removed, the alert removed: the organization as it was.
     expect(await orgBefore()).toEqual(before);
     expect(keyId).toBeGreaterThan(0);

@@ -522,19 +522,29 @@ describe("every route conforms to the OpenAPI schema", () => {
     expect(enabled.body).not.toHaveProperty("operations");
     expect((await c.post(AUTH, { params: b, body: { auth_provider: "better_auth" } })).status).toBe(409);
     expect((await c.post(AUTH, { params: b, body: { auth_provider: "nope" } })).status).toBe(400);
-    expect((await c.get(AUTH, { params: b })).body).toMatchObject({ branch_id: b.branch_id, db_name: "neondb" });
+    expect((await c.get(AUTH, { params: b })).body).toMatchObject({
+      branch_id: b.branch_id,
+      db_name: "neondb",
+    });
     const domain = { domain: "https://app.example.com", auth_provider: "better_auth" };
     expect((await c.post(`${AUTH}/domains`, { params: b, body: domain })).status).toBe(201);
-    expect((await c.post(`${AUTH}/domains`, { params: b, body: { ...domain, domain: "no url" } })).status).toBe(400);
+    expect(
+      (await c.post(`${AUTH}/domains`, { params: b, body: { ...domain, domain: "no url" } })).status,
+    ).toBe(400);
     expect((await c.get(`${AUTH}/domains`, { params: b })).body.domains).toEqual([domain]);
     const gone = { auth_provider: "better_auth", domains: [{ domain: domain.domain }] };
     expect((await c.req("DELETE", `${AUTH}/domains`, { params: b, body: gone })).status).toBe(200);
     const OAUTH = `${AUTH}/oauth_providers`;
-    const added = await c.post(OAUTH, { params: b, body: { id: "github", client_id: "id", client_secret: "shh" } });
+    const added = await c.post(OAUTH, {
+      params: b,
+      body: { id: "github", client_id: "id", client_secret: "shh" },
+    });
     expect(added.body).toEqual({ id: "github", type: "standard", client_id: "id" }); // never the secret
     expect((await c.post(OAUTH, { params: b, body: { id: "github" } })).status).toBe(409);
     const one = { ...b, oauth_provider_id: "github" };
-    expect((await c.patch(`${OAUTH}/{oauth_provider_id}`, { params: one, body: { client_secret: "new" } })).status).toBe(200);
+    expect(
+      (await c.patch(`${OAUTH}/{oauth_provider_id}`, { params: one, body: { client_secret: "new" } })).status,
+    ).toBe(200);
     expect((await c.get(OAUTH, { params: b })).body.providers).toHaveLength(1);
     expect((await c.del(`${OAUTH}/{oauth_provider_id}`, { params: one })).status).toBe(200);
     expect((await c.del(`${OAUTH}/{oauth_provider_id}`, { params: one })).status).toBe(404);
@@ -548,7 +558,10 @@ describe("every route conforms to the OpenAPI schema", () => {
     expect((await c.get(API, { params: d })).status).toBe(404);
     expect((await c.post(API, { params: { ...d, database_name: "nodb" }, body: {} })).status).toBe(404);
     expect((await c.post(API, { params: d, body: { auth_provider: "external" } })).status).toBe(400); // no jwks_url
-    const made = await c.post(API, { params: d, body: { auth_provider: "neon_auth", settings: { db_max_rows: 10 } } });
+    const made = await c.post(API, {
+      params: d,
+      body: { auth_provider: "neon_auth", settings: { db_max_rows: 10 } },
+    });
     expect(made.status).toBe(201);
     expect((await c.post(API, { params: d, body: { auth_provider: "neon_auth" } })).status).toBe(409);
     expect((await c.get(API, { params: d })).body).toMatchObject({ url: made.body.url, status: "ready" });

@@ -16,7 +16,8 @@ export async function unknownDatabase(
   property: string,
 ): Promise<string | undefined> {
   if (rt.ledger.madeThisRun("branch-in", `${projectId}/${branchId}`)) return undefined;
-  if (rt.ledger.declaredBy(`database:${importIdOf({ projectId, branchId, name: databaseName })}`)) return undefined;
+  if (rt.ledger.declaredBy(`database:${importIdOf({ projectId, branchId, name: databaseName })}`))
+    return undefined;
   const dbs = await rt
     .client()
     .databases.list(projectId, branchId)

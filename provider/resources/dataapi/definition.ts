@@ -15,15 +15,35 @@ export const DATA_API_SETTINGS_TYPE = {
   name: "DataApiSettings",
   description: "Settings of a Data API; each one left out keeps the service's value.",
   properties: [
-    optionalField("dbSchemas", { arrayOf: "string" }, 'The schemas the API exposes (the service: `["public"]`).'),
+    optionalField(
+      "dbSchemas",
+      { arrayOf: "string" },
+      'The schemas the API exposes (the service: `["public"]`).',
+    ),
     optionalField("dbMaxRows", "integer", "The most rows one request returns."),
-    optionalField("dbAnonRole", "string", "The database role of requests without a token (the service: `anonymous`)."),
-    optionalField("dbAggregatesEnabled", "boolean", "Whether aggregate functions may be used (the service: true)."),
+    optionalField(
+      "dbAnonRole",
+      "string",
+      "The database role of requests without a token (the service: `anonymous`).",
+    ),
+    optionalField(
+      "dbAggregatesEnabled",
+      "boolean",
+      "Whether aggregate functions may be used (the service: true).",
+    ),
     optionalField("dbExtraSearchPath", "string", "More schemas for the search path."),
-    optionalField("jwtRoleClaimKey", "string", "The token claim that names the database role (the service: `.role`)."),
+    optionalField(
+      "jwtRoleClaimKey",
+      "string",
+      "The token claim that names the database role (the service: `.role`).",
+    ),
     optionalField("jwtCacheMaxLifetime", "integer", "How long verified tokens are cached, in seconds."),
     {
-      ...optionalField("openapiMode", "string", "The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's)."),
+      ...optionalField(
+        "openapiMode",
+        "string",
+        "The OpenAPI description's mode: `ignore-privileges` or `disabled` (the service's).",
+      ),
       enum: ["ignore-privileges", "disabled"],
     },
     optionalField("serverCorsAllowedOrigins", "string", "The origins browsers may call the API from (CORS)."),
@@ -82,7 +102,8 @@ export const DATA_API_DEFINITION = {
       input: "optional",
       output: "optional",
       change: "replace",
-      description: "With `external`: the provider's name (Clerk, Auth0, …). Changing it replaces the Data API.",
+      description:
+        "With `external`: the provider's name (Clerk, Auth0, …). Changing it replaces the Data API.",
     },
     {
       name: "jwtAudience",

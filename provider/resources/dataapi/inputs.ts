@@ -14,9 +14,12 @@ export const IMPORT_ID_PATTERN = /^([a-z0-9-]{1,60})\/(br-[a-z0-9-]{1,60})\/(.+)
 
 const SETTING_NAMES: string[] = DATA_API_SETTINGS_TYPE.properties.map((p) => p.name);
 const whole = (min: number) =>
-  z.number({ error: `must be a whole number, at least ${min}` }).int({ error: "must be a whole number" }).min(min, {
-    error: `must be at least ${min}`,
-  });
+  z
+    .number({ error: `must be a whole number, at least ${min}` })
+    .int({ error: "must be a whole number" })
+    .min(min, {
+      error: `must be at least ${min}`,
+    });
 
 const settingsSchema = z
   .looseObject(
@@ -30,7 +33,9 @@ const settingsSchema = z
       dbExtraSearchPath: z.string({ error: "must be a string" }),
       jwtRoleClaimKey: z.string({ error: "must be a string" }),
       jwtCacheMaxLifetime: whole(0),
-      openapiMode: z.enum(["ignore-privileges", "disabled"], { error: "must be ignore-privileges or disabled" }),
+      openapiMode: z.enum(["ignore-privileges", "disabled"], {
+        error: "must be ignore-privileges or disabled",
+      }),
       serverCorsAllowedOrigins: z.string({ error: "must be a string" }),
       serverTimingEnabled: z.boolean({ error: "must be true or false" }),
     },
@@ -39,7 +44,10 @@ const settingsSchema = z
   .partial()
   .superRefine((s, ctx) => {
     for (const k of Object.keys(s).filter((key) => !SETTING_NAMES.includes(key))) {
-      ctx.addIssue({ code: "custom", message: `has no setting ${k} (the settings are ${SETTING_NAMES.join(", ")})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `has no setting ${k} (the settings are ${SETTING_NAMES.join(", ")})`,
+      });
     }
   });
 

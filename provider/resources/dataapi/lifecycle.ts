@@ -29,7 +29,14 @@ import type { Runtime } from "../runtime";
 import { unknownDatabase } from "../branch-objects/database-known";
 import { DATA_API_DEFINITION as DEF, DATA_API_NOUN } from "./definition";
 import { checkInputs } from "./inputs";
-import { describeDataApi, parseDataApiRef, resourceId, toApiSettings, toOutputs, type DataApiRef } from "./mapping";
+import {
+  describeDataApi,
+  parseDataApiRef,
+  resourceId,
+  toApiSettings,
+  toOutputs,
+  type DataApiRef,
+} from "./mapping";
 import type { DataApiInputs, DataApiOutputs } from "./types";
 
 type Inputs = DataApiInputs;
@@ -74,7 +81,8 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   }
   const isNew = isNewResource(olds);
   const moves =
-    !isNew && (olds.projectId !== projectId || olds.branchId !== branchId || olds.databaseName !== databaseName);
+    !isNew &&
+    (olds.projectId !== projectId || olds.branchId !== branchId || olds.databaseName !== databaseName);
   if (!isNew && !moves) return { inputs };
   const why = await unknownDatabase(rt, projectId, branchId, databaseName, "databaseName");
   if (why) return fail("databaseName", why);
@@ -129,10 +137,12 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
       api.dataApi.get(ref.projectId, ref.branchId, ref.databaseName),
     );
     rt.ledger.noteTakenOver(DATA_API_NOUN, id);
-    if (Object.keys(settings).length > 0) await api.dataApi.update(ref.projectId, ref.branchId, ref.databaseName, settings);
+    if (Object.keys(settings).length > 0)
+      await api.dataApi.update(ref.projectId, ref.branchId, ref.databaseName, settings);
     log.info(`took over ${describeDataApi(ref)}`);
   } else {
-    if (await dataApiOf(api, ref)) throw new Error(`Failed to create ${describeDataApi(ref)}: ${heldMessage(ref)}.`);
+    if (await dataApiOf(api, ref))
+      throw new Error(`Failed to create ${describeDataApi(ref)}: ${heldMessage(ref)}.`);
     await createOnce({
       log,
       send: () =>
@@ -163,11 +173,13 @@ async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dyna
   const ref = parseDataApiRef(id);
   const api = rt.client();
   const what = describeDataApi(ref);
-  const d = await api.dataApi.get(ref.projectId, ref.branchId, ref.databaseName).catch(async (err: unknown) => {
-    if (!isNotFound(err)) throw err;
-    await confirmGone(api, ref.projectId, what, "refresh", err);
-    return undefined;
-  });
+  const d = await api.dataApi
+    .get(ref.projectId, ref.branchId, ref.databaseName)
+    .catch(async (err: unknown) => {
+      if (!isNotFound(err)) throw err;
+      await confirmGone(api, ref.projectId, what, "refresh", err);
+      return undefined;
+    });
   if (!d) {
     rt.logger(old).info(`${what} is gone (deleted outside the stack); dropping it from the stack`);
     return {};

@@ -33,7 +33,8 @@ export const NEON_AUTH_OAUTH_PROVIDER_TYPE = {
       type: "string",
       input: "optional",
       output: "optional",
-      description: "The app's OAuth client id at the provider; without it, Neon's shared credentials are used.",
+      description:
+        "The app's OAuth client id at the provider; without it, Neon's shared credentials are used.",
     },
     {
       name: "clientSecret",
@@ -61,7 +62,10 @@ export const NEON_AUTH_DEFINITION = {
   importId: { format: "<projectId>/<branchId>", example: "shiny-wind-123456/br-cool-sky-12345678" },
   aliases: ["pulumi-nodejs:dynamic/neon:NeonAuth"],
   properties: [
-    fixedInput("projectId", "The project. Changing it enables Neon Auth on the new branch (after disabling it here)."),
+    fixedInput(
+      "projectId",
+      "The project. Changing it enables Neon Auth on the new branch (after disabling it here).",
+    ),
     fixedInput(
       "branchId",
       "The branch (`br-…`) Neon Auth serves. Changing it disables Neon Auth here, then enables it on the new " +

@@ -32,7 +32,10 @@ const providerSchema = z
   )
   .superRefine((p, ctx) => {
     for (const k of Object.keys(p).filter((key) => !PROVIDER_FIELDS.includes(key))) {
-      ctx.addIssue({ code: "custom", message: `has no field ${k} (a provider's fields are ${PROVIDER_FIELDS.join(", ")})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `has no field ${k} (a provider's fields are ${PROVIDER_FIELDS.join(", ")})`,
+      });
     }
     if (p.clientSecret !== undefined && p.clientId === undefined) {
       ctx.addIssue({

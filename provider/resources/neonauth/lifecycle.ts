@@ -71,7 +71,9 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   const fail = (property: string, reason: string) => ({ inputs: news, failures: [{ property, reason }] });
   if (!known(projectId) || !known(branchId)) return { inputs };
   const other =
-    typeof news.__urn === "string" ? rt.ledger.declare(`neon auth:${projectId}/${branchId}`, news.__urn) : undefined;
+    typeof news.__urn === "string"
+      ? rt.ledger.declare(`neon auth:${projectId}/${branchId}`, news.__urn)
+      : undefined;
   if (other) {
     return fail(
       "branchId",
@@ -150,7 +152,13 @@ async function apply(
           await api.neonAuth.updateOauthProvider(p, b, want.id, body);
         });
         log.info(`added OAuth provider ${want.id} to ${describeAuth(ref)}`);
-      } else if (there.client_id !== want.clientId || !sameProvider(want, olds?.find((o) => o.id === want.id))) {
+      } else if (
+        there.client_id !== want.clientId ||
+        !sameProvider(
+          want,
+          olds?.find((o) => o.id === want.id),
+        )
+      ) {
         await api.neonAuth.updateOauthProvider(p, b, want.id, body);
         log.info(`changed OAuth provider ${want.id} of ${describeAuth(ref)}`);
       }
@@ -166,7 +174,12 @@ async function apply(
 }
 
 /** The integration's settings as the service holds them: the lists only where the program manages them. */
-async function readSettings(api: NeonClient, ref: AuthRef, integration: NeonAuthIntegration, given: Bag): Promise<AuthRead> {
+async function readSettings(
+  api: NeonClient,
+  ref: AuthRef,
+  integration: NeonAuthIntegration,
+  given: Bag,
+): Promise<AuthRead> {
   const { projectId: p, branchId: b } = ref;
   return {
     integration,
@@ -188,7 +201,9 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
   let integration: NeonAuthIntegration;
   let keys: AuthRead["keys"];
   if (i.importId !== undefined) {
-    integration = await readImported("Neon Auth of branch", i.importId, () => api.neonAuth.get(ref.projectId, ref.branchId));
+    integration = await readImported("Neon Auth of branch", i.importId, () =>
+      api.neonAuth.get(ref.projectId, ref.branchId),
+    );
     rt.ledger.noteTakenOver(NEON_AUTH_NOUN, id);
     log.info(`took over ${describeAuth(ref)}`);
   } else {
@@ -197,7 +212,12 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
     const made = await createOnce({
       log,
       send: async () => {
-        const c = await api.neonAuth.enable(ref.projectId, ref.branchId, i.authProvider ?? "better_auth", i.databaseName);
+        const c = await api.neonAuth.enable(
+          ref.projectId,
+          ref.branchId,
+          i.authProvider ?? "better_auth",
+          i.databaseName,
+        );
         keys = { publishableClientKey: c.pub_client_key, secretServerKey: c.secret_server_key };
         return api.neonAuth.get(ref.projectId, ref.branchId);
       },
@@ -206,7 +226,8 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
       describe: () => describeAuth(ref),
     });
     integration = made;
-    if (!keys) log.warn(`${describeAuth(ref)}: the keys answered by the enable were lost; they are not outputs`);
+    if (!keys)
+      log.warn(`${describeAuth(ref)}: the keys answered by the enable were lost; they are not outputs`);
     log.info(`enabled ${describeAuth(ref)}`);
   }
   let read: AuthRead;
@@ -234,7 +255,9 @@ async function read(rt: Runtime, id: string, props?: State): Promise<pulumi.dyna
     return undefined;
   });
   if (!integration) {
-    rt.logger(old).info(`${what} is disabled or its branch is gone (outside the stack); dropping it from the stack`);
+    rt.logger(old).info(
+      `${what} is disabled or its branch is gone (outside the stack); dropping it from the stack`,
+    );
     return {};
   }
   const outs = toOutputs(old, ref, await readSettings(api, ref, integration, old), old);
@@ -252,7 +275,14 @@ async function update(
   const api = rt.client();
   const log = rt.logger(news);
   const integration = await api.neonAuth.get(ref.projectId, ref.branchId);
-  const r = await apply(api, ref, news, integration, olds.oauthProviders as NeonAuthOauthProviderInputs[] | undefined, log);
+  const r = await apply(
+    api,
+    ref,
+    news,
+    integration,
+    olds.oauthProviders as NeonAuthOauthProviderInputs[] | undefined,
+    log,
+  );
   log.info(`updated ${describeAuth(ref)}`);
   return { outs: toOutputs(news, ref, r, olds) };
 }

@@ -24,7 +24,8 @@ export function parseAuthRef(id: string): AuthRef {
 }
 
 /** `the Neon Auth of branch br-… in project p`. */
-export const describeAuth = (r: AuthRef): string => `the Neon Auth of branch ${r.branchId} in project ${r.projectId}`;
+export const describeAuth = (r: AuthRef): string =>
+  `the Neon Auth of branch ${r.branchId} in project ${r.projectId}`;
 
 /** The branch's Neon Auth as read: the integration and the settings the program manages. */
 export interface AuthRead {

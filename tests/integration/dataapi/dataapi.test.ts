@@ -55,7 +55,11 @@ it("creates the Data API of a database with Neon Auth, reads it, changes its set
   const { id, outs } = await impl.create(checked.inputs as Props);
   expect(id).toBe(`${projectId}/${b}/neondb`);
   const o = outs as Props;
-  expect(o).toMatchObject({ url: expect.stringMatching(/\/rest\/v1$/), status: "ready", settings: { dbMaxRows: 100 } });
+  expect(o).toMatchObject({
+    url: expect.stringMatching(/\/rest\/v1$/),
+    status: "ready",
+    settings: { dbMaxRows: 100 },
+  });
   expect((await api.dataApi.get(projectId, b, "neondb")).settings).toMatchObject({ db_max_rows: 100 });
   // Its URL refuses a request without a token.
   expect((await fetch(`${String(o.url)}/orders`)).status).toBe(401);
@@ -64,15 +68,27 @@ it("creates the Data API of a database with Neon Auth, reads it, changes its set
   expect(read).toMatchObject({ id, inputs: { databaseName: "neondb", settings: { dbMaxRows: 100 } } });
   expect((await impl.diff(id, o, checked.inputs as Props)).changes).toBe(false);
 
-  const next = await check("api", { branchId: b, databaseName: "neondb", settings: { dbMaxRows: 5, dbSchemas: ["app"] } }, checked.inputs as Props);
+  const next = await check(
+    "api",
+    { branchId: b, databaseName: "neondb", settings: { dbMaxRows: 5, dbSchemas: ["app"] } },
+    checked.inputs as Props,
+  );
   expect(await impl.diff(id, o, next.inputs as Props)).toMatchObject({ changes: true, replaces: [] });
   const updated = await impl.update(id, o, next.inputs as Props);
   expect((updated.outs as Props).settings).toEqual({ dbMaxRows: 5, dbSchemas: ["app"] });
-  expect((await api.dataApi.get(projectId, b, "neondb")).settings).toMatchObject({ db_max_rows: 5, db_schemas: ["app"] });
+  expect((await api.dataApi.get(projectId, b, "neondb")).settings).toMatchObject({
+    db_max_rows: 5,
+    db_schemas: ["app"],
+  });
   // A new auth provider replaces it.
   const external = await check(
     "api",
-    { branchId: b, databaseName: "neondb", authProvider: "external", jwksUrl: "https://auth.example.com/.well-known/jwks.json" },
+    {
+      branchId: b,
+      databaseName: "neondb",
+      authProvider: "external",
+      jwksUrl: "https://auth.example.com/.well-known/jwks.json",
+    },
     next.inputs as Props,
   );
   expect((await impl.diff(id, updated.outs as Props, external.inputs as Props)).replaces).toEqual(
@@ -88,27 +104,61 @@ it("creates the Data API of a database with Neon Auth, reads it, changes its set
 it("refuses at preview, with nothing sent: an unknown database, a JWKS URL that is no URL, external without one, neon_auth without Neon Auth, a Data API no resource manages, two resources of one database", async () => {
   const b = branch(1);
   const before = mutations();
-  const failures = async (name: string, inputs: Props) => (await fresh().check({}, { projectId, __urn: urnOf("DataApi", name), ...inputs })).failures;
-  expect(await failures("nodb", { branchId: b, databaseName: "nodb", authProvider: "external", jwksUrl: "https://a.example.com/jwks.json" })).toEqual([
-    { property: "databaseName", reason: expect.stringMatching(/databaseName "nodb": branch .* has no such database/) },
+  const failures = async (name: string, inputs: Props) =>
+    (await fresh().check({}, { projectId, __urn: urnOf("DataApi", name), ...inputs })).failures;
+  expect(
+    await failures("nodb", {
+      branchId: b,
+      databaseName: "nodb",
+      authProvider: "external",
+      jwksUrl: "https://a.example.com/jwks.json",
+    }),
+  ).toEqual([
+    {
+      property: "databaseName",
+      reason: expect.stringMatching(/databaseName "nodb": branch .* has no such database/),
+    },
   ]);
-  expect(await failures("url", { branchId: b, databaseName: "neondb", authProvider: "external", jwksUrl: "not a url" })).toEqual([
-    { property: "jwksUrl", reason: expect.stringContaining("must be the http(s) URL of a JWKS") },
-  ]);
+  expect(
+    await failures("url", {
+      branchId: b,
+      databaseName: "neondb",
+      authProvider: "external",
+      jwksUrl: "not a url",
+    }),
+  ).toEqual([{ property: "jwksUrl", reason: expect.stringContaining("must be the http(s) URL of a JWKS") }]);
   expect(await failures("nourl", { branchId: b, databaseName: "neondb", authProvider: "external" })).toEqual([
     { property: "jwksUrl", reason: expect.stringContaining('is required with authProvider "external"') },
   ]);
   expect(await failures("noauth", { branchId: b, databaseName: "neondb" })).toEqual([
-    { property: "authProvider", reason: expect.stringContaining(`branch ${b} has no Neon Auth. Declare a NeonAuth`) },
+    {
+      property: "authProvider",
+      reason: expect.stringContaining(`branch ${b} has no Neon Auth. Declare a NeonAuth`),
+    },
   ]);
   expect(mutations()).toBe(before);
 
-  await api.dataApi.create(projectId, b, "neondb", { auth_provider: "external", jwks_url: "https://a.example.com/jwks.json" });
+  await api.dataApi.create(projectId, b, "neondb", {
+    auth_provider: "external",
+    jwks_url: "https://a.example.com/jwks.json",
+  });
   const sent = mutations();
-  expect(await failures("held", { branchId: b, databaseName: "neondb", authProvider: "external", jwksUrl: "https://a.example.com/jwks.json" })).toEqual([
+  expect(
+    await failures("held", {
+      branchId: b,
+      databaseName: "neondb",
+      authProvider: "external",
+      jwksUrl: "https://a.example.com/jwks.json",
+    }),
+  ).toEqual([
     { property: "databaseName", reason: expect.stringContaining(`importId: "${projectId}/${b}/neondb"`) },
   ]);
-  const twice = { branchId: branch(2), databaseName: "neondb", authProvider: "external", jwksUrl: "https://a.example.com/j" };
+  const twice = {
+    branchId: branch(2),
+    databaseName: "neondb",
+    authProvider: "external",
+    jwksUrl: "https://a.example.com/j",
+  };
   expect((await check("one", twice)).failures ?? []).toEqual([]);
   expect((await check("two", twice)).failures).toEqual([
     { property: "databaseName", reason: expect.stringContaining("already declared by another resource") },
@@ -130,11 +180,18 @@ it("refuses at preview, with nothing sent: an unknown database, a JWKS URL that 
 
 it("a lost answer to the create is reconciled by reading the database's Data API: created once", async () => {
   const b = branch(3);
-  const inputs = { branchId: b, databaseName: "neondb", authProvider: "external", jwksUrl: "https://a.example.com/j" };
+  const inputs = {
+    branchId: b,
+    databaseName: "neondb",
+    authProvider: "external",
+    jwksUrl: "https://a.example.com/j",
+  };
   const checked = await check("lost", inputs);
   emulator.setFaults({ dropAfterCommitRate: 1 });
   const made = await impl.create(checked.inputs as Props).finally(() => emulator.setFaults({}));
   expect(made.id).toBe(`${projectId}/${b}/neondb`);
-  expect(logs.join("\n")).toMatch(/the answer to the create request was lost; found the Data API of database "neondb"/);
+  expect(logs.join("\n")).toMatch(
+    /the answer to the create request was lost; found the Data API of database "neondb"/,
+  );
   expect((await api.dataApi.get(projectId, b, "neondb")).status).toBe("ready");
 });

@@ -68,13 +68,17 @@ it("enables Neon Auth with its settings, reads them back, changes them in place 
     jwksUrl: expect.stringMatching(/\/\.well-known\/jwks\.json$/),
     secretServerKey: expect.any(String),
   });
-  expect(await api.neonAuth.oauthProviders(projectId, b)).toEqual([{ id: "github", type: "standard", client_id: "gh-id" }]);
+  expect(await api.neonAuth.oauthProviders(projectId, b)).toEqual([
+    { id: "github", type: "standard", client_id: "gh-id" },
+  ]);
   expect(await api.neonAuth.allowLocalhost(projectId, b)).toBe(false);
   const jwks = (await (await fetch(String(o.jwksUrl))).json()) as { keys: { kty: string }[] };
   expect(jwks.keys.map((k) => k.kty)).toEqual(["OKP"]);
 
   const read = await impl.read(id, o);
-  expect(read.props).toMatchObject({ oauthProviders: [{ id: "github", clientId: "gh-id", clientSecret: SECRET }] });
+  expect(read.props).toMatchObject({
+    oauthProviders: [{ id: "github", clientId: "gh-id", clientSecret: SECRET }],
+  });
   expect((await impl.diff(id, read.props as Props, checked.inputs as Props)).changes).toBe(false);
 
   // A domain swapped, a provider added, the secret rotated: in place.
@@ -84,16 +88,16 @@ it("enables Neon Auth with its settings, reads them back, changes them in place 
       branchId: b,
       databaseName: "neondb",
       trustedDomains: ["https://a.example.com", "https://c.example.com"],
-      oauthProviders: [
-        { id: "github", clientId: "gh-id", clientSecret: ROTATED },
-        { id: "google" },
-      ],
+      oauthProviders: [{ id: "github", clientId: "gh-id", clientSecret: ROTATED }, { id: "google" }],
     },
     checked.inputs as Props,
   );
   expect(await impl.diff(id, o, next.inputs as Props)).toMatchObject({ changes: true, replaces: [] });
   const updated = await impl.update(id, o, next.inputs as Props);
-  expect(await api.neonAuth.domains(projectId, b)).toEqual(["https://a.example.com", "https://c.example.com"]);
+  expect(await api.neonAuth.domains(projectId, b)).toEqual([
+    "https://a.example.com",
+    "https://c.example.com",
+  ]);
   expect(await api.neonAuth.oauthProviders(projectId, b)).toEqual([
     { id: "github", type: "standard", client_id: "gh-id" },
     { id: "google", type: "shared" },
@@ -128,21 +132,44 @@ it("refuses at preview, with nothing sent: Neon Auth already on the branch, two 
   const b2 = branch(2);
   expect((await check("one", { branchId: b2 })).failures ?? []).toEqual([]);
   expect((await check("two", { branchId: b2 })).failures).toEqual([
-    { property: "branchId", reason: expect.stringMatching(/already declared by another resource .*\(two|one\)/) },
+    {
+      property: "branchId",
+      reason: expect.stringMatching(/already declared by another resource .*\(two|one\)/),
+    },
   ]);
-  expect((await fresh().check({}, { projectId, branchId: b2, databaseName: "nodb", __urn: urnOf("NeonAuth", "x") })).failures).toEqual([
-    { property: "databaseName", reason: expect.stringMatching(/databaseName "nodb": branch .* has no such database \(it has "neondb"\)/) },
+  expect(
+    (
+      await fresh().check(
+        {},
+        { projectId, branchId: b2, databaseName: "nodb", __urn: urnOf("NeonAuth", "x") },
+      )
+    ).failures,
+  ).toEqual([
+    {
+      property: "databaseName",
+      reason: expect.stringMatching(
+        /databaseName "nodb": branch .* has no such database \(it has "neondb"\)/,
+      ),
+    },
   ]);
   expect((await check("dom", { branchId: b2, trustedDomains: ["app.example.com"] })).failures).toEqual([
     { property: "trustedDomains.0", reason: expect.stringContaining("must be a URL") },
   ]);
-  expect((await check("sec", { branchId: b2, oauthProviders: [{ id: "github", clientSecret: SECRET }] })).failures).toEqual([
+  expect(
+    (await check("sec", { branchId: b2, oauthProviders: [{ id: "github", clientSecret: SECRET }] })).failures,
+  ).toEqual([
     { property: "oauthProviders.0", reason: expect.stringContaining("clientSecret needs clientId") },
   ]);
   expect(mutations()).toBe(before);
 
   // importId takes the branch's Neon Auth over and applies the declared settings.
-  const taken = await fresh().create({ projectId, branchId: b, importId: `${projectId}/${b}`, allowLocalhost: false, __urn: urnOf("NeonAuth", "held") });
+  const taken = await fresh().create({
+    projectId,
+    branchId: b,
+    importId: `${projectId}/${b}`,
+    allowLocalhost: false,
+    __urn: urnOf("NeonAuth", "held"),
+  });
   expect(taken.id).toBe(`${projectId}/${b}`);
   expect(await api.neonAuth.allowLocalhost(projectId, b)).toBe(false);
   expect(JSON.stringify([held, logs])).not.toContain(SECRET);
