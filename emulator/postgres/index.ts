@@ -306,18 +306,12 @@ export class RealPostgres {
    * (`BranchSchemaJSON`): each table's columns and its primary key, unique and foreign key constraints.
    */
   tablesOf(branchId: string, database: string): Promise<unknown[]> {
-    return this.queue(async () => {
-      const running = this.fleet.servers.has(branchId);
-      const server = running
-        ? this.fleet.servers.get(branchId)!
-        : await this.fleet.start(branchId, this.catalogOf(branchId));
-      try {
-        const out = await this.fleet.sql(this.fleet.dirOf(branchId), server.port, database, TABLES_SQL, true);
-        return JSON.parse(out.trim() || "[]") as unknown[];
-      } finally {
-        if (!running) await this.fleet.stop(branchId);
-      }
-    });
+    return this.queue(() =>
+      this.onServer(
+        branchId,
+        async (sql) => JSON.parse((await sql(database, TABLES_SQL)).trim() || "[]") as unknown[],
+      ),
+    );
   }
 
   /**
@@ -332,35 +326,39 @@ export class RealPostgres {
     table: string,
     limit?: number,
   ): Promise<unknown[] | undefined> {
-    return this.queue(async () => {
-      const running = this.fleet.servers.has(branchId);
-      const server = running
-        ? this.fleet.servers.get(branchId)!
-        : await this.fleet.start(branchId, this.catalogOf(branchId));
-      try {
-        const dir = this.fleet.dirOf(branchId);
+    return this.queue(() =>
+      this.onServer(branchId, async (sql) => {
         const name = `${ident(schema)}.${ident(table)}`;
-        const found = await this.fleet.sql(
-          dir,
-          server.port,
-          database,
-          `SELECT to_regclass(${literal(name)}) IS NOT NULL`,
-          true,
-        );
-        if (found.trim() !== "t") return undefined;
+        if ((await sql(database, `SELECT to_regclass(${literal(name)}) IS NOT NULL`)).trim() !== "t")
+          return undefined;
         const cap = limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(limit))}` : "";
-        const out = await this.fleet.sql(
-          dir,
-          server.port,
+        const out = await sql(
           database,
           `SELECT coalesce(json_agg(r), '[]'::json) FROM (SELECT * FROM ${name}${cap}) r`,
-          true,
         );
         return JSON.parse(out.trim() || "[]") as unknown[];
-      } finally {
-        if (!running) await this.fleet.stop(branchId);
-      }
-    });
+      }),
+    );
+  }
+
+  /**
+   * Runs `work` with SQL (tuples) on a branch's running server, or on one started for it and stopped
+   * again (the service reads a branch without a compute of the user's).
+   */
+  private async onServer<T>(
+    branchId: string,
+    work: (sql: (database: string, script: string) => Promise<string>) => Promise<T>,
+  ): Promise<T> {
+    const running = this.fleet.servers.has(branchId);
+    const server = running
+      ? this.fleet.servers.get(branchId)!
+      : await this.fleet.start(branchId, this.catalogOf(branchId));
+    try {
+      const dir = this.fleet.dirOf(branchId);
+      return await work((database, script) => this.fleet.sql(dir, server.port, database, script, true));
+    } finally {
+      if (!running) await this.fleet.stop(branchId);
+    }
   }
 
   /**
