@@ -18,6 +18,7 @@ import { spendingLimit } from "./routes/billing";
 import { privateNetworking } from "./routes/vpc";
 import { neonAuthResource } from "./routes/neonauth";
 import { dataApiResource } from "./routes/dataapi";
+import { projectJwks } from "./routes/jwks";
 
 export const RESOURCES: readonly Resource[] = [
   { name: "projects", routes: projectRoutes },
@@ -33,4 +34,5 @@ export const RESOURCES: readonly Resource[] = [
   spendingLimit,
   neonAuthResource,
   dataApiResource,
+  projectJwks,
 ];

@@ -68,6 +68,9 @@ import type { NeonAuthInputs } from "./resources/neonauth/types";
 import { DATA_API_DEFINITION, DATA_API_NOUN, DATA_API_SETTINGS_TYPE } from "./resources/dataapi/definition";
 import type * as dataApiLifecycle from "./resources/dataapi/lifecycle";
 import type { DataApiInputs } from "./resources/dataapi/types";
+import { PROJECT_JWKS_DEFINITION, PROJECT_JWKS_NOUN } from "./resources/projectjwks/definition";
+import type * as projectJwksLifecycle from "./resources/projectjwks/lifecycle";
+import type { ProjectJwksInputs } from "./resources/projectjwks/types";
 import type { ObjectTypeDef } from "./resources/definition";
 import type { ResourceKind, ResourceSteps } from "./resources/kit";
 
@@ -295,6 +298,20 @@ export const dataApi = entry<DataApiInputs>(
   },
 );
 
+export const projectJwks = entry<ProjectJwksInputs>(
+  () => (require("./resources/projectjwks/lifecycle") as typeof projectJwksLifecycle).projectJwksSteps,
+  {
+    definition: PROJECT_JWKS_DEFINITION,
+    noun: PROJECT_JWKS_NOUN,
+    adoptInput: "importId",
+    // No deleteBeforeReplace: the diff says per change (a new URL or scope is added first).
+    targets: [
+      { property: "projectId", kind: "project" },
+      { property: "branchId", kind: "branch" },
+    ],
+  },
+);
+
 /** The resources, in schema and docs order. */
 export const RESOURCES: readonly ResourceKind[] = [
   compute,
@@ -311,6 +328,7 @@ export const RESOURCES: readonly ResourceKind[] = [
   spendingLimit,
   neonAuth,
   dataApi,
+  projectJwks,
 ];
 
 export { LOOKUPS };

@@ -37,6 +37,7 @@ import { organizationCalls, type OrganizationCalls } from "./organizations";
 import { neonAuthCalls, type NeonAuthCalls } from "./neonauth";
 import { dataApiCalls, type DataApiCalls } from "./dataapi";
 import { projectLockWait } from "./projectlock";
+import { jwksCalls, type JwksCalls } from "./jwks";
 import { OperationWaiter, type PollErrorClass, type WaitOptions } from "../operations/waiter";
 import type { OpHint } from "../operations/step";
 
@@ -93,6 +94,8 @@ export interface NeonClient {
     me(): Promise<CurrentUser>;
   };
   apiKeys: ApiKeyCalls;
+  /** A project's JWKS: the key sets its computes check JWTs against. */
+  jwks: JwksCalls;
   /**
    * Waits until every given operation of the project is `finished` or
    * `skipped`; rejects with an `OperationError` when one ends in `error` or
@@ -253,6 +256,7 @@ export function buildClient(http: HttpClient): NeonClient {
     dataApi: dataApiCalls(call),
     users,
     apiKeys,
+    jwks: jwksCalls(call),
     waitForOperations: (p, ids, o) => waiter.wait(p, ids, o),
     requestCount: () => http.requestCount(),
     sleep: (ms, signal) => http.clock.sleep(ms, signal),

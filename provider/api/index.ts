@@ -47,6 +47,7 @@ export {
   type NeonAuthOauthProvider,
 } from "./neonauth";
 export { type DataApi, type DataApiCalls, type DataApiCreateBody, type DataApiSettings } from "./dataapi";
+export { type Jwks, type JwksAddBody, type JwksCalls } from "./jwks";
 export { paginate, collectAll, type Page } from "./pager";
 export { ApiError, isNotFound, type ApiErrorKind, type RetryInfo } from "../http";
 export { OperationError, type WaitOptions, type WaitProgress } from "../operations";

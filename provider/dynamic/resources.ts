@@ -20,6 +20,7 @@ import type {
 import type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 import type { NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
 import type { DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
+import type { ProjectJwksArgs, ProjectJwksOutputs } from "../resources/projectjwks/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -47,6 +48,7 @@ export type {
 export type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 export type { NeonAuthOauthProviderArgs, NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
 export type { DataApiSettingsArgs, DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
+export type { ProjectJwksArgs, ProjectJwksOutputs } from "../resources/projectjwks/types";
 /** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:Compute`. */
 export const COMPUTE_TYPE_TOKEN = dynamicTypeToken(registry.compute.definition);
 /** The keys seeded on every {@link Compute} so that each output appears on the class. */
@@ -237,3 +239,20 @@ export const DATA_API_TYPE_TOKEN = dynamicTypeToken(registry.dataApi.definition)
  */
 export const DataApi = dynamicClass<DataApiArgs, DataApiOutputs>(registry.dataApi);
 export type DataApi = InstanceType<typeof DataApi>;
+/** The type token of the dynamic class: `pulumi-nodejs:dynamic/neon:ProjectJwks`. */
+export const PROJECT_JWKS_TYPE_TOKEN = dynamicTypeToken(registry.projectJwks.definition);
+/**
+ * A JWKS URL of a project: the JSON Web Key Set that JWTs sent to the project's computes (Neon RLS, the Data
+ * API with an external auth provider) are checked against, for every branch or, with `branchId`, one. The
+ * service has no update: any change replaces the JWKS. A change of `projectId`, `branchId` or `jwksUrl` adds
+ * the new JWKS before the old one is removed (tokens are accepted throughout, and a refused add leaves the
+ * old one); a change of `providerName`, `roleNames` or `jwtAudience` alone removes the old JWKS first, since
+ * the new one has the same URL and scope, which the service may hold once (Neon's document says nothing of
+ * it) — the preview has checked what the add needs (the project, the branch, its roles). A JWKS of the same
+ * URL and scope that no resource of the stack manages (one made in the console, or by a killed run: the
+ * service keeps no mark of who made it) fails at preview with the exact `importId`. Deleting the resource
+ * removes the JWKS. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or
+ * `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/ProjectJwks.md`.
+ */
+export const ProjectJwks = dynamicClass<ProjectJwksArgs, ProjectJwksOutputs>(registry.projectJwks);
+export type ProjectJwks = InstanceType<typeof ProjectJwks>;

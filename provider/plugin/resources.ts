@@ -19,6 +19,7 @@ import type {
 import type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 import type { NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
 import type { DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
+import type { ProjectJwksArgs, ProjectJwksOutputs } from "../resources/projectjwks/types";
 export type { ComputeArgs, ComputeOutputs } from "../resources/compute/types";
 export type { ApiKeyArgs, ApiKeyOutputs } from "../resources/apikey/types";
 export type { ProjectDefaultComputeArgs, ProjectArgs, ProjectOutputs } from "../resources/project/types";
@@ -46,6 +47,7 @@ export type {
 export type { SpendingLimitArgs, SpendingLimitOutputs } from "../resources/spendinglimit/types";
 export type { NeonAuthOauthProviderArgs, NeonAuthArgs, NeonAuthOutputs } from "../resources/neonauth/types";
 export type { DataApiSettingsArgs, DataApiArgs, DataApiOutputs } from "../resources/dataapi/types";
+export type { ProjectJwksArgs, ProjectJwksOutputs } from "../resources/projectjwks/types";
 /**
  * A Neon compute endpoint: the Postgres server attached to a branch. Every change blocks until the control
  * plane's operations finish, so resources that depend on a compute only proceed once it is ready. Served by
@@ -194,3 +196,18 @@ export type NeonAuth = InstanceType<typeof NeonAuth>;
  */
 export const DataApi = pluginClass<DataApiArgs, DataApiOutputs>(registry.dataApi);
 export type DataApi = InstanceType<typeof DataApi>;
+/**
+ * A JWKS URL of a project: the JSON Web Key Set that JWTs sent to the project's computes (Neon RLS, the Data
+ * API with an external auth provider) are checked against, for every branch or, with `branchId`, one. The
+ * service has no update: any change replaces the JWKS. A change of `projectId`, `branchId` or `jwksUrl` adds
+ * the new JWKS before the old one is removed (tokens are accepted throughout, and a refused add leaves the
+ * old one); a change of `providerName`, `roleNames` or `jwtAudience` alone removes the old JWKS first, since
+ * the new one has the same URL and scope, which the service may hold once (Neon's document says nothing of
+ * it) — the preview has checked what the add needs (the project, the branch, its roles). A JWKS of the same
+ * URL and scope that no resource of the stack manages (one made in the console, or by a killed run: the
+ * service keeps no mark of who made it) fails at preview with the exact `importId`. Deleting the resource
+ * removes the JWKS. Served by the provider plugin as `neoncompute:index:ProjectJwks`. Inputs and outputs:
+ * `docs/api/ProjectJwks.md`.
+ */
+export const ProjectJwks = pluginClass<ProjectJwksArgs, ProjectJwksOutputs>(registry.projectJwks);
+export type ProjectJwks = InstanceType<typeof ProjectJwks>;

@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NeonAuth{}
 	case "neoncompute:index:Project":
 		r = &Project{}
+	case "neoncompute:index:ProjectJwks":
+		r = &ProjectJwks{}
 	case "neoncompute:index:ProjectPermission":
 		r = &ProjectPermission{}
 	case "neoncompute:index:ProjectVpcEndpoint":

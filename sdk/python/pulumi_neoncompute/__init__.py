@@ -20,6 +20,7 @@ from .get_projects import *
 from .get_schema_diff import *
 from .neon_auth import *
 from .project import *
+from .project_jwks import *
 from .project_permission import *
 from .project_vpc_endpoint import *
 from .provider import *
@@ -53,6 +54,7 @@ _utilities.register(
    "neoncompute:index:Database": "Database",
    "neoncompute:index:NeonAuth": "NeonAuth",
    "neoncompute:index:Project": "Project",
+   "neoncompute:index:ProjectJwks": "ProjectJwks",
    "neoncompute:index:ProjectPermission": "ProjectPermission",
    "neoncompute:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "neoncompute:index:Role": "Role",

@@ -1013,6 +1013,50 @@ const cases: [string, (api: NeonClient) => Promise<unknown>, Expected][] = [
       failed: "Failed to remove the spending limit of organization org/1",
     },
   ],
+  [
+    "jwks.list",
+    (api) => api.jwks.list(P),
+    {
+      method: "GET",
+      url: "/projects/p%2F1/jwks",
+      route: "GET /projects/{project_id}/jwks",
+      failed: "Failed to list the JWKS of project p/1",
+    },
+  ],
+  [
+    "jwks.add",
+    (api) =>
+      api.jwks.add(P, {
+        jwks_url: "https://auth.example.com/.well-known/jwks.json",
+        provider_name: "Clerk",
+        branch_id: "br-1",
+        role_names: ["app"],
+        skip_role_creation: true,
+      }),
+    {
+      method: "POST",
+      url: "/projects/p%2F1/jwks",
+      route: "POST /projects/{project_id}/jwks",
+      failed: "Failed to add a JWKS to project p/1",
+      body: {
+        jwks_url: "https://auth.example.com/.well-known/jwks.json",
+        provider_name: "Clerk",
+        branch_id: "br-1",
+        role_names: ["app"],
+        skip_role_creation: true,
+      },
+    },
+  ],
+  [
+    "jwks.delete",
+    (api) => api.jwks.delete(P, "j/1"),
+    {
+      method: "DELETE",
+      url: "/projects/p%2F1/jwks/j%2F1",
+      route: "DELETE /projects/{project_id}/jwks/{jwks_id}",
+      failed: "Failed to delete JWKS j/1 of project p/1",
+    },
+  ],
 ];
 
 /** A client on a scripted transport; `fail` is the error code of every attempt, else HTTP 503. */

@@ -308,6 +308,7 @@ describe("the plugin schema", () => {
       "neoncompute:index:SpendingLimit",
       "neoncompute:index:NeonAuth",
       "neoncompute:index:DataApi",
+      "neoncompute:index:ProjectJwks",
     ]);
     expect(Object.keys(schema.functions)).toEqual(LOOKUPS.map((l) => `neoncompute:index:${l.name}`));
   });
