@@ -107,6 +107,9 @@ const ROUTES = [
   "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
   "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
   "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+  "GET /projects/{project_id}/jwks",
+  "POST /projects/{project_id}/jwks",
+  "DELETE /projects/{project_id}/jwks/{jwks_id}",
 ];
 
 describe("every route conforms to the OpenAPI schema", () => {
@@ -572,6 +575,56 @@ describe("every route conforms to the OpenAPI schema", () => {
     expect((await c.req("DELETE", AUTH, { params: b, body: {} })).status).toBe(404);
     // With Neon Auth gone, a Data API with it as provider is refused.
     expect((await c.post(API, { params: d, body: { auth_provider: "neon_auth" } })).status).toBe(400);
+  });
+
+  it("a project's JWKS: added with operations, listed, deleted", async () => {
+    const s = emu.seed;
+    const p = { project_id: s.projectId };
+    const J = "/projects/{project_id}/jwks";
+    const url = "https://auth.example.com/.well-known/jwks.json";
+    await settle(c, s.projectId);
+    const bad = await c.post(J, {
+      params: p,
+      body: { jwks_url: "http://auth.example.com/k", provider_name: "x" },
+    });
+    expect(bad.status).toBe(400); // HTTPS only
+    const noBranch = await c.post(J, {
+      params: p,
+      body: { jwks_url: url, provider_name: "Clerk", branch_id: "br-nowhere-123456" },
+    });
+    expect(noBranch.status).toBe(404);
+    const added = await c.post(J, {
+      params: p,
+      body: { jwks_url: url, provider_name: "Clerk", branch_id: s.branchIds[0], jwt_audience: "app" },
+    });
+    expect(added.status).toBe(201);
+    // Applied to the branch's computes (the seeded main branch has one), as a role's create is.
+    expect(added.body.operations.length).toBeGreaterThan(0);
+    expect(added.body.jwks.role_names).toEqual(["authenticator", "authenticated", "anonymous"]);
+    const locked = await c.post(J, { params: p, body: { jwks_url: `${url}?2`, provider_name: "Auth0" } });
+    expect(locked.status).toBe(423); // the add's operations run
+    await settle(c, s.projectId);
+    const again = await c.post(J, {
+      params: p,
+      body: { jwks_url: url, provider_name: "Clerk", branch_id: s.branchIds[0] },
+    });
+    expect(again.status).toBe(409); // the same URL and scope
+    const every = await c.post(J, {
+      params: p,
+      body: { jwks_url: url, provider_name: "Clerk", role_names: ["app"], skip_role_creation: true },
+    });
+    expect(every.status).toBe(201);
+    expect(every.body.jwks.branch_id).toBeUndefined();
+    await settle(c, s.projectId);
+    const list = await c.get(J, { params: p });
+    expect(list.body.jwks.map((j: { id: string }) => j.id)).toEqual([added.body.jwks.id, every.body.jwks.id]);
+    const one = { ...p, jwks_id: added.body.jwks.id };
+    const gone = await c.del(`${J}/{jwks_id}`, { params: one });
+    expect(gone.status).toBe(200);
+    expect(gone.body).toEqual(added.body.jwks);
+    expect((await c.del(`${J}/{jwks_id}`, { params: one })).status).toBe(404);
+    await c.del(`${J}/{jwks_id}`, { params: { ...p, jwks_id: every.body.jwks.id } });
+    expect((await c.get(J, { params: p })).body.jwks).toEqual([]);
   });
 
   it("left no route untested", () => {
