@@ -4,13 +4,15 @@
  * TypeScript example `examples/connect` (dynamic resources) and the YAML program that declares every
  * resource and lookup of the provider plugin (`yaml-program`: the same chain in a project it makes, with
  * a read replica, a project-scoped API key, a reviewer's permission and the other lookups beside it, and, on
- * the Scale plan, the organization's VPC endpoint, the project's restriction to it and a budget alert:
- * the alert's change is an update at preview, not a replacement; a refresh then reads the endpoint
- * accepted and `preview --expect-no-changes` passes; destroy leaves the organization as it was; Neon Auth
- * on the branch with a GitHub provider and a trusted domain, and the Data API of its `neondb` with Neon
- * Auth as provider: a user signed up through Neon Auth reads a table's rows from real Postgres at the
- * Data API's URL with the token it got, and without a token is refused 401; destroy deletes the Data
- * API and disables Neon Auth, each by its own resource; the OAuth client secret is nowhere in plain text).
+ * the Scale plan, the organization's VPC endpoint, the project's restriction to it, a budget alert and a
+ * JWKS for the branch's role: in one preview the alert's change is an update, the JWKS's new URL a
+ * replacement (the new JWKS added before the old one goes); a refresh then reads the endpoint accepted
+ * and `preview --expect-no-changes` passes; destroy removes the JWKS and leaves the organization as it
+ * was; Neon Auth on the branch with a GitHub provider and a trusted domain, and the Data API of its
+ * `neondb` with Neon Auth as provider: a user signed up through Neon Auth reads a table's rows from real
+ * Postgres at the Data API's URL with the token it got, and without a token is refused 401; destroy
+ * deletes the Data API and disables Neon Auth, each by its own resource; the OAuth client secret is
+ * nowhere in plain text).
  * The emulator has real Postgres behind the compute: the exported connection string logs in with `psql`;
  * `getSchemaDiff` (an output of both programs) is empty for the new branch and, after a migration, the
  * next `up` shows the table it made: in the TypeScript program, the role's own database (which the parent
@@ -72,6 +74,9 @@ const DELETE_DATA_API = "DELETE /projects/:project_id/branches/:branch_id/data-a
 const DISABLE_AUTH = "DELETE /projects/:project_id/branches/:branch_id/auth";
 const OAUTH_SECRET = "e2e-oauth-client-secret-7c1d9a";
 const VPCE = "vpce-0123456789abcdef0";
+const DELETE_JWKS = "DELETE /projects/:project_id/jwks/:jwks_id";
+const JWKS_URL = "https://auth.example.com/.well-known/jwks.json";
+const JWKS_URL2 = "https://auth.example.com/v2/jwks.json";
 
 interface Outs {
   branchId: string;
@@ -396,6 +401,8 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     env: { PATH: pluginPath(), NEON_API_KEY: "" },
   });
   let keyId = 0;
+  let jwksId = "";
+  let appProject = "";
   // The organization as it was: destroy leaves it so.
   const orgBefore = async () => ({
     vpcEndpoints: await api.organizations.vpcEndpoints(orgId),
@@ -406,8 +413,8 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     await connectChain(temp, "connect-yaml", "rotation-2", {
       // project, branch (with its compute), replica, role, database, key, permission, snapshot,
       // snapshot schedule, VPC endpoint, the project's restriction, budget alert, Neon Auth, Data API,
-      // and the stack
-      creates: 15,
+      // JWKS, and the stack
+      creates: 16,
       computeTypes: ["read_only", "read_write"],
       moreSecrets: ["projectConnectionUri", "token", "authServerKey"],
       secretInputs: [OAUTH_SECRET],
@@ -470,6 +477,17 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         ]);
         const dataApi = await api.dataApi.get(projectId, branchId, "neondb");
         expect([dataApi.url, dataApi.settings?.db_max_rows]).toEqual([out.dataApiUrl, 100]);
+        // The JWKS of the branch, for its role (which the service was asked not to create: the Role made it).
+        expect(
+          (await api.jwks.list(projectId)).map((j) => [
+            j.id,
+            j.jwks_url,
+            j.branch_id,
+            j.provider_name,
+            j.role_names,
+          ]),
+        ).toEqual([[out.jwksId, JWKS_URL, out.branchId, "Clerk", ["app"]]]);
+        [jwksId, appProject] = [String(out.jwksId), projectId];
       },
       afterRename: async (capture) => {
         // The Data API's URL serves the rows of `orders` (the migration's table in neondb) from real
@@ -500,8 +518,10 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         ]);
         expect((await fetch(`${String(out.dataApiUrl)}/orders`)).status).toBe(401);
 
-        // The budget alert changes in place: the preview shows an update, not a replacement.
+        // The budget alert changes in place: the preview shows an update, not a replacement; the JWKS's
+        // new URL, a replacement (the service changes no JWKS), the new one added first.
         await temp.stack.setConfig("budgetCents", { value: "75000" });
+        await temp.stack.setConfig("jwksUrl", { value: JWKS_URL2 });
         let diff = "";
         const preview = await temp.stack.preview({
           diff: true,
@@ -509,13 +529,22 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
           onError: (s) => (diff += s),
         });
         capture(diff);
-        expect(changedCounts(preview.changeSummary)).toEqual({ update: 1 });
+        expect(changedCounts(preview.changeSummary)).toEqual({ update: 1, replace: 1 });
         expect(diff).toMatch(/~ .*SpendingLimit: \(update\)/);
         expect(diff).toMatch(/~ limitCents\s*: 50000 => 75000/);
-        expect(diff).not.toMatch(/replace|\+-|-\+/i);
+        expect(diff).not.toMatch(/SpendingLimit: \(replace\)/);
+        expect(diff).toMatch(/\+-.*ProjectJwks: \(replace\)/);
+        expect(diff).toMatch(
+          /~ jwksUrl\s*: "https:\/\/auth\.example\.com\/\.well-known\/jwks\.json" => "https:\/\/auth\.example\.com\/v2\/jwks\.json"/,
+        );
+        const deletedBefore = mutations(DELETE_JWKS);
         const changed = await temp.stack.up({ onOutput: capture, onError: capture });
-        expect(changedCounts(changed.summary.resourceChanges ?? {})).toEqual({ update: 1 });
+        expect(changedCounts(changed.summary.resourceChanges ?? {})).toEqual({ update: 1, replace: 1 });
         expect(await api.organizations.spendingLimit(orgId)).toBe(75000);
+        const [replaced, ...more] = await api.jwks.list(appProject);
+        expect(more).toEqual([]);
+        expect([replaced.jwks_url, replaced.id === jwksId]).toEqual([JWKS_URL2, false]);
+        expect(mutations(DELETE_JWKS)).toBe(deletedBefore + 1);
         // A refresh reads every resource (the endpoint accepted since); then nothing is left to change.
         await temp.stack.refresh({ onOutput: capture, onError: capture });
         const { deployment } = await temp.stack.exportStack();
@@ -531,6 +560,8 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     expect(mutations(DELETE_PERMISSION)).toBe(1);
     // The Data API deleted and Neon Auth disabled by their own resources, before the project went.
     expect([mutations(DELETE_DATA_API), mutations(DISABLE_AUTH)]).toEqual([1, 1]);
+    // The JWKS too: the old one after its replacement was added, then the new one by destroy.
+    expect(mutations(DELETE_JWKS)).toBe(2);
     // The endpoint removed, the alert removed: the organization as it was.
     expect(await orgBefore()).toEqual(before);
     expect(keyId).toBeGreaterThan(0);
