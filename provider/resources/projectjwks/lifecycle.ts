@@ -195,16 +195,13 @@ async function remove(rt: Runtime, id: string, props: State): Promise<void> {
     jwks_url: props.jwksUrl,
     branch_id: props.branchId,
   });
-  await deleteAndWait(
-    rt,
-    ref.projectId,
-    what,
-    async () => {
-      await rt.client().jwks.delete(ref.projectId, ref.jwksId);
-      return { operations: [] };
-    },
-    log,
-  );
+  // The answer is the deleted JWKS, with no operations: nothing to wait for.
+  const send = () =>
+    rt
+      .client()
+      .jwks.delete(ref.projectId, ref.jwksId)
+      .then(() => undefined);
+  await deleteAndWait(rt, ref.projectId, what, send, log);
   log.info(`removed ${what}`);
 }
 
