@@ -196,6 +196,13 @@ export class RunLedger {
   readonly snapshotsReplaced = new Map<string, string>();
 
   /**
+   * JWKS this run's diffs replace (URN → the old JWKS's id). Writer: ProjectJwks's diff. Reader: its
+   * check, which the engine runs again without olds for the replacement: the old JWKS of the same URL and
+   * scope, removed first, holds nothing.
+   */
+  readonly jwksReplaced = new Map<string, string>();
+
+  /**
    * The branches this run makes anew — new resources and replacements, whose ids a preview does not
    * know (URN → project and expiresAt, null for none). Writers: Branch's check (a new resource) and
    * diff (a replacement). Reader: Branch's check, for a parent given as an unknown id.

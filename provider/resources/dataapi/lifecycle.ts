@@ -83,8 +83,11 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   const moves =
     !isNew &&
     (olds.projectId !== projectId || olds.branchId !== branchId || olds.databaseName !== databaseName);
-  if (!isNew && !moves) return { inputs };
-  const why = await unknownDatabase(rt, projectId, branchId, databaseName, "databaseName");
+  // A change of provider replaces the Data API (deleted first): Neon Auth must be there for the new one.
+  const providerChanges = !isNew && olds.authProvider !== inputs.authProvider;
+  if (!isNew && !moves && !providerChanges) return { inputs };
+  const why =
+    moves || isNew ? await unknownDatabase(rt, projectId, branchId, databaseName, "databaseName") : undefined;
   if (why) return fail("databaseName", why);
   const fresh = rt.ledger.madeThisRun("branch-in", `${projectId}/${branchId}`);
   if ((inputs.authProvider ?? "neon_auth") === "neon_auth" && !fresh) {
@@ -109,7 +112,8 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
       );
     }
   }
-  if (importId !== undefined || fresh) return { inputs };
+  // Its own Data API is no holder: only a new one, or one moved, meets a stranger's.
+  if (importId !== undefined || fresh || !(isNew || moves)) return { inputs };
   return (await dataApiOf(rt.client(), ref)) ? fail("databaseName", heldMessage(ref)) : { inputs };
 }
 

@@ -64,6 +64,8 @@ export function fromApiSettings(
   declared: DataApiSettingsInputs | undefined,
 ): DataApiSettingsInputs | undefined {
   if (!declared) return undefined;
+  // No settings in the answer (the document: SubZero only, nullable): as declared, not drift.
+  if (!s) return declared;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(declared) as (keyof DataApiSettingsInputs)[]) {
     const v = s?.[API_NAMES[k]];

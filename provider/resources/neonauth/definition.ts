@@ -144,10 +144,11 @@ export const NEON_AUTH_DEFINITION = {
       type: "boolean",
       input: "optional",
       output: "optional",
-      change: "none",
+      change: "update",
       description:
-        "Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. " +
-        "Default false: the users stay in the database.",
+        "Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` " +
+        "schema and its users. Default false: the users stay in the database. A change is recorded in the " +
+        "stack (nothing is sent), so the next delete follows it.",
     },
     importIdInput(
       'Manage the Neon Auth a branch already has: `"<projectId>/<branchId>"`, naming this very branch. The ' +

@@ -86,7 +86,10 @@ export function checkInputs(news: Bag): InputsCheck<NeonAuthInputs> {
   const inputs: Bag = { ...news };
   if (!checked.parsed) return inputsChecked(inputs, failures);
   const v = checked.value as Partial<NeonAuthInputs>;
-  if (v.oauthProviders !== undefined) inputs.oauthProviders = v.oauthProviders.map(canonicalProvider);
+  // In one order (by id) whatever the program's or the service's: a diff compares them as lists.
+  if (v.oauthProviders !== undefined) {
+    inputs.oauthProviders = v.oauthProviders.map(canonicalProvider).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
   if (v.trustedDomains !== undefined) inputs.trustedDomains = [...v.trustedDomains].sort();
   if (
     typeof v.importId === "string" &&

@@ -88,6 +88,11 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     const why = await unknownDatabase(rt, projectId, branchId, databaseName, "databaseName");
     if (why) return fail("databaseName", why);
   }
+  if (isNew && importId !== undefined && known(importId)) {
+    const held = await authOf(rt.client(), { projectId, branchId });
+    const differs = held && importMismatch(inputs, held);
+    if (differs) return fail("importId", differs);
+  }
   if ((!isNew && !moves) || importId !== undefined) return { inputs };
   if (rt.ledger.madeThisRun("branch-in", `${projectId}/${branchId}`)) return { inputs };
   const ref = { projectId, branchId };
@@ -204,12 +209,16 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
     integration = await readImported("Neon Auth of branch", i.importId, () =>
       api.neonAuth.get(ref.projectId, ref.branchId),
     );
+    const differs = importMismatch(i, integration);
+    if (differs) throw new Error(`Failed to import ${describeAuth(ref)}: ${differs}`);
     rt.ledger.noteTakenOver(NEON_AUTH_NOUN, id);
     log.info(`took over ${describeAuth(ref)}`);
   } else {
     const held = await authOf(api, ref);
     if (held) throw new Error(`Failed to enable ${describeAuth(ref)}: ${heldMessage(ref, held)}.`);
-    const made = await createOnce({
+    // The enable alone is the create: its answer carries the keys, and a read after it that fails
+    // leaves Neon Auth kept in the stack, never enabled outside it.
+    const made = await createOnce<NeonAuthIntegration | undefined, NeonAuthIntegration>({
       log,
       send: async () => {
         const c = await api.neonAuth.enable(
@@ -219,13 +228,17 @@ async function create(rt: Runtime, i: Checked<Inputs>): Promise<pulumi.dynamic.C
           i.databaseName,
         );
         keys = { publishableClientKey: c.pub_client_key, secretServerKey: c.secret_server_key };
-        return api.neonAuth.get(ref.projectId, ref.branchId);
+        return undefined;
       },
       find: () => authOf(api, ref),
       finish: async (found) => found,
       describe: () => describeAuth(ref),
     });
-    integration = made;
+    integration =
+      made ??
+      (await api.neonAuth.get(ref.projectId, ref.branchId).catch((err: unknown) => {
+        throw keptInStack(describeAuth(ref), err, id, { ...i, ...keysOutputs(keys) });
+      }));
     if (!keys)
       log.warn(`${describeAuth(ref)}: the keys answered by the enable were lost; they are not outputs`);
     log.info(`enabled ${describeAuth(ref)}`);
@@ -272,6 +285,10 @@ async function update(
   news: Checked<Inputs>,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const ref = parseAuthRef(id);
+  // What the delete does is the stack's to remember: nothing is sent for it.
+  if (definedDiff(DEF, olds, news).updates.every((k) => k === "deleteDataOnDestroy")) {
+    return { outs: { ...olds, deleteDataOnDestroy: news.deleteDataOnDestroy } };
+  }
   const api = rt.client();
   const log = rt.logger(news);
   const integration = await api.neonAuth.get(ref.projectId, ref.branchId);
@@ -315,3 +332,27 @@ export const neonAuthSteps: ResourceSteps<Inputs, NeonAuthOutputs> = {
   update,
   delete: remove,
 };
+
+/**
+ * What an imported Neon Auth has other than the program declares (its database, its provider): taken
+ * over as is, the next diff would replace it — disabling it, with its users when `deleteDataOnDestroy`.
+ */
+function importMismatch(i: Checked<Inputs>, held: NeonAuthIntegration): string | undefined {
+  const wrong: string[] = [];
+  if (known(i.databaseName) && i.databaseName !== held.db_name) {
+    wrong.push(`databaseName is "${String(i.databaseName)}" but its database is "${held.db_name}"`);
+  }
+  if (known(i.authProvider) && i.authProvider !== undefined && i.authProvider !== held.auth_provider) {
+    wrong.push(`authProvider is "${String(i.authProvider)}" but it is "${held.auth_provider}"`);
+  }
+  return wrong.length > 0
+    ? `${wrong.join("; ")}: declare them as the service has them (a change replaces Neon Auth). Nothing was changed.`
+    : undefined;
+}
+
+/** The keys the enable answered, as outputs. */
+function keysOutputs(keys: AuthRead["keys"]): Record<string, string> {
+  return keys
+    ? { publishableClientKey: keys.publishableClientKey, secretServerKey: keys.secretServerKey }
+    : {};
+}

@@ -46,7 +46,8 @@ export function providersAsRead(
   providers: readonly NeonAuthOauthProvider[],
   given: readonly NeonAuthOauthProviderInputs[] | undefined,
 ): NeonAuthOauthProviderInputs[] {
-  return providers.map((p) => {
+  const sorted = [...providers].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return sorted.map((p) => {
     const mine = given?.find((g) => g.id === p.id);
     const secret = mine && mine.clientId === p.client_id ? mine.clientSecret : undefined;
     return canonicalProvider({

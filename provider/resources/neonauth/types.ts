@@ -87,8 +87,9 @@ export interface NeonAuthArgs {
    */
   oauthProviders?: pulumi.Input<pulumi.Input<NeonAuthOauthProviderArgs>[]>;
   /**
-   * Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users.
-   * Default false: the users stay in the database.
+   * Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema
+   * and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing
+   * is sent), so the next delete follows it.
    */
   deleteDataOnDestroy?: pulumi.Input<boolean>;
   /**
@@ -133,8 +134,9 @@ export interface NeonAuthOutputs {
    */
   oauthProviders?: NeonAuthOauthProviderOutputs[];
   /**
-   * Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users.
-   * Default false: the users stay in the database.
+   * Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema
+   * and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing
+   * is sent), so the next delete follows it.
    */
   deleteDataOnDestroy?: boolean;
   /**
@@ -197,8 +199,9 @@ export interface NeonAuthInputs {
    */
   oauthProviders?: NeonAuthOauthProviderInputs[];
   /**
-   * Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users.
-   * Default false: the users stay in the database.
+   * Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema
+   * and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing
+   * is sent), so the next delete follows it.
    */
   deleteDataOnDestroy?: boolean;
   /**

@@ -89,8 +89,14 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
   }
   if (!known(jwksUrl)) return { inputs };
   // A replacement's own JWKS is no holder: the one of a changed URL or scope goes after the add, and
-  // one of the same URL and scope before it.
-  const held = all.find((j) => isAt(j, { jwksUrl, branchId }) && j.id !== olds.jwksId);
+  // one of the same URL and scope before it. Check's olds are the old inputs (no id): this resource's
+  // JWKS is the one at its old URL and scope; the engine's second check of the replacement has none,
+  // and the diff recorded the id.
+  const urn = typeof news.__urn === "string" ? news.__urn : undefined;
+  const own = (j: Jwks) =>
+    (urn !== undefined && rt.ledger.jwksReplaced.get(urn) === j.id) ||
+    (!isNew && olds.jwksUrl !== undefined && isAt(j, { jwksUrl: olds.jwksUrl, branchId: olds.branchId }));
+  const held = all.find((j) => isAt(j, { jwksUrl, branchId }) && !own(j));
   return held ? fail("jwksUrl", heldMessage(projectId, held)) : { inputs };
 }
 
@@ -146,6 +152,9 @@ async function diff(
   // A new URL or scope is added before the old JWKS goes, so tokens are accepted throughout; the same
   // URL and scope is removed first, since the service may hold it once (its document is silent).
   const moves = d.replaces.some((k) => (JWKS_PLACE_KEYS as readonly string[]).includes(k));
+  if (d.replaces.length > 0 && typeof news.__urn === "string" && typeof olds.jwksId === "string") {
+    rt.ledger.jwksReplaced.set(news.__urn, olds.jwksId);
+  }
   if (d.replaces.length > 0 && rt.ledger.isPlanning(news)) {
     rt.logger(news).info(
       `${d.replaces.join(", ")} changed: JWKS ${String(olds.jwksId ?? id)} will be replaced ` +

@@ -36,7 +36,7 @@ type NeonAuth struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// The database whose `neon_auth` schema holds the users; checked at preview against the branch's databases. Changing it disables Neon Auth and enables it over the new database.
 	DatabaseName pulumi.StringOutput `pulumi:"databaseName"`
-	// Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+	// Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
 	DeleteDataOnDestroy pulumi.BoolPtrOutput `pulumi:"deleteDataOnDestroy"`
 	// Whether users sign up and in with an email and a password. Changed in place.
 	EmailAndPassword pulumi.BoolPtrOutput `pulumi:"emailAndPassword"`
@@ -124,7 +124,7 @@ type neonAuthArgs struct {
 	BranchId string `pulumi:"branchId"`
 	// The database whose `neon_auth` schema holds the users; checked at preview against the branch's databases. Changing it disables Neon Auth and enables it over the new database.
 	DatabaseName *string `pulumi:"databaseName"`
-	// Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+	// Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
 	DeleteDataOnDestroy *bool `pulumi:"deleteDataOnDestroy"`
 	// Whether users sign up and in with an email and a password. Changed in place.
 	EmailAndPassword *bool `pulumi:"emailAndPassword"`
@@ -148,7 +148,7 @@ type NeonAuthArgs struct {
 	BranchId pulumi.StringInput
 	// The database whose `neon_auth` schema holds the users; checked at preview against the branch's databases. Changing it disables Neon Auth and enables it over the new database.
 	DatabaseName pulumi.StringPtrInput
-	// Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+	// Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
 	DeleteDataOnDestroy pulumi.BoolPtrInput
 	// Whether users sign up and in with an email and a password. Changed in place.
 	EmailAndPassword pulumi.BoolPtrInput
@@ -234,7 +234,7 @@ func (o NeonAuthOutput) DatabaseName() pulumi.StringOutput {
 	return o.ApplyT(func(v *NeonAuth) pulumi.StringOutput { return v.DatabaseName }).(pulumi.StringOutput)
 }
 
-// Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+// Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
 func (o NeonAuthOutput) DeleteDataOnDestroy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *NeonAuth) pulumi.BoolPtrOutput { return v.DeleteDataOnDestroy }).(pulumi.BoolPtrOutput)
 }

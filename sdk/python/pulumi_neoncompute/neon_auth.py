@@ -39,7 +39,7 @@ class NeonAuthArgs:
         :param pulumi.Input[_builtins.bool] allow_localhost: Whether sign-in flows work from `localhost` without a trusted domain for it (for development). Changed in place.
         :param pulumi.Input[_builtins.str] auth_provider: The auth engine: `better_auth` (Neon Auth today) or `stack` (the earlier one).
         :param pulumi.Input[_builtins.str] database_name: The database whose `neon_auth` schema holds the users; checked at preview against the branch's databases. Changing it disables Neon Auth and enables it over the new database.
-        :param pulumi.Input[_builtins.bool] delete_data_on_destroy: Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+        :param pulumi.Input[_builtins.bool] delete_data_on_destroy: Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
         :param pulumi.Input[_builtins.bool] email_and_password: Whether users sign up and in with an email and a password. Changed in place.
         :param pulumi.Input[_builtins.str] import_id: Manage the Neon Auth a branch already has: `"<projectId>/<branchId>"`, naming this very branch. The declared settings are then applied. Read at creation only. Deleting the resource disables it.
         :param pulumi.Input[Sequence[pulumi.Input['NeonAuthOauthProviderArgs']]] oauth_providers: The OAuth providers users sign in with, at most one per `id`: the branch's whole list. Changed in place (a provider added, changed or removed on its own); left out, the list is not managed. Secret as a whole, since it holds the clients' secrets.
@@ -128,7 +128,7 @@ class NeonAuthArgs:
     @pulumi.getter(name="deleteDataOnDestroy")
     def delete_data_on_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+        Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
         """
         return pulumi.get(self, "delete_data_on_destroy")
 
@@ -218,7 +218,7 @@ class NeonAuth(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] auth_provider: The auth engine: `better_auth` (Neon Auth today) or `stack` (the earlier one).
         :param pulumi.Input[_builtins.str] branch_id: The branch (`br-…`) Neon Auth serves. Changing it disables Neon Auth here, then enables it on the new branch (the users stay with this branch's database).
         :param pulumi.Input[_builtins.str] database_name: The database whose `neon_auth` schema holds the users; checked at preview against the branch's databases. Changing it disables Neon Auth and enables it over the new database.
-        :param pulumi.Input[_builtins.bool] delete_data_on_destroy: Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+        :param pulumi.Input[_builtins.bool] delete_data_on_destroy: Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
         :param pulumi.Input[_builtins.bool] email_and_password: Whether users sign up and in with an email and a password. Changed in place.
         :param pulumi.Input[_builtins.str] import_id: Manage the Neon Auth a branch already has: `"<projectId>/<branchId>"`, naming this very branch. The declared settings are then applied. Read at creation only. Deleting the resource disables it.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NeonAuthOauthProviderArgs', 'NeonAuthOauthProviderArgsDict']]]] oauth_providers: The OAuth providers users sign in with, at most one per `id`: the branch's whole list. Changed in place (a provider added, changed or removed on its own); left out, the list is not managed. Secret as a whole, since it holds the clients' secrets.
@@ -399,7 +399,7 @@ class NeonAuth(pulumi.CustomResource):
     @pulumi.getter(name="deleteDataOnDestroy")
     def delete_data_on_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether disabling Neon Auth (the resource's delete) also drops the `neon_auth` schema and its users. Default false: the users stay in the database.
+        Whether disabling Neon Auth (the resource's delete, or a replacement's) also drops the `neon_auth` schema and its users. Default false: the users stay in the database. A change is recorded in the stack (nothing is sent), so the next delete follows it.
         """
         return pulumi.get(self, "delete_data_on_destroy")
 

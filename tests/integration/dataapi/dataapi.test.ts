@@ -195,3 +195,26 @@ it("a lost answer to the create is reconciled by reading the database's Data API
   );
   expect((await api.dataApi.get(projectId, b, "neondb")).status).toBe("ready");
 });
+
+it("a change to neon_auth on a branch without Neon Auth is refused at preview, before the replacement deletes it", async () => {
+  const b = branch(4);
+  const inputs = {
+    branchId: b,
+    databaseName: "neondb",
+    authProvider: "external",
+    jwksUrl: "https://auth.example.com/.well-known/jwks.json",
+  };
+  const checked = await check("switching", inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  const { id, outs } = await impl.create(checked.inputs as Props);
+  const before = mutations();
+  const switched = await check(
+    "switching",
+    { branchId: b, databaseName: "neondb", authProvider: "neon_auth" },
+    checked.inputs as Props,
+  );
+  expect(switched.failures).toEqual([expect.objectContaining({ property: "authProvider" })]);
+  expect(mutations()).toBe(before);
+  expect((await api.dataApi.get(projectId, b, "neondb")).url).toBe((outs as Props).url);
+  await impl.delete(id, outs as Props);
+});

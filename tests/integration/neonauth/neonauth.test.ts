@@ -185,3 +185,57 @@ it("a lost answer to the enable is reconciled by reading the branch's Neon Auth:
   expect(logs.join("\n")).toMatch(/the answer to the create request was lost; found the Neon Auth of branch/);
   expect((made.outs as Props).secretServerKey).toBeUndefined();
 });
+
+it("deleteDataOnDestroy is recorded in place, providers compare in any order, an import unlike the service is refused", async () => {
+  const b = branch(2);
+  const base = {
+    branchId: b,
+    databaseName: "neondb",
+    oauthProviders: [
+      { id: "google", clientId: "go-id", clientSecret: SECRET },
+      { id: "github", clientId: "gh-id", clientSecret: SECRET },
+    ],
+  };
+  const checked = await check("keeping", base);
+  expect(checked.failures ?? []).toEqual([]);
+  const { id, outs } = await impl.create(checked.inputs as Props);
+  // The service's order and the program's differ: no change.
+  const swapped = await check(
+    "keeping",
+    { ...base, oauthProviders: [...base.oauthProviders].reverse() },
+    checked.inputs as Props,
+  );
+  const read = await impl.read(id, outs as Props);
+  expect((await impl.diff(id, read.props as Props, swapped.inputs as Props)).changes).toBe(false);
+  // What the delete does is recorded by an update that sends nothing.
+  const dropping = await check("keeping", { ...base, deleteDataOnDestroy: true }, checked.inputs as Props);
+  expect(await impl.diff(id, outs as Props, dropping.inputs as Props)).toMatchObject({
+    changes: true,
+    replaces: [],
+  });
+  const before = mutations();
+  const updated = await impl.update(id, outs as Props, dropping.inputs as Props);
+  expect(mutations()).toBe(before);
+  expect((updated.outs as Props).deleteDataOnDestroy).toBe(true);
+  // A new resource importing it with another database: refused at preview, naming importId.
+  const other = await fresh().check(
+    {},
+    {
+      projectId,
+      __provider: "shim",
+      __urn: urnOf("NeonAuth", "importer"),
+      branchId: b,
+      databaseName: "neondb",
+      authProvider: "stack",
+      importId: `${projectId}/${b}`,
+    },
+  );
+  expect(other.failures).toEqual([
+    expect.objectContaining({
+      property: "importId",
+      reason: expect.stringContaining('authProvider is "stack" but it is "better_auth"'),
+    }),
+  ]);
+  expect(mutations()).toBe(before);
+  await impl.delete(id, updated.outs as Props);
+});

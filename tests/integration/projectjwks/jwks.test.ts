@@ -241,12 +241,16 @@ it("replaces on any change: a new URL or scope is added first, the same URL and 
     deleteBeforeReplace: false,
   });
   // Same URL and scope: the replacement's own JWKS is no holder at preview, and goes first.
-  const renamed = await check("r", { branchId, providerName: "Clerk prod" }, outs);
+  // As the engine calls it: the old inputs (no jwksId) as olds, then the replacement's check without.
+  const olds = Object.fromEntries(Object.entries(outs).filter(([k]) => k !== "jwksId"));
+  const renamed = await check("r", { branchId, providerName: "Clerk prod" }, olds);
   expect(renamed.failures ?? []).toEqual([]);
   expect(await impl.diff(id, outs, renamed.inputs as Props)).toMatchObject({
     replaces: ["providerName"],
     deleteBeforeReplace: true,
   });
+  const again = await check("r", { branchId, providerName: "Clerk prod" });
+  expect(again.failures ?? []).toEqual([]);
   // The engine's delete-first replacement: the add of the same URL and scope then succeeds.
   await impl.delete(id, outs);
   const next = await impl.create(renamed.inputs as Props);
