@@ -148,7 +148,8 @@ async function connectChain(
     const resources = (deployment.resources ?? []) as { urn: string; type: string; id?: string }[];
     const ids = resources
       .filter((r) => /(Branch|Role|Database)$/.test(r.type))
-      .map((r) => [r.urn.split("::").pop() as string, String(r.id)]);
+      .map((r) => [r.urn.split("::").pop() as string, String(r.id)])
+      .filter(([name]) => name !== "masked");
     expect(ids.map(([name]) => name).sort()).toEqual(["app", "appdb", "env"]);
     return Object.fromEntries(ids);
   };
@@ -397,9 +398,28 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
       orgId: { value: orgId },
       branchName: { value: "connect-yaml" },
       oauthClientSecret: { value: OAUTH_SECRET, secret: true },
+      maskParentProjectId: { value: emulator.seed.projectId },
+      maskParentBranchId: { value: emulator.seed.branchIds[0] },
     },
     env: { PATH: pluginPath(), NEON_API_KEY: "" },
   });
+  // The rows the anonymized branch masks, on its parent (the seeded project's default branch).
+  const seedOwner = (branchId: string) =>
+    api.projects.connectionUri(emulator.seed.projectId, {
+      branchId,
+      databaseName: "neondb",
+      roleName: "neondb_owner",
+    });
+  const CUSTOMERS = "SELECT string_agg(email || '|' || name, ',' ORDER BY id) FROM customers";
+  expect(
+    (
+      await psql(
+        await seedOwner(emulator.seed.branchIds[0]),
+        "CREATE TABLE customers (id int PRIMARY KEY, email text, name text); " +
+          "INSERT INTO customers VALUES (1, 'ada@corp.example', 'Ada'), (2, 'bob@corp.example', 'Bob')",
+      )
+    ).error,
+  ).toBe("");
   let keyId = 0;
   let jwksId = "";
   let appProject = "";
@@ -413,11 +433,12 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     await connectChain(temp, "connect-yaml", "rotation-2", {
       // project, branch (with its compute), replica, role, database, key, permission, snapshot,
       // snapshot schedule, VPC endpoint, the project's restriction, budget alert, Neon Auth, Data API,
-      // JWKS, and the stack
-      creates: 16,
+      // JWKS, an anonymized branch (in the seeded project), and the stack
+      creates: 17,
       computeTypes: ["read_only", "read_write"],
       moreSecrets: ["projectConnectionUri", "token", "authServerKey"],
-      secretInputs: [OAUTH_SECRET],
+      // The masking rules are secret inputs too (Neon's document marks them sensitive).
+      secretInputs: [OAUTH_SECRET, "anon.fake_email()"],
       schemaDatabase: "neondb",
       checkFirstUp: async (out, projectId) => {
         const named: string[] = [];
@@ -488,6 +509,15 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
           ]),
         ).toEqual([[out.jwksId, JWKS_URL, out.branchId, "Clerk", ["app"]]]);
         [jwksId, appProject] = [String(out.jwksId), projectId];
+        // The anonymized branch: its copy of the rows masked by its two rules, its parent's intact.
+        const masked = (await psql(await seedOwner(String(out.maskedBranchId)), CUSTOMERS)).out
+          .trim()
+          .split(",");
+        expect(masked.map((r) => r.split("|")[1])).toEqual(["REDACTED", "REDACTED"]);
+        expect(masked.some((r) => r.includes("corp.example"))).toBe(false);
+        expect((await psql(await seedOwner(emulator.seed.branchIds[0]), CUSTOMERS)).out.trim()).toBe(
+          "ada@corp.example|Ada,bob@corp.example|Bob",
+        );
       },
       afterRename: async (capture) => {
         // The Data API's URL serves the rows of `orders` (the migration's table in neondb) from real
@@ -522,6 +552,9 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         // new URL, a replacement (the service changes no JWKS), the new one added first.
         await temp.stack.setConfig("budgetCents", { value: "75000" });
         await temp.stack.setConfig("jwksUrl", { value: JWKS_URL2 });
+        // A changed masking rule, triggered: an update of the anonymized branch, applied by the up.
+        await temp.stack.setConfig("maskedName", { value: "'withheld'" });
+        await temp.stack.setConfig("maskTrigger", { value: "second" });
         let diff = "";
         const preview = await temp.stack.preview({
           diff: true,
@@ -529,7 +562,7 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
           onError: (s) => (diff += s),
         });
         capture(diff);
-        expect(changedCounts(preview.changeSummary)).toEqual({ update: 1, replace: 1 });
+        expect(changedCounts(preview.changeSummary)).toEqual({ update: 2, replace: 1 });
         expect(diff).toMatch(/~ .*SpendingLimit: \(update\)/);
         expect(diff).toMatch(/~ limitCents\s*: 50000 => 75000/);
         expect(diff).not.toMatch(/SpendingLimit: \(replace\)/);
@@ -539,8 +572,14 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
         );
         const deletedBefore = mutations(DELETE_JWKS);
         const changed = await temp.stack.up({ onOutput: capture, onError: capture });
-        expect(changedCounts(changed.summary.resourceChanges ?? {})).toEqual({ update: 1, replace: 1 });
+        expect(changedCounts(changed.summary.resourceChanges ?? {})).toEqual({ update: 2, replace: 1 });
         expect(await api.organizations.spendingLimit(orgId)).toBe(75000);
+        const maskedId = String((await temp.stack.outputs()).maskedBranchId.value);
+        expect(
+          (
+            await psql(await seedOwner(maskedId), "SELECT string_agg(name, ',' ORDER BY id) FROM customers")
+          ).out.trim(),
+        ).toBe("withheld,withheld");
         const [replaced, ...more] = await api.jwks.list(appProject);
         expect(more).toEqual([]);
         expect([replaced.jwks_url, replaced.id === jwksId]).toEqual([JWKS_URL2, false]);
