@@ -148,8 +148,8 @@ export class RunLedger {
   /**
    * Branches this run restored from a snapshot (the replaced branch's id → the restored branch's id, and
    * what became of the replaced one; docs/decisions/0021). Writer: Branch's create (a restore). Readers:
-   * the diffs, creates and deletes of Role and Database (their objects are the snapshot's, taken over on
-   * the new branch; the old ones stay with the original), Compute's update (the finalize moved it
+   * the diffs and deletes of Role and Database (the old objects stay with the original; their creates ask
+   * the service whether an object came with the snapshot), Compute's update (the finalize moved it
    * already), the diffs of Snapshot and of a child Branch (their branch's new id is no change).
    */
   readonly branchesRestored = new Map<string, { id: string; original: "delete" | "keep" }>();
@@ -178,13 +178,6 @@ export class RunLedger {
   /** True when a diff of this run planned a restore of branch `oldId` (its new id unknown at preview). */
   restoring(oldId: unknown): boolean {
     for (const id of this.branchesToRestore.values()) if (id === oldId) return true;
-    return false;
-  }
-
-  /** True when `branchId` is a branch this run restored as the `newId` (a restored branch's objects). */
-  isRestoredBranch(newId: unknown): boolean {
-    for (const r of this.branchesRestored.values()) if (r.id === newId) return true;
-    for (const id of this.restoredEarlier.values()) if (id === newId) return true;
     return false;
   }
 
