@@ -25,6 +25,8 @@ export function inputChanged(p: PropertyDef, olds: Bag, news: Bag): boolean {
       return Object.entries(next as Bag).some(([k, v]) => v === UNKNOWN || !same(((old ?? {}) as Bag)[k], v));
     case "false-when-absent":
       return (next ?? false) !== (old ?? false);
+    case "true-when-absent":
+      return (next ?? true) !== (old ?? true);
     case "trigger":
       return next !== undefined && next !== old;
     case "instant":

@@ -81,11 +81,12 @@ export type ChangeEffect =
  * How a resource's diff compares an input's new value with the old one (default `value`):
  * `value` — any difference, left out = cleared; `kept-when-absent` — left out, the current value
  * stands (the service's choice); `nested` — an object compared key by key, only the keys given,
- * left out = kept; `false-when-absent` — a flag whose absence means `false`; `trigger` — changes when
+ * left out = kept; `false-when-absent` / `true-when-absent` — a flag whose absence means `false` / `true`;
+ * `trigger` — changes when
  * given a new value (left out = nothing to do); `instant` — an RFC 3339 time compared as the instant.
  */
 export type Comparison =
-  "value" | "kept-when-absent" | "nested" | "false-when-absent" | "trigger" | "instant";
+  "value" | "kept-when-absent" | "nested" | "false-when-absent" | "true-when-absent" | "trigger" | "instant";
 
 /** One property of a resource, an object type, or a lookup's arguments or result. */
 export interface PropertyDef {

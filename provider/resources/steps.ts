@@ -183,13 +183,15 @@ export function requiredInputNames(def: ResourceDef): string[] {
 /**
  * The inputs that describe an object read by `pulumi import` as it is (they become its code): each
  * input whose change does something to the object (not read at creation only, not a trigger) that
- * the outputs hold; a flag whose absence means `false` only when it is `true`.
+ * the outputs hold; a flag whose absence means `false` (`true`) only when it is `true` (`false`).
  */
 export function definedImportInputs(def: ResourceDef, outs: Bag): Bag {
   const inputs: Bag = {};
   for (const p of def.properties) {
     if (!p.input || p.change === "create-only" || p.change === "none" || p.compare === "trigger") continue;
-    if (outs[p.name] === undefined || (p.compare === "false-when-absent" && outs[p.name] !== true)) continue;
+    if (outs[p.name] === undefined) continue;
+    if (p.compare === "false-when-absent" && outs[p.name] !== true) continue;
+    if (p.compare === "true-when-absent" && outs[p.name] !== false) continue;
     inputs[p.name] = outs[p.name];
   }
   return inputs;

@@ -45,7 +45,8 @@ export async function readParts(api: NeonClient, p: Project, old: Bag): Promise<
     roleName ??= db?.owner_name;
   }
   let connectionUri = typeof old.connectionUri === "string" ? old.connectionUri : undefined;
-  if (databaseName && roleName && primary) {
+  // A URI kept out of the state (passwordInState) is not even read: it carries the password.
+  if (databaseName && roleName && primary && old.passwordInState !== false) {
     try {
       connectionUri = await api.projects.connectionUri(p.id, { branchId: def.id, databaseName, roleName });
     } catch (err) {

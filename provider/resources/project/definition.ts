@@ -126,6 +126,20 @@ export const PROJECT_DEFINITION = {
         "place; computes that already exist keep their settings (except a suspend timeout of `0`, which follows it).",
     },
     {
+      name: "passwordInState",
+      type: "boolean",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      compare: "true-when-absent",
+      description:
+        "`false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent " +
+        "(not secret: absent) and a refresh or an import never reads it. Read the connection string when it is " +
+        "needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` " +
+        "drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused " +
+        "for an imported project that does not store passwords (`store_passwords` off). Default `true`.",
+    },
+    {
       name: "importId",
       type: "string",
       input: "optional",
@@ -162,7 +176,7 @@ export const PROJECT_DEFINITION = {
       secret: true,
       description:
         "A `postgresql://` URI for `roleName` on `databaseName` through the primary compute. A secret: stored " +
-        "encrypted, shown as `[secret]`.",
+        "encrypted, shown as `[secret]`. Absent with `passwordInState: false`.",
     },
     createdAtOutput("optional", "When the project was created (ISO 8601 UTC)."),
     {

@@ -54,6 +54,19 @@ async function check(
 ): Promise<CheckResult<ProjectInputs>> {
   const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
+  // An imported project that does not store passwords: its URI could never be read outside the state.
+  if (news.passwordInState === false && typeof news.importId === "string" && news.importId !== UNKNOWN) {
+    const stores = await rt.projectFacts(news.importId).then(
+      (p) => p.store_passwords,
+      () => undefined,
+    );
+    if (stores === false) {
+      const reason =
+        `project ${news.importId} does not store role passwords (store_passwords is off), so a connection string ` +
+        "kept out of the state could never be read (the service answers 412); remove passwordInState: false";
+      return { inputs: news, failures: [{ property: "passwordInState", reason }] };
+    }
+  }
   // A project made in this run has no id at preview: what depends on it is judged by this record.
   if (isNewResource(olds) && typeof news.__urn === "string") {
     rt.ledger.projectsComing.add(news.__urn);
@@ -137,12 +150,15 @@ async function update(
     "roleName",
     "connectionUri",
   ];
-  const parts: ProjectParts = olds.defaultBranchId
-    ? ({
-        defaultBranchId: String(olds.defaultBranchId),
-        ...Object.fromEntries(carried.map((k) => [k, olds[k]])),
-      } as ProjectParts)
-    : await readParts(api, p, olds);
+  // A switch back to passwordInState reads the connection URI again (the carried one was left out).
+  const regained = olds.passwordInState === false && news.passwordInState !== false;
+  const parts: ProjectParts =
+    olds.defaultBranchId && !regained
+      ? ({
+          defaultBranchId: String(olds.defaultBranchId),
+          ...Object.fromEntries(carried.map((k) => [k, olds[k]])),
+        } as ProjectParts)
+      : await readParts(api, p, { ...olds, passwordInState: news.passwordInState });
   return { outs: toOutputs(news, p, parts) };
 }
 

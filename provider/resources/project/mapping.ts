@@ -99,7 +99,8 @@ export function toOutputs(inputs: Bag, p: Project, parts: ProjectParts): Bag {
     defaultBranchId: parts.defaultBranchId,
     primaryComputeId: parts.primaryComputeId,
     host: parts.host,
-    connectionUri: parts.connectionUri,
+    // Every step's outputs pass here: a URI kept out of the state (passwordInState) is never stored.
+    connectionUri: inputs.passwordInState === false ? undefined : parts.connectionUri,
     createdAt: p.created_at,
     onDelete: onDeleteText(p),
   };

@@ -106,6 +106,14 @@ export interface ProjectArgs {
    */
   defaultCompute?: pulumi.Input<ProjectDefaultComputeArgs>;
   /**
+   * `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent
+   * (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is
+   * needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false`
+   * drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused
+   * for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+   */
+  passwordInState?: pulumi.Input<boolean>;
+  /**
    * Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is.
    * Deleting the resource deletes the project.
    */
@@ -163,6 +171,14 @@ export interface ProjectOutputs {
    */
   defaultCompute?: ProjectDefaultComputeOutputs;
   /**
+   * `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent
+   * (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is
+   * needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false`
+   * drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused
+   * for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+   */
+  passwordInState?: boolean;
+  /**
    * Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is.
    * Deleting the resource deletes the project.
    */
@@ -175,7 +191,7 @@ export interface ProjectOutputs {
   host?: string;
   /**
    * A `postgresql://` URI for `roleName` on `databaseName` through the primary compute. A secret: stored
-   * encrypted, shown as `[secret]`.
+   * encrypted, shown as `[secret]`. Absent with `passwordInState: false`.
    */
   connectionUri?: string;
   /** When the project was created (ISO 8601 UTC). */
@@ -237,6 +253,14 @@ export interface ProjectInputs {
    * it).
    */
   defaultCompute?: ProjectDefaultComputeInputs;
+  /**
+   * `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent
+   * (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is
+   * needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false`
+   * drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused
+   * for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+   */
+  passwordInState?: boolean;
   /**
    * Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is.
    * Deleting the resource deletes the project.

@@ -11,7 +11,7 @@ import type { ResourceLogger } from "../engine-log";
 import { parseImportId, pendingBranchOps, refOf, refuseTaken } from "../branch-objects/objects";
 import { createOnBranch, type Made } from "../branch-objects/create";
 import type { RoleInputs } from "./types";
-import { describeRole, roleId, toOutputs, type RoleRef } from "./mapping";
+import { describeRole, keepsPassword, roleId, toOutputs, type RoleRef } from "./mapping";
 
 /** A role with its password, when an answer carried one. */
 type KnownRole = RoleOperations["role"];
@@ -107,7 +107,8 @@ export async function finishFound(
   takenOver?: ResourceLogger,
 ): Promise<Made<KnownRole>> {
   const operations = await pendingBranchOps(api, ref.projectId, ref.branchId);
-  if (i.noLogin) return { object: found, operations };
+  // Not kept in the state: nothing to read (its check made sure the project stores it).
+  if (i.noLogin || !keepsPassword(i)) return { object: found, operations };
   const password = await revealed(api, ref, takenOver);
   if (password !== undefined) return { object: { ...found, password }, operations };
   // A role taken over after a killed run may be in use already: never reset it unasked (the warning
@@ -139,7 +140,7 @@ export const takeOver: TakeOverStep<RoleInputs, RoleInputs> = async (rt, inputs,
         "Taking over changes nothing: make the program match the role.",
     );
   }
-  const password = noLogin ? undefined : await revealed(api, ref, log);
+  const password = noLogin || !keepsPassword(i) ? undefined : await revealed(api, ref, log);
   // An imported object is this resource's to delete: no other delete of this update may (an adopted
   // one is never deleted, only released).
   if (!i.adopt) rt.ledger.noteTakenOver("role", roleId(ref));

@@ -46,6 +46,21 @@ export const ROLE_DEFINITION = {
       "Any string; a change resets the role's password through the service, waits until the reset has " +
         "finished and then reports the new `password`. The old password works until then.",
     ),
+    {
+      name: "passwordInState",
+      type: "boolean",
+      input: "optional",
+      output: "optional",
+      change: "update",
+      compare: "true-when-absent",
+      description:
+        "`false` keeps the role's password out of the stack's state: the `password` output is absent (not " +
+        "secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. " +
+        "Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the " +
+        "`neon-connection-string` command. Switching to `false` drops the stored password at the next `up` " +
+        "without resetting it; switching back reads it once. Refused for a project that does not store " +
+        "passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.",
+    },
     createOnlyFlag(
       "adopt",
       "Manage the role of this name that already exists on the branch (the project's owner role, or one the " +
@@ -61,8 +76,9 @@ export const ROLE_DEFINITION = {
       output: "optional",
       secret: true,
       description:
-        "The role's password: stored encrypted in the state, shown as `[secret]`. Absent for a `noLogin` role, " +
-        "and for an adopted or imported role of a project that does not store passwords (rotate it to get one).",
+        "The role's password: stored encrypted in the state, shown as `[secret]`. Absent with `passwordInState: " +
+        "false`, for a `noLogin` role, and for an adopted or imported role of a project that does not store " +
+        "passwords (rotate it to get one).",
     },
     {
       name: "protected",

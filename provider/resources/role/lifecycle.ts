@@ -18,6 +18,7 @@ import {
   type Stated,
 } from "../kit";
 import type { Runtime } from "../runtime";
+import type { CheckFailure } from "../check";
 import {
   asAfterRestore,
   duplicateFailure,
@@ -44,6 +45,7 @@ async function check(rt: Runtime, olds: Stated<RoleInputs>, news: Bag): Promise<
   const checked = checkInputs(news);
   const failures = [...checked.failures, ...duplicateFailure(rt, "role", news)];
   const inputs = checked.inputs;
+  failures.push(...(await passwordKeptOutFailures(rt, news)));
   if (failures.length > 0) return { inputs: news, failures };
   // A Role whose removal deletes its role (not an adopted one, which is left in place): a database it
   // owns must not stay behind it (Database's owner.ts).
@@ -62,6 +64,31 @@ async function check(rt: Runtime, olds: Stated<RoleInputs>, news: Bag): Promise<
   if (isNew && branchKnown && news.adopt !== true && news.importId === undefined)
     await warnComputeLess(rt, "role", news);
   return { inputs };
+}
+
+/**
+ * `passwordInState: false` needs a project that stores passwords: elsewhere the password can be
+ * learnt only from a reset's answer, which the choice throws away. Judged by the project's
+ * `store_passwords` (what makes `reveal_password` answer 412); a project not known yet is left to the run.
+ */
+async function passwordKeptOutFailures(rt: Runtime, news: Bag): Promise<CheckFailure[]> {
+  if (news.passwordInState !== false || news.noLogin === true) return [];
+  const projectId = news.projectId;
+  if (typeof projectId !== "string" || projectId === UNKNOWN) return [];
+  const stores = await rt.projectFacts(projectId).then(
+    (p) => p.store_passwords,
+    () => undefined,
+  );
+  if (stores !== false) return [];
+  return [
+    {
+      property: "passwordInState",
+      reason:
+        `project ${projectId} does not store role passwords (store_passwords is off), so a password kept out of ` +
+        "the state could never be read again (the service answers 412 to reveal_password); remove " +
+        "passwordInState: false, or turn on the project's store_passwords first",
+    },
+  ];
 }
 
 /**
@@ -138,7 +165,14 @@ async function diff(
               `from this resource move to it, then ${describeRole(ref)} is deleted; the new role has its own ` +
               "password, and connections that use the old one fail",
       );
-    } else if (d.updates.length > 0) {
+    } else if (d.updates.includes("passwordInState") && !d.updates.includes("passwordRotationTrigger")) {
+      log.info(
+        news.passwordInState === false
+          ? `passwordInState is false: the stored password of ${describeRole(ref)} is dropped from the state; the ` +
+              "password is not reset and keeps working (read it with getRolePassword or getConnectionUri)"
+          : `passwordInState is back on: the password of ${describeRole(ref)} is read once into the state (a secret)`,
+      );
+    } else if (d.updates.includes("passwordRotationTrigger")) {
       log.warn(
         `passwordRotationTrigger changed: ${describeRole(ref)} gets a new password; the old one works until ` +
           "the reset has finished, then stops (update what connects with it from the password output)",

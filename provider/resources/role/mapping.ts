@@ -21,7 +21,14 @@ export const roleId = importIdOf;
 export const describeRole = (r: { name: string; branchId: string }): string =>
   `role "${r.name}" of branch ${r.branchId}`;
 
-/** The outputs: the inputs as given (for the next diff), the role as it is, and its password when known. */
+/** Whether the password goes into the state (`passwordInState`, default true). */
+export const keepsPassword = (inputs: { passwordInState?: unknown }): boolean =>
+  inputs.passwordInState !== false;
+
+/**
+ * The outputs: the inputs as given (for the next diff), the role as it is, and its password when
+ * known and kept (`passwordInState`): every step's outputs pass here, so none can store it by mistake.
+ */
 export function toOutputs(
   inputs: Bag,
   ref: RoleRef,
@@ -35,7 +42,7 @@ export function toOutputs(
     projectId: ref.projectId,
     branchId: role.branch_id,
     name: role.name,
-    password,
+    password: keepsPassword(inputs) ? password : undefined,
     protected: role.protected ?? false,
     createdAt: role.created_at,
   };

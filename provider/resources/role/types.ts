@@ -23,6 +23,15 @@ export interface RoleArgs {
    */
   passwordRotationTrigger?: pulumi.Input<string>;
   /**
+   * `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret:
+   * absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the
+   * password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the
+   * `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without
+   * resetting it; switching back reads it once. Refused for a project that does not store passwords
+   * (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+   */
+  passwordInState?: pulumi.Input<boolean>;
+  /**
    * Manage the role of this name that already exists on the branch (the project's owner role, or one the
    * branch inherited from its parent) instead of creating it; destroy leaves it in place.
    */
@@ -53,6 +62,15 @@ export interface RoleOutputs {
    */
   passwordRotationTrigger?: string;
   /**
+   * `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret:
+   * absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the
+   * password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the
+   * `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without
+   * resetting it; switching back reads it once. Refused for a project that does not store passwords
+   * (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+   */
+  passwordInState?: boolean;
+  /**
    * Manage the role of this name that already exists on the branch (the project's owner role, or one the
    * branch inherited from its parent) instead of creating it; destroy leaves it in place.
    */
@@ -63,8 +81,9 @@ export interface RoleOutputs {
    */
   importId?: string;
   /**
-   * The role's password: stored encrypted in the state, shown as `[secret]`. Absent for a `noLogin` role, and
-   * for an adopted or imported role of a project that does not store passwords (rotate it to get one).
+   * The role's password: stored encrypted in the state, shown as `[secret]`. Absent with `passwordInState:
+   * false`, for a `noLogin` role, and for an adopted or imported role of a project that does not store
+   * passwords (rotate it to get one).
    */
   password?: string;
   /** Whether the service manages the role itself (such roles cannot be deleted). */
@@ -93,6 +112,15 @@ export interface RoleInputs {
    * and then reports the new `password`. The old password works until then.
    */
   passwordRotationTrigger?: string;
+  /**
+   * `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret:
+   * absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the
+   * password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the
+   * `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without
+   * resetting it; switching back reads it once. Refused for a project that does not store passwords
+   * (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+   */
+  passwordInState?: boolean;
   /**
    * Manage the role of this name that already exists on the branch (the project's owner role, or one the
    * branch inherited from its parent) instead of creating it; destroy leaves it in place.

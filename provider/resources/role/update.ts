@@ -10,7 +10,7 @@ import type { ResourceLogger } from "../engine-log";
 import { parseImportId, pendingBranchOps, refOf } from "../branch-objects/objects";
 import { throughCompute } from "../branch-objects/needs-compute";
 import { ROLE_DEFINITION } from "./definition";
-import { describeRole, diffRole, roleId, toOutputs, type RoleRef } from "./mapping";
+import { describeRole, diffRole, keepsPassword, roleId, toOutputs, type RoleRef } from "./mapping";
 import { revealed } from "./create";
 import type { RoleInputs, RoleOutputs } from "./types";
 
@@ -35,10 +35,12 @@ export async function read(
   const old = props ?? {};
   const noLogin = role.authentication_method === "no_login" || old.noLogin === true;
   // A rotation made outside the stack shows here; without stored passwords the last known one stays.
-  const password = noLogin
-    ? undefined
-    : ((await revealed(api, ref, props ? undefined : rt.logger(old))) ??
-      (old.password as string | undefined));
+  // A role that keeps its password out of the state is never asked for it.
+  const password =
+    noLogin || !keepsPassword(old)
+      ? undefined
+      : ((await revealed(api, ref, props ? undefined : rt.logger(old))) ??
+        (old.password as string | undefined));
   const base = props ? old : { noLogin: noLogin || undefined };
   const outs = toOutputs(base, ref, role, password);
   return {
@@ -54,9 +56,10 @@ export const update: UpdateStep<RoleInputs, RoleOutputs> = async (rt, id, olds, 
   const extra = olds.adopted === true ? { adopted: true } : {};
   if (!diffRole(olds, news).updates.includes("passwordRotationTrigger")) {
     const role = await api.roles.get(ref.projectId, ref.branchId, ref.name);
-    // A create cut off before it learnt the password: read it now, if the project stores it.
+    // A create cut off before it learnt the password, or a switch back to passwordInState: read it
+    // now, if the project stores it (a switch away leaves it out: toOutputs).
     const password =
-      olds.password === undefined && role.authentication_method !== "no_login"
+      olds.password === undefined && role.authentication_method !== "no_login" && keepsPassword(news)
         ? await revealed(api, ref, undefined)
         : (olds.password as string | undefined);
     return { outs: toOutputs(news, ref, role, password, extra) };

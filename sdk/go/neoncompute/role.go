@@ -36,8 +36,10 @@ type Role struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// A role that cannot log in (no password). Changing it replaces the role.
 	NoLogin pulumi.BoolPtrOutput `pulumi:"noLogin"`
-	// The role's password: stored encrypted in the state, shown as `[secret]`. Absent for a `noLogin` role, and for an adopted or imported role of a project that does not store passwords (rotate it to get one).
+	// The role's password: stored encrypted in the state, shown as `[secret]`. Absent with `passwordInState: false`, for a `noLogin` role, and for an adopted or imported role of a project that does not store passwords (rotate it to get one).
 	Password pulumi.StringPtrOutput `pulumi:"password"`
+	// `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+	PasswordInState pulumi.BoolPtrOutput `pulumi:"passwordInState"`
 	// Any string; a change resets the role's password through the service, waits until the reset has finished and then reports the new `password`. The old password works until then.
 	PasswordRotationTrigger pulumi.StringPtrOutput `pulumi:"passwordRotationTrigger"`
 	// The project. Changing it replaces the role (the old one is deleted first).
@@ -115,6 +117,8 @@ type roleArgs struct {
 	Name string `pulumi:"name"`
 	// A role that cannot log in (no password). Changing it replaces the role.
 	NoLogin *bool `pulumi:"noLogin"`
+	// `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+	PasswordInState *bool `pulumi:"passwordInState"`
 	// Any string; a change resets the role's password through the service, waits until the reset has finished and then reports the new `password`. The old password works until then.
 	PasswordRotationTrigger *string `pulumi:"passwordRotationTrigger"`
 	// The project. Changing it replaces the role (the old one is deleted first).
@@ -133,6 +137,8 @@ type RoleArgs struct {
 	Name pulumi.StringInput
 	// A role that cannot log in (no password). Changing it replaces the role.
 	NoLogin pulumi.BoolPtrInput
+	// `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+	PasswordInState pulumi.BoolPtrInput
 	// Any string; a change resets the role's password through the service, waits until the reset has finished and then reports the new `password`. The old password works until then.
 	PasswordRotationTrigger pulumi.StringPtrInput
 	// The project. Changing it replaces the role (the old one is deleted first).
@@ -211,9 +217,14 @@ func (o RoleOutput) NoLogin() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Role) pulumi.BoolPtrOutput { return v.NoLogin }).(pulumi.BoolPtrOutput)
 }
 
-// The role's password: stored encrypted in the state, shown as `[secret]`. Absent for a `noLogin` role, and for an adopted or imported role of a project that does not store passwords (rotate it to get one).
+// The role's password: stored encrypted in the state, shown as `[secret]`. Absent with `passwordInState: false`, for a `noLogin` role, and for an adopted or imported role of a project that does not store passwords (rotate it to get one).
 func (o RoleOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Role) pulumi.StringPtrOutput { return v.Password }).(pulumi.StringPtrOutput)
+}
+
+// `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+func (o RoleOutput) PasswordInState() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Role) pulumi.BoolPtrOutput { return v.PasswordInState }).(pulumi.BoolPtrOutput)
 }
 
 // Any string; a change resets the role's password through the service, waits until the reset has finished and then reports the new `password`. The old password works until then.

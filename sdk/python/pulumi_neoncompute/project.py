@@ -28,6 +28,7 @@ class ProjectArgs:
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 password_in_state: pulumi.Input[Optional[_builtins.bool]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  role_name: pulumi.Input[Optional[_builtins.str]] = None):
@@ -41,6 +42,7 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is. Deleting the resource deletes the project.
         :param pulumi.Input[_builtins.str] name: The project's name, 1–256 characters. Renamed in place. Without it the provider names the project `<resource name>-<hash>`, so that a killed run's project is found again (names are not unique in Neon).
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+        :param pulumi.Input[_builtins.bool] password_in_state: `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
         :param pulumi.Input[_builtins.int] pg_version: The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] region_id: The region, e.g. `aws-us-east-2`. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] role_name: The role that owns the database. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
@@ -59,6 +61,8 @@ class ProjectArgs:
             pulumi.set(__self__, "name", name)
         if org_id is not None:
             pulumi.set(__self__, "org_id", org_id)
+        if password_in_state is not None:
+            pulumi.set(__self__, "password_in_state", password_in_state)
         if pg_version is not None:
             pulumi.set(__self__, "pg_version", pg_version)
         if region_id is not None:
@@ -151,6 +155,18 @@ class ProjectArgs:
         pulumi.set(self, "org_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="passwordInState")
+    def password_in_state(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+        """
+        return pulumi.get(self, "password_in_state")
+
+    @password_in_state.setter
+    def password_in_state(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "password_in_state", value)
+
+    @_builtins.property
     @pulumi.getter(name="pgVersion")
     def pg_version(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -200,6 +216,7 @@ class Project(pulumi.CustomResource):
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 password_in_state: pulumi.Input[Optional[_builtins.bool]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  role_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -223,6 +240,7 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing project instead of creating one: its id. The declared inputs must describe it as it is. Deleting the resource deletes the project.
         :param pulumi.Input[_builtins.str] name: The project's name, 1–256 characters. Renamed in place. Without it the provider names the project `<resource name>-<hash>`, so that a killed run's project is found again (names are not unique in Neon).
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
+        :param pulumi.Input[_builtins.bool] password_in_state: `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
         :param pulumi.Input[_builtins.int] pg_version: The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] region_id: The region, e.g. `aws-us-east-2`. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         :param pulumi.Input[_builtins.str] role_name: The role that owns the database. Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
@@ -265,6 +283,7 @@ class Project(pulumi.CustomResource):
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 password_in_state: pulumi.Input[Optional[_builtins.bool]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  role_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -284,6 +303,7 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["import_id"] = import_id
             __props__.__dict__["name"] = name
             __props__.__dict__["org_id"] = org_id
+            __props__.__dict__["password_in_state"] = password_in_state
             __props__.__dict__["pg_version"] = pg_version
             __props__.__dict__["region_id"] = region_id
             __props__.__dict__["role_name"] = role_name
@@ -331,6 +351,7 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["on_delete"] = None
         __props__.__dict__["org_id"] = None
+        __props__.__dict__["password_in_state"] = None
         __props__.__dict__["pg_version"] = None
         __props__.__dict__["primary_compute_id"] = None
         __props__.__dict__["region_id"] = None
@@ -341,7 +362,7 @@ class Project(pulumi.CustomResource):
     @pulumi.getter(name="connectionUri")
     def connection_uri(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A `postgresql://` URI for `roleName` on `databaseName` through the primary compute. A secret: stored encrypted, shown as `[secret]`.
+        A `postgresql://` URI for `roleName` on `databaseName` through the primary compute. A secret: stored encrypted, shown as `[secret]`. Absent with `passwordInState: false`.
         """
         return pulumi.get(self, "connection_uri")
 
@@ -432,6 +453,14 @@ class Project(pulumi.CustomResource):
         The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
         """
         return pulumi.get(self, "org_id")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordInState")
+    def password_in_state(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+        """
+        return pulumi.get(self, "password_in_state")
 
     @_builtins.property
     @pulumi.getter(name="pgVersion")

@@ -25,6 +25,7 @@ class RoleArgs:
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  no_login: pulumi.Input[Optional[_builtins.bool]] = None,
+                 password_in_state: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Role resource.
@@ -35,6 +36,7 @@ class RoleArgs:
         :param pulumi.Input[_builtins.bool] adopt: Manage the role of this name that already exists on the branch (the project's owner role, or one the branch inherited from its parent) instead of creating it; destroy leaves it in place.
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing role instead of creating one: `"<projectId>/<branchId>/<roleName>"`. Deleting the resource deletes the role (use `adopt` to leave it in place).
         :param pulumi.Input[_builtins.bool] no_login: A role that cannot log in (no password). Changing it replaces the role.
+        :param pulumi.Input[_builtins.bool] password_in_state: `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
         :param pulumi.Input[_builtins.str] password_rotation_trigger: Any string; a change resets the role's password through the service, waits until the reset has finished and then reports the new `password`. The old password works until then.
         """
         pulumi.set(__self__, "branch_id", branch_id)
@@ -46,6 +48,8 @@ class RoleArgs:
             pulumi.set(__self__, "import_id", import_id)
         if no_login is not None:
             pulumi.set(__self__, "no_login", no_login)
+        if password_in_state is not None:
+            pulumi.set(__self__, "password_in_state", password_in_state)
         if password_rotation_trigger is not None:
             pulumi.set(__self__, "password_rotation_trigger", password_rotation_trigger)
 
@@ -122,6 +126,18 @@ class RoleArgs:
         pulumi.set(self, "no_login", value)
 
     @_builtins.property
+    @pulumi.getter(name="passwordInState")
+    def password_in_state(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+        """
+        return pulumi.get(self, "password_in_state")
+
+    @password_in_state.setter
+    def password_in_state(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "password_in_state", value)
+
+    @_builtins.property
     @pulumi.getter(name="passwordRotationTrigger")
     def password_rotation_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -145,6 +161,7 @@ class Role(pulumi.CustomResource):
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  no_login: pulumi.Input[Optional[_builtins.bool]] = None,
+                 password_in_state: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -165,6 +182,7 @@ class Role(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] import_id: Adopt an existing role instead of creating one: `"<projectId>/<branchId>/<roleName>"`. Deleting the resource deletes the role (use `adopt` to leave it in place).
         :param pulumi.Input[_builtins.str] name: The role's name, 1–63 bytes, unique in the branch. Changing it replaces the role; a role that owns a database is not replaced (the preview fails and says how to move its databases first).
         :param pulumi.Input[_builtins.bool] no_login: A role that cannot log in (no password). Changing it replaces the role.
+        :param pulumi.Input[_builtins.bool] password_in_state: `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
         :param pulumi.Input[_builtins.str] password_rotation_trigger: Any string; a change resets the role's password through the service, waits until the reset has finished and then reports the new `password`. The old password works until then.
         :param pulumi.Input[_builtins.str] project_id: The project. Changing it replaces the role (the old one is deleted first).
         """
@@ -204,6 +222,7 @@ class Role(pulumi.CustomResource):
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  no_login: pulumi.Input[Optional[_builtins.bool]] = None,
+                 password_in_state: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -224,6 +243,7 @@ class Role(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["no_login"] = no_login
+            __props__.__dict__["password_in_state"] = password_in_state
             __props__.__dict__["password_rotation_trigger"] = password_rotation_trigger
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
@@ -266,6 +286,7 @@ class Role(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["no_login"] = None
         __props__.__dict__["password"] = None
+        __props__.__dict__["password_in_state"] = None
         __props__.__dict__["password_rotation_trigger"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["protected"] = None
@@ -331,9 +352,17 @@ class Role(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The role's password: stored encrypted in the state, shown as `[secret]`. Absent for a `noLogin` role, and for an adopted or imported role of a project that does not store passwords (rotate it to get one).
+        The role's password: stored encrypted in the state, shown as `[secret]`. Absent with `passwordInState: false`, for a `noLogin` role, and for an adopted or imported role of a project that does not store passwords (rotate it to get one).
         """
         return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordInState")
+    def password_in_state(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without resetting it; switching back reads it once. Refused for a project that does not store passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
+        """
+        return pulumi.get(self, "password_in_state")
 
     @_builtins.property
     @pulumi.getter(name="passwordRotationTrigger")

@@ -57,6 +57,15 @@ describe("inputChanged", () => {
     ]).toEqual([false, true]);
   });
 
+  it("true-when-absent: absence means true", () => {
+    expect([
+      changed("true-when-absent", true, undefined),
+      changed("true-when-absent", undefined, true),
+      changed("true-when-absent", false, undefined),
+      changed("true-when-absent", undefined, false),
+    ]).toEqual([false, false, true, true]);
+  });
+
   it("trigger: a new value given changes it; left out, nothing to do", () => {
     expect([
       changed("trigger", "1", undefined),
@@ -72,7 +81,14 @@ describe("inputChanged", () => {
   });
 
   it("a value unknown at preview is always a change", () => {
-    for (const c of ["value", "kept-when-absent", "false-when-absent", "trigger", "instant"] as const) {
+    for (const c of [
+      "value",
+      "kept-when-absent",
+      "false-when-absent",
+      "true-when-absent",
+      "trigger",
+      "instant",
+    ] as const) {
       expect([c, changed(c, "a", UNKNOWN)]).toEqual([c, true]);
     }
   });
