@@ -99,6 +99,8 @@ interface Program {
   computeTypes: string[];
   /** More checks on the first `up`'s outputs (in the project the chain runs in). */
   checkFirstUp?: (outputs: Record<string, unknown>, projectId: string) => Promise<void>;
+  /** Roles on the chain's branch besides `app` (destroy deletes each). */
+  moreRoles?: number;
   /** Secret outputs besides the password and the connection string. */
   moreSecrets: string[];
   /** Secret inputs of the program (given as secret config): nowhere in plain text either. */
@@ -149,7 +151,7 @@ async function connectChain(
     const ids = resources
       .filter((r) => /(Branch|Role|Database)$/.test(r.type))
       .map((r) => [r.urn.split("::").pop() as string, String(r.id)])
-      .filter(([name]) => name !== "masked");
+      .filter(([name]) => name !== "masked" && name !== "stateless");
     expect(ids.map(([name]) => name).sort()).toEqual(["app", "appdb", "env"]);
     return Object.fromEntries(ids);
   };
@@ -336,7 +338,10 @@ async function connectChain(
   // refuses to delete a role that owns a database), then the branch. (After the branch expired, the
   // service had deleted them all with it: destroy finds them gone.)
   if (!program.expires) {
-    expect([mutations(DELETE_DATABASE), mutations(DELETE_ROLE)]).toEqual([deletes[0] + 1, deletes[1] + 1]);
+    expect([mutations(DELETE_DATABASE), mutations(DELETE_ROLE)]).toEqual([
+      deletes[0] + 1,
+      deletes[1] + 1 + (program.moreRoles ?? 0),
+    ]);
   }
   await expect(api.branches.get(projectId, branch.id)).rejects.toMatchObject({ kind: "not_found" });
   await expect(api.roles.get(projectId, branch.id, "app")).rejects.toMatchObject({ kind: "not_found" });
@@ -433,14 +438,30 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
     await connectChain(temp, "connect-yaml", "rotation-2", {
       // project, branch (with its compute), replica, role, database, key, permission, snapshot,
       // snapshot schedule, VPC endpoint, the project's restriction, budget alert, Neon Auth, Data API,
-      // JWKS, an anonymized branch (in the seeded project), and the stack
-      creates: 17,
+      // JWKS, an anonymized branch (in the seeded project), a state-free role, and the stack
+      creates: 18,
+      moreRoles: 1,
       computeTypes: ["read_only", "read_write"],
       moreSecrets: ["projectConnectionUri", "token", "authServerKey"],
       // The masking rules are secret inputs too (Neon's document marks them sensitive).
       secretInputs: [OAUTH_SECRET, "anon.fake_email()"],
       schemaDatabase: "neondb",
       checkFirstUp: async (out, projectId) => {
+        // passwordInState: false — the role logs in with its password, which the state never held.
+        const stateless = await api.roles.revealPassword(projectId, String(out.branchId), "stateless");
+        expect(
+          (
+            await login(
+              await api.projects.connectionUri(projectId, {
+                branchId: String(out.branchId),
+                databaseName: "neondb",
+                roleName: "stateless",
+              }),
+              stateless,
+            )
+          ).ok,
+        ).toBe(true);
+        expect(await cli(temp, ["stack", "export", "--show-secrets"])).not.toContain(stateless);
         const named: string[] = [];
         for await (const p of api.projects.list({ search: "e2e-yaml-app" })) {
           if (p.name === "e2e-yaml-app") named.push(p.id);
