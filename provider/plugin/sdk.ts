@@ -31,6 +31,11 @@ export * from "./resources";
 export interface ProviderArgs {
   /** The API key (stored encrypted). Default: `neoncompute:apiKey`, else `NEON_API_KEY`. */
   apiKey?: pulumi.Input<string>;
+  /**
+   * The name of an environment variable holding the key, instead of `apiKey`: read by the plugin at
+   * every preview, up, refresh and destroy, so the state keeps only the name.
+   */
+  apiKeyEnv?: pulumi.Input<string>;
   /** Base URL of the control API v2. Default: `neoncompute:apiUrl`, else `NEON_API_URL`, else Neon's. */
   apiUrl?: pulumi.Input<string>;
   /** Deadline in seconds of one wait on operations (default 1200). */

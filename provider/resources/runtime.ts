@@ -22,7 +22,7 @@ import { EngineLog, retryLine, type ResourceLogger } from "./engine-log";
 import {
   DEFAULT_OPERATION_TIMEOUT_SECONDS,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  noApiKeyMessage,
+  apiKeyOf,
   type ProviderSettings,
 } from "./settings";
 
@@ -67,9 +67,9 @@ export class Runtime {
 
   /** The instance's API client (one per key and URL: every resource shares its operation polls). */
   client(): NeonClient {
-    const key = this.settings.apiKey ?? this.env.NEON_API_KEY;
+    // Read now, not at configure: a key named by `apiKeyEnv` is the environment's of this command.
+    const key = apiKeyOf(this.settings, this.namespace, this.env);
     const url = this.settings.apiUrl ?? this.env.NEON_API_URL;
-    if (!key) throw new Error(noApiKeyMessage(this.namespace));
     if (!this.cachedClient || this.cachedClient.key !== key || this.cachedClient.url !== url) {
       const log = this.engine.logger(undefined);
       this.cachedClient = {

@@ -6,8 +6,8 @@
  */
 import { UNKNOWN, type PropertyDef } from "./definition";
 
-/** One setting: a property with the environment variable it falls back to. */
-export type SettingDef = PropertyDef & { env: string };
+/** One setting: a property with the environment variable it falls back to (none for `apiKeyEnv`). */
+export type SettingDef = PropertyDef & { env?: string };
 
 /** Every setting of the provider, in docs order. */
 export const SETTINGS: readonly SettingDef[] = [
@@ -19,6 +19,16 @@ export const SETTINGS: readonly SettingDef[] = [
     description:
       "The Neon API key the provider acts with (a personal, organization or project-scoped key). " +
       "Falls back to the `NEON_API_KEY` environment variable.",
+  },
+  {
+    name: "apiKeyEnv",
+    type: "string",
+    description:
+      "The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of " +
+      "`apiKey`: the provider reads that variable in its own process each time it starts (preview, up, " +
+      "refresh, destroy), so the state keeps only the name, never the key. Set the variable in the " +
+      "environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when " +
+      "set, `NEON_API_KEY` is not read.",
   },
   {
     name: "apiUrl",
@@ -59,6 +69,8 @@ export const PROGRAM_ENVIRONMENT: readonly { name: string; description: string }
 /** Settings of one provider instance, as parsed by {@link parseSettings}. */
 export interface ProviderSettings {
   apiKey?: string;
+  /** The name of the environment variable the key is read from when the client is made. */
+  apiKeyEnv?: string;
   apiUrl?: string;
   /** Deadline for one wait on operations, in seconds. */
   operationTimeoutSeconds?: number;
@@ -92,10 +104,52 @@ export function noApiKeyMessage(namespace: string, user: "provider" | "lookup" =
   }
   return (
     `Failed to configure the Neon provider: no API key is set. ${set}` +
-    (namespace === "neon" ? "" : ", or pass apiKey to the Provider resource") +
+    (namespace === "neon"
+      ? ""
+      : ", or pass apiKey (or apiKeyEnv, the name of a variable holding it) to the Provider resource") +
     ". `pulumi refresh` and `pulumi destroy` use the configuration saved in the stack's state by the last " +
     "update: if the key was added or changed since, run them with `--run-program`, or set NEON_API_KEY."
   );
+}
+
+/** A portable environment variable name (POSIX: letters, digits and `_`, not starting with a digit). */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Whether an `apiKeyEnv` value looks like a key pasted where its variable's name belongs: long, with
+ * lowercase letters and digits (the service's keys are 64 such characters; variable names are short
+ * and mostly upper case). Such a value is never repeated in a message.
+ */
+function looksLikeKey(name: string): boolean {
+  return name.length >= 32 && /[a-z]/.test(name) && /[0-9]/.test(name);
+}
+
+/** Why the variable `apiKeyEnv` names gives no key, and the remedy (the name only, never a value). */
+export function unsetKeyVariableReason(namespace: string, variable: string): string {
+  return (
+    `${namespace}:apiKeyEnv names the environment variable ${variable}, which is not set or is empty. ` +
+    `Set ${variable} to the API key in the environment of the \`pulumi\` command (preview, up, refresh ` +
+    "and destroy each read it when the provider starts), or name the variable that holds the key"
+  );
+}
+
+/**
+ * The API key of a provider instance, read now: from the variable `apiKeyEnv` names when it is set
+ * (never `NEON_API_KEY` then: a missing variable must not fall through to another account's key),
+ * else `apiKey`, else `NEON_API_KEY`. Throws the face's "no key" message when there is none.
+ */
+export function apiKeyOf(settings: ProviderSettings, namespace: string, env: NodeJS.ProcessEnv): string {
+  if (settings.apiKeyEnv !== undefined) {
+    const key = env[settings.apiKeyEnv];
+    if (!key)
+      throw new Error(
+        `Failed to configure the Neon provider: ${unsetKeyVariableReason(namespace, settings.apiKeyEnv)}.`,
+      );
+    return key;
+  }
+  const key = settings.apiKey ?? env.NEON_API_KEY;
+  if (!key) throw new Error(noApiKeyMessage(namespace));
+  return key;
 }
 
 /**
@@ -146,11 +200,27 @@ export function parseSettings(
   };
   const settings: ProviderSettings = {
     apiKey: value("apiKey"),
+    apiKeyEnv: value("apiKeyEnv"),
     apiUrl: value("apiUrl"),
     operationTimeoutSeconds: seconds("operationTimeoutSeconds"),
     requestTimeoutSeconds: seconds("requestTimeoutSeconds"),
   };
-  if (!settings.apiKey && get("apiKey") !== UNKNOWN && !env.NEON_API_KEY) {
+  const keyEnv = settings.apiKeyEnv;
+  if (keyEnv !== undefined) {
+    failures.push(
+      ...keyVariableFailures(
+        namespace,
+        keyEnv,
+        settings.apiKey !== undefined || get("apiKey") === UNKNOWN,
+        env,
+      ),
+    );
+  } else if (
+    !settings.apiKey &&
+    get("apiKey") !== UNKNOWN &&
+    get("apiKeyEnv") !== UNKNOWN &&
+    !env.NEON_API_KEY
+  ) {
     failures.push({ property: "apiKey", reason: noApiKeyMessage(namespace) });
   }
   if (settings.apiUrl && !/^https?:\/\/\S+$/.test(settings.apiUrl)) {
@@ -160,6 +230,35 @@ export function parseSettings(
     });
   }
   return { settings, failures };
+}
+
+/**
+ * What is wrong with `apiKeyEnv` = `name`: set beside `apiKey`, not a variable's name, or naming a
+ * variable that is unset or empty in `env` (the provider's process). The messages name the variable
+ * only when it is a valid name that does not look like a key, and never give its value.
+ */
+function keyVariableFailures(
+  namespace: string,
+  name: string,
+  withApiKey: boolean,
+  env: NodeJS.ProcessEnv,
+): SettingFailure[] {
+  const fail = (reason: string) => [{ property: "apiKeyEnv", reason }];
+  if (withApiKey) {
+    return fail(
+      `${namespace}:apiKey and ${namespace}:apiKeyEnv are both set; keep one: apiKeyEnv (the name of ` +
+        "an environment variable holding the key) keeps the key out of the state, apiKey stores it encrypted",
+    );
+  }
+  if (!ENV_NAME.test(name) || looksLikeKey(name)) {
+    return fail(
+      `${namespace}:apiKeyEnv is not the name of an environment variable` +
+        (looksLikeKey(name) ? " (it looks like an API key)" : "") +
+        "; give the variable's name (letters, digits and `_`, not starting with a digit, e.g. " +
+        "STAGING_NEON_API_KEY) and put the key itself in that variable",
+    );
+  }
+  return env[name] ? [] : fail(unsetKeyVariableReason(namespace, name));
 }
 
 /** Throws one error naming every failure (for the faces that cannot report failures one by one). */

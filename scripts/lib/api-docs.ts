@@ -133,7 +133,8 @@ function lookupsDoc(): string {
 
 function indexDoc(): string {
   const config = CONFIG.map(
-    (c) => `| \`${PACKAGE}:${c.name}\` | \`${c.env}\` | ${c.secret ? "yes" : ""} | ${cell(c.description)} |`,
+    (c) =>
+      `| \`${PACKAGE}:${c.name}\` | ${c.env ? `\`${c.env}\`` : "—"} | ${c.secret ? "yes" : ""} | ${cell(c.description)} |`,
   ).join("\n");
   return (
     HEADER +

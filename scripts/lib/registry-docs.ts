@@ -53,7 +53,7 @@ function indexPage(): string {
 function installationPage(): string {
   const settings = SETTINGS.map(
     (s) =>
-      `| \`${PACKAGE}:${s.name}\` | \`${DYNAMIC_MODULE}:${s.name}\` | \`${s.env}\` | ` +
+      `| \`${PACKAGE}:${s.name}\` | \`${DYNAMIC_MODULE}:${s.name}\` | ${s.env ? `\`${s.env}\`` : "—"} | ` +
       `${s.secret ? "yes" : ""} | ${cell(s.description)} |`,
   ).join("\n");
   const environment = PROGRAM_ENVIRONMENT.map((e) => `| \`${e.name}\` | ${cell(e.description)} |`).join("\n");
@@ -87,6 +87,14 @@ function installationPage(): string {
     "```sh\n" +
     `pulumi config set --secret ${PACKAGE}:apiKey <key>   # the plugin; ${DYNAMIC_MODULE}:apiKey for dynamic resources\n` +
     "```\n\n" +
+    "**Where the key is kept.** A key in the stack's config or in an explicit provider's `apiKey` is " +
+    "stored in the state, encrypted, so that `refresh` and `destroy` can run without the program. To keep " +
+    "it out of the state, give the default provider the key in `NEON_API_KEY`, and an explicit provider " +
+    "the name of the variable that holds its key: `apiKeyEnv: STAGING_NEON_API_KEY` " +
+    `(\`pulumi:providers:${PACKAGE}\` in YAML, \`new Provider("staging", { apiKeyEnv: "STAGING_NEON_API_KEY" })\` ` +
+    "in TypeScript). The provider reads the variable when it starts, at every preview, up, refresh and " +
+    "destroy; the state holds only its name. `pulumi preview` refuses `apiKey` and `apiKeyEnv` together, a " +
+    "value that is not a variable's name, and a variable that is unset or empty.\n\n" +
     "| Plugin key | Dynamic key | Environment | Secret | Description |\n|---|---|---|---|---|\n" +
     settings +
     "\n\n## Environment read by the program\n\n" +

@@ -15,7 +15,8 @@ import (
 type Provider struct {
 	pulumi.ProviderResourceState
 
-	ApiUrl pulumi.StringPtrOutput `pulumi:"apiUrl"`
+	ApiKeyEnv pulumi.StringPtrOutput `pulumi:"apiKeyEnv"`
+	ApiUrl    pulumi.StringPtrOutput `pulumi:"apiUrl"`
 }
 
 // NewProvider registers a new resource with the given unique name, arguments, and options.
@@ -40,6 +41,8 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// The Neon API key the provider acts with (a personal, organization or project-scoped key). Falls back to the `NEON_API_KEY` environment variable.
 	ApiKey *string `pulumi:"apiKey"`
+	// The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
+	ApiKeyEnv *string `pulumi:"apiKeyEnv"`
 	// Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
 	ApiUrl *string `pulumi:"apiUrl"`
 	// Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
@@ -52,6 +55,8 @@ type providerArgs struct {
 type ProviderArgs struct {
 	// The Neon API key the provider acts with (a personal, organization or project-scoped key). Falls back to the `NEON_API_KEY` environment variable.
 	ApiKey pulumi.StringPtrInput
+	// The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
+	ApiKeyEnv pulumi.StringPtrInput
 	// Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
 	ApiUrl pulumi.StringPtrInput
 	// Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
@@ -95,6 +100,10 @@ func (o ProviderOutput) ToProviderOutput() ProviderOutput {
 
 func (o ProviderOutput) ToProviderOutputWithContext(ctx context.Context) ProviderOutput {
 	return o
+}
+
+func (o ProviderOutput) ApiKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.ApiKeyEnv }).(pulumi.StringPtrOutput)
 }
 
 func (o ProviderOutput) ApiUrl() pulumi.StringPtrOutput {

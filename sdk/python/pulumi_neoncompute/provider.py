@@ -20,6 +20,7 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_key_env: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
@@ -27,12 +28,15 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: The Neon API key the provider acts with (a personal, organization or project-scoped key). Falls back to the `NEON_API_KEY` environment variable.
+        :param pulumi.Input[_builtins.str] api_key_env: The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
         :param pulumi.Input[_builtins.int] operation_timeout_seconds: Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
         :param pulumi.Input[_builtins.int] request_timeout_seconds: How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
+        if api_key_env is not None:
+            pulumi.set(__self__, "api_key_env", api_key_env)
         if api_url is not None:
             pulumi.set(__self__, "api_url", api_url)
         if operation_timeout_seconds is not None:
@@ -51,6 +55,18 @@ class ProviderArgs:
     @api_key.setter
     def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "api_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeyEnv")
+    def api_key_env(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
+        """
+        return pulumi.get(self, "api_key_env")
+
+    @api_key_env.setter
+    def api_key_env(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key_env", value)
 
     @_builtins.property
     @pulumi.getter(name="apiUrl")
@@ -96,6 +112,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_key_env: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -106,6 +123,7 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: The Neon API key the provider acts with (a personal, organization or project-scoped key). Falls back to the `NEON_API_KEY` environment variable.
+        :param pulumi.Input[_builtins.str] api_key_env: The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
         :param pulumi.Input[_builtins.int] operation_timeout_seconds: Deadline in seconds of one wait on the control plane's operations (default 1200). A resource's `customTimeouts` take precedence for its create, update and delete. Falls back to `NEON_OPERATION_TIMEOUT_SECONDS`.
         :param pulumi.Input[_builtins.int] request_timeout_seconds: How long one request may go unanswered, in seconds, before it is retried (default 30). Falls back to `NEON_REQUEST_TIMEOUT_SECONDS`.
@@ -135,6 +153,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_key_env: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -148,6 +167,7 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
+            __props__.__dict__["api_key_env"] = api_key_env
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["operation_timeout_seconds"] = pulumi.Output.from_input(operation_timeout_seconds).apply(pulumi.runtime.to_json) if operation_timeout_seconds is not None else None
             __props__.__dict__["request_timeout_seconds"] = pulumi.Output.from_input(request_timeout_seconds).apply(pulumi.runtime.to_json) if request_timeout_seconds is not None else None
@@ -156,6 +176,11 @@ class Provider(pulumi.ProviderResource):
             resource_name,
             __props__,
             opts)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeyEnv")
+    def api_key_env(self) -> pulumi.Output[Optional[_builtins.str]]:
+        return pulumi.get(self, "api_key_env")
 
     @_builtins.property
     @pulumi.getter(name="apiUrl")

@@ -96,6 +96,54 @@ describe("Configure", () => {
   });
 });
 
+describe("apiKeyEnv: the key from a named environment variable", () => {
+  const VARIABLE = "NEON_SERVER_TEST_KEY";
+  afterEach(async () => {
+    delete process.env[VARIABLE];
+    await configure({ apiKey: secret(emulator.apiKey), apiUrl: emulator.url });
+  });
+
+  function getProjects(): Promise<any> {
+    const req = new provproto.InvokeRequest();
+    req.setTok("neoncompute:index:getProjects");
+    req.setArgs(Struct.fromJavaScript({}));
+    return call("invoke", req);
+  }
+
+  it("acts with the variable's key, read at each call: a changed value is used by the next call", async () => {
+    process.env[VARIABLE] = emulator.apiKey;
+    await configure({ apiKeyEnv: VARIABLE, apiUrl: emulator.url });
+    const ids = (await getProjects())
+      .getReturn()
+      .toJavaScript()
+      .projects.map((p: { id: string }) => p.id);
+    expect(ids).toContain(emulator.seed.projectId);
+    process.env[VARIABLE] = "not-a-key";
+    await expect(getProjects()).rejects.toThrow(/401|unauthori[sz]ed|API key/i);
+    delete process.env[VARIABLE];
+    await expect(getProjects()).rejects.toThrow(
+      new RegExp(`apiKeyEnv names the environment variable ${VARIABLE}, which is not set or is empty`),
+    );
+  });
+
+  it("CheckConfig keeps the name as given (no secret to hide) and refuses an unset variable", async () => {
+    const req = new provproto.CheckRequest();
+    req.setNews(Struct.fromJavaScript({ apiUrl: emulator.url, apiKeyEnv: VARIABLE }));
+    const resp = await call("checkConfig", req);
+    expect(resp.getInputs().toJavaScript()).toEqual({ apiUrl: emulator.url, apiKeyEnv: VARIABLE });
+    expect(resp.getFailuresList().map((f: any) => [f.getProperty(), f.getReason()])).toEqual([
+      [
+        "apiKeyEnv",
+        expect.stringMatching(
+          new RegExp(`^neoncompute:apiKeyEnv names the environment variable ${VARIABLE}, `),
+        ),
+      ],
+    ]);
+    process.env[VARIABLE] = emulator.apiKey;
+    expect((await call("checkConfig", req)).getFailuresList()).toEqual([]);
+  });
+});
+
 describe("CheckConfig and DiffConfig", () => {
   it("reports a misspelled key and a missing API key", async () => {
     const saved = process.env.NEON_API_KEY;

@@ -16,6 +16,11 @@ func GetApiKey(ctx *pulumi.Context) string {
 	return config.Get(ctx, "neoncompute:apiKey")
 }
 
+// The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
+func GetApiKeyEnv(ctx *pulumi.Context) string {
+	return config.Get(ctx, "neoncompute:apiKeyEnv")
+}
+
 // Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
 func GetApiUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "neoncompute:apiUrl")

@@ -28,6 +28,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('apiKey')
 
     @_builtins.property
+    def api_key_env(self) -> Optional[str]:
+        """
+        The name of an environment variable holding the API key (e.g. `STAGING_NEON_API_KEY`), instead of `apiKey`: the provider reads that variable in its own process each time it starts (preview, up, refresh, destroy), so the state keeps only the name, never the key. Set the variable in the environment of every `pulumi` command that uses this provider. Not together with `apiKey`; when set, `NEON_API_KEY` is not read.
+        """
+        return __config__.get('apiKeyEnv')
+
+    @_builtins.property
     def api_url(self) -> Optional[str]:
         """
         Base URL of the control API v2 (default `https://console.neon.tech/api/v2`). Falls back to `NEON_API_URL`.
