@@ -1,6 +1,7 @@
 /**
  * End to end: the real Pulumi CLI (Automation API, local file backend) drives the ApiKey provider
- * against the emulator over real HTTP. The tests run in order and share one stack.
+ * against the emulator over real HTTP. The tests run in order and share one stack. The key `ci` is
+ * made through an explicit `Provider` with `apiKeyEnv`: its key is only in the CLI's environment.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -20,6 +21,9 @@ let emulator: EmulatorHandle;
 let api: NeonClient;
 let temp: TempStack;
 let stackKey: string;
+/** The key of the explicit provider, only ever in the environment variable {@link KEY_ENV}. */
+let envKey: string;
+const KEY_ENV = "NEON_E2E_KEYS_PROVIDER_KEY";
 let transcript = "";
 const seenTokens = new Set<string>();
 let specs: Spec[];
@@ -78,13 +82,16 @@ beforeAll(async () => {
   const bootstrap = createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
   // The provider's own key: a personal key of the organization's admin, made for this stack.
   stackKey = (await bootstrap.apiKeys.create("e2e-keys-stack")).key;
+  envKey = (await bootstrap.apiKeys.create("e2e-keys-env-provider")).key;
   api = createNeonClient({ apiKey: stackKey, baseUrl: emulator.url });
   temp = await createTempStack({
     programDir: path.join(__dirname, "apikey-program"),
     config: {
       "neon:apiUrl": { value: emulator.url },
       "neon:apiKey": { value: stackKey, secret: true },
+      keyEnv: { value: KEY_ENV },
     },
+    env: { [KEY_ENV]: envKey },
   });
 });
 
@@ -98,7 +105,7 @@ test("1. up creates a personal, an organization and a project-scoped key; each t
   const result = await up([
     { resource: "laptop", name: "laptop" },
     { resource: "ops", name: "ops", orgId },
-    { resource: "ci", name: "ci", projectId, rotationTrigger: "1" },
+    { resource: "ci", name: "ci", projectId, rotationTrigger: "1", viaKeyEnv: true },
   ]);
   expect(result.summary.result).toBe("succeeded");
   const t = await tokens();
@@ -162,6 +169,26 @@ test("4. tokens are secret outputs; neither the stack export, the state files no
     .map((f) => fs.readFileSync(path.join(temp.backendDir, f), "utf8"))
     .join("\n");
   expect(exported).toContain("pulumi-nodejs:dynamic/neon:ApiKey");
+  // With --show-secrets too: the explicit provider's inputs hold the variable's name, not its key
+  // (the default provider's `neon:apiKey`, a secret, is shown there: the scan would see a key).
+  const shown = execFileSync(
+    path.join(bin, "pulumi"),
+    ["stack", "export", "--show-secrets", "--stack", "dev"],
+    { cwd: temp.workDir, env: { ...process.env, ...temp.env }, encoding: "utf8" },
+  );
+  const resources = JSON.parse(shown).deployment.resources as {
+    urn: string;
+    inputs: Record<string, unknown>;
+    provider?: string;
+  }[];
+  const provider = resources.find((r) => r.urn.endsWith("::key-from-env"));
+  expect(resources.find((r) => r.urn.endsWith("::ci"))?.provider).toMatch(/::key-from-env::/);
+  expect(provider?.inputs["neon:apiKeyEnv"]).toBe(KEY_ENV);
+  expect(Object.keys(provider?.inputs ?? {})).not.toContain("neon:apiKey");
+  expect({ stackKeyShown: shown.includes(stackKey), envKeyShown: shown.includes(envKey) }).toEqual({
+    stackKeyShown: true,
+    envKeyShown: false,
+  });
   // The token output is there, encrypted.
   expect(exported).toMatch(
     /"token":\s*\{\s*"4dabf18193072939515e22adb298388d":\s*"1b47061264138c4ac30d75fd1eb44270",\s*"ciphertext"/,
@@ -178,16 +205,28 @@ test("4. tokens are secret outputs; neither the stack export, the state files no
   expect(Object.values(masked.tokens)).toEqual(["[secret]", "[secret]", "[secret]"]);
   expect(transcript.length).toBeGreaterThan(0);
   expect(seenTokens.size).toBe(5);
-  for (const secret of [...seenTokens, stackKey, emulator.apiKey]) {
+  for (const secret of [...seenTokens, stackKey, envKey, emulator.apiKey]) {
     expect(exported).not.toContain(secret);
     expect(stateFiles).not.toContain(secret);
     expect(transcript).not.toContain(secret);
   }
 });
 
-test("5. destroy revokes every key", async () => {
+test("5. destroy revokes every key; the explicit provider uses the key its variable holds then", async () => {
   const live = await tokens();
+  // The key the state's provider was made with is revoked, and its variable names another: destroy
+  // reads the environment of this command, not anything saved by the last update.
+  const nextKey = (
+    await createNeonClient({ apiKey: emulator.apiKey, baseUrl: emulator.url }).apiKeys.create(
+      "e2e-keys-env-next",
+    )
+  ).key;
+  const personal = await api.apiKeys.list();
+  await api.apiKeys.revoke(Number(personal.find((k) => k.name === "e2e-keys-env-provider")!.id));
+  expect(await statusWith(envKey)).toBe(401);
+  temp.stack.workspace.envVars[KEY_ENV] = nextKey;
   await temp.stack.destroy({ onOutput: capture, onError: capture });
+  expect(transcript).not.toContain(nextKey);
   for (const token of Object.values(live)) expect(await statusWith(token)).toBe(401);
   expect((await api.apiKeys.listOrg(emulator.seed.orgId)).map((k) => k.name)).toEqual([]);
   expect((await api.apiKeys.list()).map((k) => k.name)).not.toContain("laptop");

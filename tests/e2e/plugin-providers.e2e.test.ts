@@ -2,13 +2,15 @@
  * End to end: two explicit `pulumi:providers:neoncompute` resources with different keys and URLs
  * (two emulators standing for two Neon accounts) in one stack, through the plugin. Each compute must
  * land in its own account, each invoke must answer for its own provider, and neither key may leak.
+ * Account B's provider names the environment variable its key is in (`apiKeyEnv`): its key is never
+ * in the program, the state or an export with `--show-secrets`, and each command reads the variable.
  * No default provider is configured (no `neoncompute:apiKey`, no NEON_API_KEY).
  */
 import * as path from "path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { createNeonClient, type NeonClient } from "../../provider/api";
 import { createTempStack, type TempStack } from "../../scripts/lib/pulumi";
-import { persisted, pluginPath } from "./plugin-helpers";
+import { cli, cliRun, persisted, pluginPath } from "./plugin-helpers";
 import { useStepBudgets } from "../support/budgets";
 
 // A budget per test that holds at many times its idle duration (tests/support/budgets.ts).
@@ -20,6 +22,9 @@ let apiA: NeonClient;
 let apiB: NeonClient;
 let keyA: string;
 let keyB: string;
+/** Account B's second key: what its variable holds by the destroy, after `keyB` was revoked. */
+let nextKeyB: string;
+const KEY_ENV_B = "NEON_E2E_ACCOUNT_B_KEY";
 let temp: TempStack;
 let transcript = "";
 const capture = (s: string) => {
@@ -39,12 +44,12 @@ beforeAll(async () => {
       urlA: { value: a.url },
       projectA: { value: a.seed.projectId },
       branchA: { value: a.seed.branchIds[1] },
-      keyB: { value: keyB, secret: true },
+      keyEnvB: { value: KEY_ENV_B },
       urlB: { value: b.url },
       projectB: { value: b.seed.projectId },
       branchB: { value: b.seed.branchIds[1] },
     },
-    env: { PATH: pluginPath(), NEON_API_KEY: "", NEON_API_URL: "" },
+    env: { PATH: pluginPath(), NEON_API_KEY: "", NEON_API_URL: "", [KEY_ENV_B]: keyB },
   });
 });
 
@@ -67,21 +72,53 @@ test("1. each provider creates its compute in its own account, and its invoke re
   const seen = (out.projectsSeenByB.value as { id: string }[]).map((p) => p.id);
   expect(seen).toContain(b.seed.projectId);
   expect(seen).not.toContain(a.seed.projectId);
+
+  // `--show-secrets` shows account A's key (so the scan can see a key) but account B's provider holds
+  // only its variable's name. Booleans, so that a failure never prints the state.
+  const shown = await cli(temp, ["stack", "export", "--show-secrets"]);
+  const providerB = (
+    JSON.parse(shown).deployment.resources as { urn: string; inputs: Record<string, unknown> }[]
+  ).find((r) => r.urn.endsWith("::accountB"));
+  expect(providerB?.inputs.apiKeyEnv).toBe(KEY_ENV_B);
+  expect(Object.keys(providerB?.inputs ?? {})).not.toContain("apiKey");
+  expect({ keyA: shown.includes(keyA), keyB: shown.includes(keyB) }).toEqual({ keyA: true, keyB: false });
 });
 
 test("2. a second up changes nothing; destroy removes each compute from its own account", async () => {
   const out = await temp.stack.outputs();
   const again = await temp.stack.preview({ onOutput: capture, onError: capture });
   expect(again.changeSummary).toEqual({ same: 5 });
+
+  // With account B's variable empty, preview refuses the provider, naming the variable and the remedy.
+  const refused = await cliRun({ ...temp, env: { ...temp.env, [KEY_ENV_B]: "" } }, ["preview"]);
+  transcript += refused.out;
+  expect(refused.code).not.toBe(0);
+  expect(refused.out).toMatch(
+    new RegExp(
+      `apiKeyEnv names the environment variable ${KEY_ENV_B}, which is not set or is empty\\. Set ${KEY_ENV_B} to the API key`,
+    ),
+  );
+
+  // Account B's first key is revoked and its variable names a new one: destroy reads the variable
+  // then, not anything the last update saved.
+  const bootstrapB = createNeonClient({ apiKey: b.apiKey, baseUrl: b.url });
+  nextKeyB = (await bootstrapB.apiKeys.create("account-b-next")).key;
+  await bootstrapB.apiKeys.revoke(
+    Number((await bootstrapB.apiKeys.list()).find((k) => k.name === "account-b")!.id),
+  );
+  await expect(apiB.apiKeys.list()).rejects.toMatchObject({ status: 401 });
+  temp.stack.workspace.envVars[KEY_ENV_B] = nextKeyB;
   await temp.stack.destroy({ onOutput: capture, onError: capture });
   expect((await apiA.endpoints.list(a.seed.projectId)).map((e) => e.id)).not.toContain(out.endpointA.value);
-  expect((await apiB.endpoints.list(b.seed.projectId)).map((e) => e.id)).not.toContain(out.endpointB.value);
+  expect((await bootstrapB.endpoints.list(b.seed.projectId)).map((e) => e.id)).not.toContain(
+    out.endpointB.value,
+  );
 });
 
 test("3. neither key appears in plain text in the state, the export or the CLI output", async () => {
   const stored = await persisted(temp);
   expect(transcript.length).toBeGreaterThan(0);
-  for (const secret of [keyA, keyB, a.apiKey, b.apiKey]) {
+  for (const secret of [keyA, keyB, nextKeyB, a.apiKey, b.apiKey]) {
     expect(stored).not.toContain(secret);
     expect(transcript).not.toContain(secret);
   }

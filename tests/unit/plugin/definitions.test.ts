@@ -330,8 +330,11 @@ describe("the plugin schema", () => {
     };
     expect(fn.outputs.properties.uri.secret).toBe(true);
     expect(schema.config.variables.apiKey.secret).toBe(true);
+    // The name of the key's variable is no secret: it is what keeps the key out of the state.
+    expect(schema.config.variables.apiKeyEnv.secret).toBeUndefined();
     expect(Object.keys(schema.config.variables)).toEqual([
       "apiKey",
+      "apiKeyEnv",
       "apiUrl",
       "operationTimeoutSeconds",
       "requestTimeoutSeconds",
