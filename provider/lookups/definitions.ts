@@ -195,6 +195,48 @@ export const GET_CONNECTION_URI: LookupDef = {
   },
 };
 
+export const GET_ROLE_PASSWORD: LookupDef = {
+  name: "getRolePassword",
+  description:
+    "A role's password, read from the service when the program needs it (`reveal_password`), as a secret: " +
+    "nothing keeps it unless the program passes it to something that stores it (a resource's input, a " +
+    "stack output). For a full connection string use `getConnectionUri`. Fails naming the role or branch " +
+    "that does not exist, and — saying why and what to do — for a project that does not store role " +
+    "passwords (`store_passwords` false: the service answers 412), whose passwords can only be reset.",
+  args: [
+    arg("projectId", "string", "required", "The project."),
+    arg("branchId", "string", "optional", "The branch (default: the project's default branch)."),
+    arg("roleName", "string", "required", "The role whose password to read."),
+  ],
+  result: [
+    {
+      name: "password",
+      type: "string",
+      output: "always",
+      secret: true,
+      description:
+        "The role's current password (a secret in `getRolePasswordOutput`'s result and in the plugin's).",
+    },
+  ],
+  examples: {
+    yaml: [
+      "variables:",
+      "  appPassword:",
+      "    fn::invoke:",
+      "      function: neoncompute:index:getRolePassword",
+      "      arguments: { projectId: shiny-wind-123456, branchId: br-cool-sky-12345678, roleName: app }",
+      "      return: password",
+    ].join("\n"),
+    typescript: [
+      "const password = getRolePasswordOutput({",
+      "  projectId: role.projectId,",
+      "  branchId: role.branchId,",
+      "  roleName: role.name,",
+      "}).password; // a secret Output<string>",
+    ].join("\n"),
+  },
+};
+
 export const GET_BRANCHES: LookupDef = {
   name: "getBranches",
   description:
@@ -304,5 +346,6 @@ export const LOOKUPS: readonly LookupDef[] = [
   GET_COMPUTES,
   GET_BRANCHES,
   GET_CONNECTION_URI,
+  GET_ROLE_PASSWORD,
   GET_SCHEMA_DIFF,
 ];

@@ -7,12 +7,11 @@
 import * as pulumi from "@pulumi/pulumi";
 // Not "../api": its index loads the client and its zod schemas, which a program needs only when it looks up.
 import { collectAll, paginate } from "../api/pager";
-import type { NeonClient } from "../api";
-import { isNotFound } from "../http/errors";
 import { loadClientEarly, lookupClient } from "./client";
 import { asRunError, never, PROGRAM, type LookupSeams } from "./errors";
 import { unknownAtPreview, type PreviewUnknown } from "./preview";
 import { compareWithBase } from "./schema";
+import * as connection from "./connection";
 
 /** @internal (the provider plugin's invokes and the tests) */
 export { withLookupClient } from "./client";
@@ -41,7 +40,9 @@ import type {
   GetConnectionUriArgs,
   GetOperationsArgs,
   GetProjectsArgs,
+  GetRolePasswordArgs,
   GetSchemaDiffArgs,
+  RolePassword,
   SchemaDiff,
 } from "./shapes";
 
@@ -145,47 +146,8 @@ export function getBranches(args: GetBranchesArgs): Promise<BranchInfo[]> {
 }
 
 /** {@link getConnectionUri}, failing with the service's or the argument check's own error. */
-async function readConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
-  requireStrings("getConnectionUri", args, ["projectId", "databaseName", "roleName"]);
-  const api = lookupClient();
-  const uri = await api.projects
-    .connectionUri(args.projectId, {
-      branchId: args.branchId,
-      endpointId: args.computeId,
-      databaseName: args.databaseName,
-      roleName: args.roleName,
-      pooled: args.pooled,
-    })
-    .catch(async (err: unknown) => {
-      const remedy = isNotFound(err) ? await missingName(api, args) : undefined;
-      throw remedy && isNotFound(err) ? err.withRemedy(remedy) : err;
-    });
-  return { uri };
-}
-
-/**
- * Which of getConnectionUri's names the branch lacks, read from its databases and roles (never from
- * the answer's words); undefined when both are there or the branch cannot be read (the answer stands).
- */
-async function missingName(api: NeonClient, args: GetConnectionUriArgs): Promise<string | undefined> {
-  try {
-    const branchId = args.branchId ?? (await api.branches.list(args.projectId)).find((b) => b.default)?.id;
-    if (!branchId) return undefined;
-    const [databases, roles] = await Promise.all([
-      api.databases.list(args.projectId, branchId),
-      api.roles.list(args.projectId, branchId),
-    ]);
-    const names = (xs: { name: string }[]) => xs.map((x) => x.name).join(", ") || "none";
-    if (!databases.some((d) => d.name === args.databaseName)) {
-      return `databaseName "${args.databaseName}" is not a database of branch ${branchId} (its databases: ${names(databases)}).`;
-    }
-    if (!roles.some((r) => r.name === args.roleName)) {
-      return `roleName "${args.roleName}" is not a role of branch ${branchId} (its roles: ${names(roles)}).`;
-    }
-    return undefined;
-  } catch {
-    return undefined;
-  }
+function readConnectionUri(args: GetConnectionUriArgs): Promise<ConnectionUri> {
+  return connection.readConnectionUri(lookupClient(), args);
 }
 
 /**
@@ -198,9 +160,24 @@ export function getConnectionUri(args: GetConnectionUriArgs): Promise<Connection
   return plainly(readConnectionUri(args));
 }
 
+/** {@link getRolePassword}, failing with the service's or the argument check's own error. */
+function readRolePassword(args: GetRolePasswordArgs): Promise<RolePassword> {
+  return connection.readRolePassword(lookupClient(), args);
+}
+
+/**
+ * A role's password, read from the service now (`reveal_password`). Prefer {@link getRolePasswordOutput},
+ * whose result is a secret; a program that uses this one must wrap the value in `pulumi.secret` before
+ * passing it on. A project that does not store passwords fails saying why and what to do.
+ * A failure is a `pulumi.RunError` of one line.
+ */
+export function getRolePassword(args: GetRolePasswordArgs): Promise<RolePassword> {
+  return plainly(readRolePassword(args));
+}
+
 /** {@link getSchemaDiff}, failing with the service's or the argument check's own error. */
 async function readSchemaDiff(args: GetSchemaDiffArgs): Promise<SchemaDiff> {
-  requireStrings("getSchemaDiff", args, ["projectId", "branchId", "databaseName"]);
+  connection.requireStrings("getSchemaDiff", args, ["projectId", "branchId", "databaseName"]);
   const diff = await compareWithBase(lookupClient(), args);
   return { diff, changed: diff.trim() !== "" };
 }
@@ -252,6 +229,11 @@ export function getConnectionUriOutput(args: OutputArgs<GetConnectionUriArgs>): 
   return pulumi.secret(lookupOutput("getConnectionUri", args, readConnectionUri));
 }
 
+/** {@link getRolePassword} for `pulumi.Input` arguments; the result is a secret. */
+export function getRolePasswordOutput(args: OutputArgs<GetRolePasswordArgs>): pulumi.Output<RolePassword> {
+  return pulumi.secret(lookupOutput("getRolePassword", args, readRolePassword));
+}
+
 /**
  * The lookups as the plugin's invokes call them: by name, failing with the service's or the argument
  * check's own error (not yet a `RunError`), in the client scope the caller set (`withLookupClient`).
@@ -264,6 +246,7 @@ export const LOOKUP_CALLS: Readonly<Record<string, (args: never) => Promise<unkn
   getComputes: readComputes,
   getBranches: readBranches,
   getConnectionUri: readConnectionUri,
+  getRolePassword: readRolePassword,
   getSchemaDiff: readSchemaDiff,
 };
 
@@ -318,18 +301,6 @@ async function atPreview(
 /** A plain lookup's promise, its failure a one-line `RunError` ({@link asRunError}). */
 function plainly<T>(p: Promise<T>): Promise<T> {
   return p.catch((err: unknown) => Promise.reject(asRunError(err)));
-}
-
-/** Refuses, before any request, an argument that is required and is not a non-empty string. */
-function requireStrings<A extends object>(fn: string, args: A, names: readonly (keyof A & string)[]): void {
-  for (const name of names) {
-    const v = (args as Record<string, unknown> | undefined)?.[name];
-    if (typeof v !== "string" || v === "") {
-      throw new RangeError(
-        `Failed to run ${fn}: ${name} is required (a string), got ${v === undefined ? "nothing" : JSON.stringify(v)}.`,
-      );
-    }
-  }
 }
 
 function positiveInt(value: number, fn: string, name: string): number {

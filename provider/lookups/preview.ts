@@ -7,9 +7,9 @@
  *   gone: the stack still holds an object the service deleted (a branch at its `expiresAt`, or one
  *   deleted outside the stack). A plain preview does not read it again; `up` fails on the same 404 until
  *   a refresh drops it.
- * - `getConnectionUri`, whose project and branch exist: the database or role may be one this update
- *   creates or renames (a preview shows a rename under its new name before the service has it). A
- *   mistyped name shows the same way, and `up` fails on it.
+ * - `getConnectionUri` and `getRolePassword`, whose project and branch exist: the database or role may
+ *   be one this update creates or renames (a preview shows a rename under its new name before the
+ *   service has it). A mistyped name shows the same way, and `up` fails on it.
  * - `getSchemaDiff` of a database whose name a resource of the program gives (an `Output` in the
  *   TypeScript face), on a branch that exists: the same rename or create.
  *
@@ -103,7 +103,7 @@ async function goneObject(
 
 /**
  * A database or role this update may make, on a project and branch that exist: getConnectionUri's
- * names, and getSchemaDiff's database when a resource of the program gives its name (a literal name
+ * names, getRolePassword's role, and getSchemaDiff's database when a resource of the program gives its name (a literal name
  * that is not there is a mistake, and fails the preview).
  */
 async function notYetMade(
@@ -119,7 +119,8 @@ async function notYetMade(
     text(branchId) &&
     text(databaseName) &&
     facts.fromProgram("databaseName", databaseName);
-  if (name !== "getConnectionUri" && !schemaOfProgram) return undefined;
+  const password = name === "getRolePassword";
+  if (name !== "getConnectionUri" && !password && !schemaOfProgram) return undefined;
   const where = text(branchId)
     ? () => facts.api.branches.get(projectId, branchId)
     : () => facts.api.projects.get(projectId);
@@ -135,6 +136,16 @@ async function notYetMade(
       warning:
         `getSchemaDiff: ${said}; the schema difference is unknown in this preview (right when this update ` +
         "creates or renames the database, whose name a resource gives; otherwise `pulumi up` fails here)",
+    };
+  }
+  if (password) {
+    const reason = `${said}; right when this update creates the role; otherwise check roleName`;
+    return {
+      kind: "not-yet",
+      reason,
+      warning:
+        `getRolePassword: ${said}; the password is unknown in this preview (right when this update creates ` +
+        "the role; otherwise check roleName, or `pulumi up` fails here)",
     };
   }
   const reason =

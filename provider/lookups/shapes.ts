@@ -199,6 +199,22 @@ export interface ConnectionUri {
   uri: string;
 }
 
+/** Arguments of {@link getRolePassword}. */
+export interface GetRolePasswordArgs {
+  /** The project. */
+  projectId: string;
+  /** The branch (default: the project's default branch). */
+  branchId?: string;
+  /** The role whose password to read. */
+  roleName: string;
+}
+
+/** The result of {@link getRolePassword}. */
+export interface RolePassword {
+  /** The role's current password (a secret in `getRolePasswordOutput`'s result and in the plugin's). */
+  password: string;
+}
+
 /** Arguments of {@link getSchemaDiff}. */
 export interface GetSchemaDiffArgs {
   /** The project. */

@@ -19,8 +19,10 @@ import type {
   GetConnectionUriArgs,
   GetOperationsArgs,
   GetProjectsArgs,
+  GetRolePasswordArgs,
   GetSchemaDiffArgs,
   OutputArgs,
+  RolePassword,
   SchemaDiff,
 } from "../lookups";
 
@@ -124,5 +126,26 @@ export function getConnectionUriOutput(
 ): pulumi.Output<ConnectionUri> {
   return pulumi.secret(
     pulumi.runtime.invokeOutput<ConnectionUri>(`${PACKAGE}:index:getConnectionUri`, args, opts),
+  );
+}
+
+/**
+ * A role's password, read from the service now (the plugin's `getRolePassword`): prefer
+ * {@link getRolePasswordOutput}, whose result is a secret.
+ */
+export function getRolePassword(
+  args: GetRolePasswordArgs,
+  opts?: pulumi.InvokeOptions,
+): Promise<RolePassword> {
+  return invoke<RolePassword>("getRolePassword", args, opts);
+}
+
+/** {@link getRolePassword} for `pulumi.Input` arguments; the result is a secret. */
+export function getRolePasswordOutput(
+  args: OutputArgs<GetRolePasswordArgs>,
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<RolePassword> {
+  return pulumi.secret(
+    pulumi.runtime.invokeOutput<RolePassword>(`${PACKAGE}:index:getRolePassword`, args, opts),
   );
 }

@@ -89,6 +89,8 @@ interface Outs {
   schemaDiff: string;
   /** The YAML program's own project (the TypeScript example uses the seeded one). */
   projectId?: string;
+  /** The YAML program's getRolePassword of the role. */
+  revealedPassword?: string;
 }
 
 /** What differs between the two programs the chain runs on. */
@@ -254,6 +256,7 @@ async function connectChain(
   if (db === "app") expect(second.schemaDiff).toMatch(/^--- a\/app\n\+\+\+ b\/app\n@@ -0,0 \+1,\d+ @@\n/);
   // The lookup ran after the rotation: its connection string carries the new password.
   expect(new URL(second.connectionUri).password).toBe(newPassword);
+  if (program.moreSecrets.includes("revealedPassword")) expect(second.revealedPassword).toBe(newPassword);
 
   // --- (b) database rename: an update in place, the id stays ---------------------------------
   await temp.stack.setConfig("databaseName", { value: "app_renamed" });
@@ -442,7 +445,7 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
       creates: 18,
       moreRoles: 1,
       computeTypes: ["read_only", "read_write"],
-      moreSecrets: ["projectConnectionUri", "token", "authServerKey"],
+      moreSecrets: ["projectConnectionUri", "token", "authServerKey", "revealedPassword"],
       // The masking rules are secret inputs too (Neon's document marks them sensitive).
       secretInputs: [OAUTH_SECRET, "anon.fake_email()"],
       schemaDatabase: "neondb",
@@ -467,6 +470,7 @@ test("YAML through the plugin, every resource and lookup in one program: the cha
           if (p.name === "e2e-yaml-app") named.push(p.id);
         }
         expect(named).toEqual([projectId]);
+        expect(out.revealedPassword).toBe(out.password);
         expect([out.pgVersion, (await api.projects.get(projectId)).pg_version]).toEqual([19, 19]);
         const replica = await api.endpoints.get(projectId, String(out.replicaId));
         expect([replica.branch_id, replica.type]).toEqual([out.branchId, "read_only"]);

@@ -54,3 +54,28 @@ export function useEmulator(options: EmulatorOptions): EmulatorForTests {
     },
   };
 }
+
+/**
+ * A new project made with `store_passwords: false` (the client's create has no such field), its
+ * operations finished: its `reveal_password` answers 412. Its create answer's roles carry their
+ * passwords (the only time the service shows them).
+ */
+export async function projectWithoutPasswords(
+  emulator: EmulatorHandle,
+  api: NeonClient,
+  name: string,
+): Promise<{ projectId: string; branchId: string; roles: { name: string; password?: string }[] }> {
+  const res = await fetch(`${emulator.url}/projects`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ project: { name, store_passwords: false } }),
+  });
+  const made = (await res.json()) as {
+    project: { id: string };
+    branch: { id: string };
+    roles: { name: string; password?: string }[];
+    operations: never[];
+  };
+  await api.waitForOperations(made.project.id, made.operations);
+  return { projectId: made.project.id, branchId: made.branch.id, roles: made.roles };
+}

@@ -17,6 +17,7 @@ from .get_computes import *
 from .get_connection_uri import *
 from .get_operations import *
 from .get_projects import *
+from .get_role_password import *
 from .get_schema_diff import *
 from .neon_auth import *
 from .project import *

@@ -3,7 +3,7 @@
  * `unknownAtPreview`; the plugin's invoke). An `…Output` lookup's failure fails the program once, with
  * a one-line `RunError`, and its Output never rejects (Pulumi would report each promise it builds from
  * a rejected value as handled late). At preview, a 404 about something this run may make
- * (`getConnectionUri`'s database) or that is gone (the stack's branch, deleted at its expiry) is an
+ * (`getConnectionUri`'s database, `getRolePassword`'s role) or that is gone (the stack's branch, deleted at its expiry) is an
  * unknown with one warning, as is `getSchemaDiff`'s database when a resource gives its name; a database
  * name or an id typed by hand that is not there fails. The plugin cannot answer an unknown (the engine refuses one in an invoke's result): it fails,
  * naming the gone branch and the remedy.
@@ -120,6 +120,29 @@ describe("an …Output lookup that fails", () => {
     expect(r.warnings[0]).toMatch(/^getConnectionUri: .*database "ap" not found.*`pulumi up` fails here\)$/);
   });
 
+  it("at preview: getRolePassword of a role not made yet is unknown with one warning; at up it fails naming it", async () => {
+    const branchId = await branchWithCompute("role-not-yet");
+    const args = { projectId, branchId: pulumi.output(branchId), roleName: "app_not_yet" };
+    const preview = recorder(true);
+    const out = lookupOutput("getRolePassword", args, LOOKUP_CALLS.getRolePassword as never, preview.seams);
+    expect(await valueOf(out)).toEqual({ known: false, value: undefined });
+    expect(preview.failures).toEqual([]);
+    expect(preview.warnings).toEqual([
+      expect.stringMatching(
+        /^getRolePassword: .*the password is unknown in this preview \(right when this update creates the role; otherwise check roleName/,
+      ),
+    ]);
+    const up = recorder(false);
+    lookupOutput("getRolePassword", args, LOOKUP_CALLS.getRolePassword as never, up.seams);
+    await up.firstFailure;
+    expect((up.failures[0] as Error).message).toMatch(
+      new RegExp(
+        `roleName "app_not_yet" is not a role of branch ${branchId} \\(its roles: neondb_owner\\)\\.$`,
+      ),
+    );
+    expect(up.warnings).toEqual([]);
+  });
+
   it("at preview: getSchemaDiff of a database neither side has fails, as at up", async () => {
     const branchId = await branchWithCompute("schema-404");
     const r = recorder(true);
@@ -206,6 +229,9 @@ describe("an …Output lookup that fails", () => {
 
 describe("the plugin's invoke", () => {
   const token = (name: string) => `${PACKAGE}:index:${name}`;
+  // Pulumi's wire form of a secret.
+  const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+  const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
   function plugin() {
     const p = createProvider("0.0.0-test");
@@ -233,6 +259,16 @@ describe("the plugin's invoke", () => {
     // A branch no Branch of this run declares: the service's 404, at preview too.
     const other = plugin();
     await expect(other.invokeAt(token("getConnectionUri"), args, true)).rejects.toThrow(/HTTP 404/);
+  });
+
+  it("getRolePassword answers the password marked secret; an unknown role fails naming it", async () => {
+    const p = plugin();
+    const r = await p.invokeAt(token("getRolePassword"), { projectId, roleName: "neondb_owner" }, false);
+    const password = await api.roles.revealPassword(projectId, emulator.seed.defaultBranchId, "neondb_owner");
+    expect(r.outputs).toEqual({ password: { [SECRET_SIG_KEY]: SECRET_SIG, value: password } });
+    await expect(
+      p.invokeAt(token("getRolePassword"), { projectId, roleName: "nope" }, false),
+    ).rejects.toThrow(/roleName "nope" is not a role of branch/);
   });
 
   it("a failure is one line: a RunError whose stack is its message", async () => {

@@ -329,6 +329,8 @@ describe("the plugin schema", () => {
       outputs: { properties: Record<string, { secret?: boolean }> };
     };
     expect(fn.outputs.properties.uri.secret).toBe(true);
+    const password = schema.functions["neoncompute:index:getRolePassword"] as typeof fn;
+    expect(password.outputs.properties.password.secret).toBe(true);
     expect(schema.config.variables.apiKey.secret).toBe(true);
     // The name of the key's variable is no secret: it is what keeps the key out of the state.
     expect(schema.config.variables.apiKeyEnv.secret).toBeUndefined();
