@@ -3,9 +3,11 @@
  * checkout (`npm pack`), installed with nothing but the tarball into a fresh program outside the
  * checkout (its own `package.json` and `node_modules`), then `pulumi up`, a preview without changes
  * and `pulumi destroy` of a branch under the real CLI against the emulator started with
- * `npm run emulator`. Also: every relative link of the README the package ships resolves inside the
+ * `npm run emulator`. Also: the shipped command `neon-connection-string` runs from the program's
+ * `node_modules/.bin` and prints the string the API gives; every relative link of the README the package ships resolves inside the
  * installed package (a link to a file left out of `files` would go nowhere from npm).
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -115,6 +117,16 @@ test("npm pack, npm install <tarball> in a program outside the checkout, then up
   expect(links.filter((l) => !fs.existsSync(path.join(installed, l)))).toEqual([]);
 
   const { projectId, url, apiKey } = emulator as EmulatorCommand;
+  // The command the package ships, run from the program's node_modules/.bin as a CI step would.
+  const printed = execFileSync(
+    path.join(program, "node_modules", ".bin", "neon-connection-string"),
+    ["--project", projectId, "--role", "neondb_owner", "--database", "neondb"],
+    { encoding: "utf8", env: { ...process.env, NEON_API_KEY: apiKey, NEON_API_URL: url } },
+  );
+  expect(printed).toBe(
+    `${await api.projects.connectionUri(projectId, { databaseName: "neondb", roleName: "neondb_owner" })}\n`,
+  );
+
   const backend = fs.mkdtempSync(path.join(work, "backend-"));
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "dev", workDir: program },

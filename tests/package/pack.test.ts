@@ -66,9 +66,25 @@ describe("the published tarball", () => {
     expect(files).toContain(pkg.types);
   });
 
-  it("ships the provider plugin's launcher as an executable on PATH (package.json bin)", () => {
-    expect(files).toContain("bin/pulumi-resource-neoncompute");
-    expect(pkg.bin).toEqual({ "pulumi-resource-neoncompute": "bin/pulumi-resource-neoncompute" });
+  it("ships the provider plugin's launcher and the connection-string command as executables on PATH (package.json bin)", () => {
+    expect(pkg.bin).toEqual({
+      "neon-connection-string": "bin/neon-connection-string",
+      "pulumi-resource-neoncompute": "bin/pulumi-resource-neoncompute",
+    });
+    for (const [name, launcher] of Object.entries(pkg.bin ?? {})) {
+      expect(files).toContain(launcher);
+      // What the launcher runs is in the tarball too.
+      const target = /"\$here\/\.\.\/([^"]+)"/.exec(read(launcher))?.[1];
+      expect([name, target && shipped.has(target)]).toEqual([name, true]);
+    }
+  });
+
+  it("the command's launcher runs what the build made: --help prints its usage", () => {
+    const usage = execFileSync(path.join(root, "bin/neon-connection-string"), ["--help"], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` },
+    });
+    expect(usage).toMatch(/^Usage: neon-connection-string --project <id>/);
   });
 
   it("carries the documents its README links to, so that the links work from an installed copy", () => {
@@ -92,7 +108,7 @@ describe("the published tarball", () => {
     ];
     const allowed = (f: string) =>
       top.includes(f) ||
-      f === "bin/pulumi-resource-neoncompute" ||
+      Object.values(pkg.bin ?? {}).includes(f) ||
       /^dist\/provider\/.+\.(js|d\.ts)$/.test(f) ||
       /^docs\/.+\.md$/.test(f) ||
       // The example programs the README and docs point to (no dependencies of their own).
