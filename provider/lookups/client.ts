@@ -35,14 +35,23 @@ export function withLookupClient<T>(client: NeonClient, fn: () => Promise<T>): P
 }
 
 /**
- * The client for `neon:apiKey` / `neon:apiUrl`, else `NEON_API_KEY` / `NEON_API_URL`.
+ * The client for `neon:apiKey` (or the variable `neon:apiKeyEnv` names) / `neon:apiUrl`, else
+ * `NEON_API_KEY` / `NEON_API_URL`.
  * @internal
  */
 export function lookupClient(): NeonClient {
   const given = scoped.getStore();
   if (given) return given;
-  const key = stackConfig("apiKey") ?? process.env.NEON_API_KEY;
+  // `neon:apiKeyEnv` names the variable that holds the key, as for the stack's resources.
+  const variable = stackConfig("apiKeyEnv");
+  const key = variable ? process.env[variable] : (stackConfig("apiKey") ?? process.env.NEON_API_KEY);
   const url = stackConfig("apiUrl") ?? process.env.NEON_API_URL;
+  if (!key && variable) {
+    throw new Error(
+      `Failed to run a Neon lookup: the environment variable ${variable}, which neon:apiKeyEnv names, is ` +
+        "unset or empty; set it to the API key in the environment of the pulumi command.",
+    );
+  }
   if (!key) {
     throw new Error(noApiKeyMessage("neon", "lookup"));
   }

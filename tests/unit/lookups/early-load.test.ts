@@ -92,4 +92,20 @@ describe("loadClientEarly", () => {
     expect(created).not.toHaveBeenCalled();
     expect(() => client.lookupClient()).toThrow(/no API key is set/);
   });
+
+  it("takes the key from the variable neon:apiKeyEnv names, never NEON_API_KEY, and names it when unset", () => {
+    const runtime = (require("@pulumi/pulumi") as typeof pulumi).runtime;
+    runtime.setConfig("neon:apiKeyEnv", "STAGING_NEON_KEY");
+    try {
+      expect(() => client.lookupClient()).toThrow(
+        /the environment variable STAGING_NEON_KEY, which neon:apiKeyEnv names, is unset or empty/,
+      );
+      process.env.STAGING_NEON_KEY = "neon-test-key-staging";
+      client.lookupClient();
+      expect(created).toHaveBeenCalledWith(expect.objectContaining({ apiKey: "neon-test-key-staging" }));
+    } finally {
+      runtime.setConfig("neon:apiKeyEnv", "");
+      delete process.env.STAGING_NEON_KEY;
+    }
+  });
 });
