@@ -79,3 +79,21 @@ export async function projectWithoutPasswords(
   await api.waitForOperations(made.project.id, made.operations);
   return { projectId: made.project.id, branchId: made.branch.id, roles: made.roles };
 }
+
+/**
+ * Whether a client connecting to a branch as `role` with `password` gets in: the emulator's stand-in
+ * for a Postgres login (`POST /_emulator/login`).
+ */
+export async function emulatorLogin(
+  emulator: EmulatorHandle,
+  on: { projectId: string; branchId: string },
+  role: string,
+  password: unknown,
+): Promise<boolean> {
+  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ project_id: on.projectId, branch_id: on.branchId, role_name: role, password }),
+  });
+  return ((await res.json()) as { ok: boolean }).ok;
+}

@@ -9,7 +9,7 @@ import type { EmulatorHandle } from "../../../emulator";
 import type { NeonClient } from "../../../provider/api";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
-import { withEmulator } from "../../support/emulator";
+import { emulatorLogin, projectWithoutPasswords, withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -42,14 +42,8 @@ async function checked(
 const roleInputs = (inputs: Props) => ({ projectId, branchId, ...inputs });
 
 /** Whether `password` logs `role` in on the test's branch (the emulator's Postgres login). */
-async function login(role: string, password: unknown): Promise<boolean> {
-  const res = await fetch(`${emulator.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ project_id: projectId, branch_id: branchId, role_name: role, password }),
-  });
-  return ((await res.json()) as { ok: boolean }).ok;
-}
+const login = (role: string, password: unknown) =>
+  emulatorLogin(emulator, { projectId, branchId }, role, password);
 
 /** Neither the password nor anything like one in what the engine would store. */
 function expectNoSecret(outs: Props, secret: string): void {
@@ -162,23 +156,13 @@ describe("Role with passwordInState: false", () => {
   });
 
   it("a project that does not store passwords is refused at preview, naming passwordInState, with nothing sent", async () => {
-    const res = await fetch(`${emulator.url}/projects`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ project: { name: "nostore", store_passwords: false } }),
-    });
-    const made = (await res.json()) as {
-      project: { id: string };
-      branch: { id: string };
-      operations: never[];
-    };
-    await api.waitForOperations(made.project.id, made.operations);
+    const made = await projectWithoutPasswords(emulator, api, "nostore");
     const before = mutationCount(emulator);
     const r = await roles.check(
       {},
       {
-        projectId: made.project.id,
-        branchId: made.branch.id,
+        projectId: made.projectId,
+        branchId: made.branchId,
         name: "app",
         passwordInState: false,
         __urn: urnOf("Role", "ns"),

@@ -11,7 +11,7 @@ import { createNeonClient, type NeonClient } from "../../../provider/api";
 import { getConnectionUri, withLookupClient } from "../../../provider/lookups";
 import { boundProgram, boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
-import { withEmulator } from "../../support/emulator";
+import { emulatorLogin, withEmulator } from "../../support/emulator";
 
 jest.setTimeout(60_000);
 
@@ -58,19 +58,12 @@ async function createDatabase(name: string, inputs: Props) {
 const mutations = () => mutationCount(emulator);
 
 /** A client connecting with `password` (the emulator's stand-in for a Postgres login). */
-async function login(
+const login = (
   role: string,
   password: unknown,
   on = { projectId, branchId },
   emu: EmulatorHandle = emulator,
-): Promise<boolean> {
-  const res = await fetch(`${emu.url.replace(/\/api\/v2$/, "")}/_emulator/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ project_id: on.projectId, branch_id: on.branchId, role_name: role, password }),
-  });
-  return ((await res.json()) as { ok: boolean }).ok;
-}
+) => emulatorLogin(emu, on, role, password);
 
 withEmulator(
   { opMs: 40, seed: 29 },
