@@ -118,7 +118,7 @@ export interface AgainstSchema {
   /** Inputs whose value is not known yet. */
   unknownKeys: Set<string>;
   failures: CheckFailure[];
-  /** True when every known value passed the schema. */
+  /** True when every known value passed the schema (but for problems left to `up`: see {@link checkAgainst}). */
   parsed: boolean;
 }
 
@@ -126,10 +126,38 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (i === 0 ? String(p) : `.${String(p)}`)).join("");
 }
 
+/** Whether `v` is a value not known yet (in a list, typed as what it will be). */
+export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
+
+/** Whether `v` is a value not known yet or holds one (in a list or an object, at any depth). */
+export function holdsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(holdsUnknown);
+  if (v !== null && typeof v === "object") return Object.values(v).some(holdsUnknown);
+  return false;
+}
+
+/**
+ * Whether a problem the schema found at `path` of `known` may be one of a value not known yet: the
+ * value at the path is or holds one, or one stands on the way to it (a list whose element is unknown,
+ * an object whose field is). Judged when the value is known, at `up`.
+ */
+function aboutUnknown(known: Bag, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let v: unknown = known;
+  for (const key of path) {
+    if (v === UNKNOWN) return true;
+    if (v === null || typeof v !== "object") return false;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return holdsUnknown(v);
+}
+
 /**
  * Validates `news` against `schema` (from {@link inputSchema}). Unknown values are left out of the
  * validation (a required input that is merely unknown is not reported missing), and so are the
- * unknown entries of a map.
+ * unknown entries of a map; a problem of a list or an object that holds an unknown value (a list of
+ * domains one of which is an output of another resource) is left to `up`, where it is known.
  */
 export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Bag): AgainstSchema {
   const known: Bag = {};
@@ -155,6 +183,7 @@ export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Bag): 
   if (!result.success) {
     const names = def.properties.filter((p) => p.input).map((p) => p.name);
     for (const issue of result.error.issues) {
+      if (aboutUnknown(known, issue.path)) continue;
       if (issue.code === "unrecognized_keys") {
         for (const key of issue.keys) {
           failures.push({
@@ -170,10 +199,12 @@ export function checkAgainst(def: ResourceDef, schema: z.ZodObject, news: Bag): 
       failures.push({ property, reason: `${property} ${issue.message}` });
     }
   }
+  // Where the only problems were of unknown values, the known values stand as given (nothing is
+  // altered by the schemas), unknown ones inside them.
   return {
     value: result.success ? (result.data as Bag) : known,
     unknownKeys,
     failures,
-    parsed: result.success,
+    parsed: failures.length === 0,
   };
 }

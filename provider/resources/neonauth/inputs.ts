@@ -3,7 +3,7 @@
  * No reason here quotes a value of `oauthProviders`: the list holds the clients' secrets.
  */
 import { z } from "zod";
-import { checkAgainst, inputsChecked, inputSchema, type InputsCheck } from "../check";
+import { checkAgainst, inputsChecked, inputSchema, isUnknown, type InputsCheck } from "../check";
 import type { Bag } from "../kit";
 import { apiId, branchIdRule, pgName } from "../branch-objects/objects";
 import { NEON_AUTH_DEFINITION, OAUTH_PROVIDER_IDS } from "./definition";
@@ -86,9 +86,13 @@ export function checkInputs(news: Bag): InputsCheck<NeonAuthInputs> {
   const inputs: Bag = { ...news };
   if (!checked.parsed) return inputsChecked(inputs, failures);
   const v = checked.value as Partial<NeonAuthInputs>;
-  // In one order (by id) whatever the program's or the service's: a diff compares them as lists.
+  // In one order (by id) whatever the program's or the service's: a diff compares them as lists. A
+  // provider not known yet (preview) stays as it is, last.
   if (v.oauthProviders !== undefined) {
-    inputs.oauthProviders = v.oauthProviders.map(canonicalProvider).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const idOf = (p: NeonAuthOauthProviderInputs) => (isUnknown(p) ? "\uffff" : p.id);
+    inputs.oauthProviders = v.oauthProviders
+      .map((p) => (isUnknown(p) ? p : canonicalProvider(p)))
+      .sort((a, b) => (idOf(a) < idOf(b) ? -1 : 1));
   }
   if (v.trustedDomains !== undefined) inputs.trustedDomains = [...v.trustedDomains].sort();
   if (

@@ -3,7 +3,7 @@
  * by the ranges of Neon's document (`BackupScheduleItem`). Pure.
  */
 import { z } from "zod";
-import { checkAgainst, inputsChecked, inputSchema, type InputsCheck } from "../check";
+import { checkAgainst, inputsChecked, inputSchema, isUnknown, type InputsCheck } from "../check";
 import type { Bag } from "../kit";
 import { apiId, branchIdRule } from "../branch-objects/objects";
 import { FREQUENCIES, SNAPSHOT_SCHEDULE_DEFINITION } from "./definition";
@@ -85,7 +85,8 @@ export function checkInputs(news: Bag): InputsCheck<SnapshotScheduleInputs> {
   const inputs: Bag = { ...news };
   if (!checked.parsed) return inputsChecked(inputs, failures);
   const v = checked.value as Partial<SnapshotScheduleInputs>;
-  if (v.schedule !== undefined) inputs.schedule = v.schedule.map(canonicalItem);
+  if (v.schedule !== undefined)
+    inputs.schedule = v.schedule.map((x) => (isUnknown(x) ? x : canonicalItem(x)));
   if (
     typeof v.importId === "string" &&
     typeof v.projectId === "string" &&

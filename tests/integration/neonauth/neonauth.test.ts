@@ -4,7 +4,8 @@
  * and removed, a secret rotated), disabled on delete and imported; refused at preview with nothing
  * sent: a branch that already has Neon Auth (with its importId), two resources of one branch, an unknown
  * database, a trusted domain that is no URL; a lost answer to the enable reconciled into one; the OAuth
- * client secret in no log line and no error.
+ * client secret in no log line and no error; a domain or a secret not known yet at preview left to
+ * `up`.
  */
 import type { EmulatorHandle } from "../../../emulator";
 import type { NeonClient } from "../../../provider/api";
@@ -111,6 +112,33 @@ it("enables Neon Auth with its settings, reads them back, changes them in place 
   await expect(api.neonAuth.get(projectId, b)).rejects.toMatchObject({ kind: "not_found" });
   expect(await impl.read(id, updated.outs as Props)).toEqual({});
   for (const secret of [SECRET, ROTATED]) expect(logs.join("\n")).not.toContain(secret);
+});
+
+it("a domain and a client secret not known yet (outputs of other resources) pass the preview, nothing sent", async () => {
+  const b = branch(0);
+  const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+  const before = mutations();
+  const inputs = {
+    branchId: b,
+    trustedDomains: ["https://b.example.com", UNKNOWN],
+    oauthProviders: [{ id: "github", clientId: "gh-id", clientSecret: UNKNOWN }, UNKNOWN],
+  };
+  const checked = await check("later", inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  expect(checked.inputs).toMatchObject({
+    trustedDomains: [UNKNOWN, "https://b.example.com"],
+    oauthProviders: [{ id: "github", clientId: "gh-id", clientSecret: UNKNOWN }, UNKNOWN],
+  });
+  // An existing one: the lists change in place, judged when known.
+  const olds = { projectId, branchId: b, trustedDomains: ["https://b.example.com"] };
+  const d = await impl.diff(`${projectId}/${b}`, olds, checked.inputs as Props);
+  expect(d).toMatchObject({ changes: true, replaces: [] });
+  // Beside them, a known domain that is no URL is still refused.
+  const bad = await check("later", { ...inputs, trustedDomains: ["app.example.com", UNKNOWN] });
+  expect(bad.failures).toEqual([
+    { property: "trustedDomains.0", reason: expect.stringContaining("must be a URL") },
+  ]);
+  expect(mutations()).toBe(before);
 });
 
 it("refuses at preview, with nothing sent: Neon Auth already on the branch, two resources of a branch, an unknown database, a domain that is no URL", async () => {

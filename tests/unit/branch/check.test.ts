@@ -75,3 +75,28 @@ describe("initSource in a state written before it was recorded", () => {
     ).toEqual(["initSource"]);
   });
 });
+
+describe("masking rules made of outputs of other resources (unknown at preview)", () => {
+  const U = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+  const rule = {
+    databaseName: "app",
+    schemaName: "public",
+    tableName: "users",
+    columnName: "email",
+    maskingFunction: "anon.fake_email()",
+  };
+
+  it("pass the preview, a whole rule or one field unknown; judged at up", () => {
+    const r = checkInputs(
+      { ...base, parentId: "br-main-1", maskingRules: [U, { ...rule, databaseName: U }] },
+      NOW,
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.maskingRules).toEqual([U, { ...rule, databaseName: U }]);
+  });
+
+  it("a known rule's problem beside them is still refused", () => {
+    const r = checkInputs({ ...base, maskingRules: [U, { ...rule, tableName: "" }] }, NOW);
+    expect(r.failures).toEqual([expect.objectContaining({ property: "maskingRules.1.tableName" })]);
+  });
+});

@@ -4,6 +4,7 @@
  * returning only the program's inputs, a 404 read as "gone" only when the key can see the project,
  * and the input schema derived from a definition.
  */
+import { z } from "zod";
 import { ApiError } from "../../../provider/api";
 import { stableNames, type ResourceDef } from "../../../provider/resources/definition";
 import { checkAgainst, inputSchema } from "../../../provider/resources/check";
@@ -261,6 +262,50 @@ describe("the input schema derived from a definition", () => {
     expect(r.failures).toEqual([]);
     expect(r.unknownKeys).toEqual(new Set(["projectId"]));
     expect(r.value.tags).toEqual({ b: "1" });
+  });
+
+  describe("unknown values inside a list or an object (an output of another resource)", () => {
+    const nested = {
+      ...DEF,
+      properties: [
+        ...DEF.properties,
+        { name: "hosts", type: { arrayOf: "string" }, input: "optional", change: "update", description: "h" },
+        { name: "shape", type: { object: "Shape" }, input: "optional", change: "update", description: "o" },
+      ],
+    } as unknown as ResourceDef;
+    const url = z.string().refine((v) => v.startsWith("https://"), { error: "must be an https URL" });
+    const schema = inputSchema(nested, {
+      hosts: z.array(url).refine((l) => new Set(l).size === l.length, { error: "must not repeat" }),
+      shape: z.strictObject({ kind: z.enum(["round", "flat"]), edge: url.optional() }),
+    });
+
+    it("pass the check, known values kept as given, unknown ones among them", () => {
+      const r = checkAgainst(nested, schema, {
+        projectId: "p",
+        hosts: ["https://a.example.com", UNKNOWN, UNKNOWN],
+        shape: { kind: UNKNOWN, edge: UNKNOWN },
+      });
+      expect(r.failures).toEqual([]);
+      expect(r.parsed).toBe(true);
+      expect(r.value.hosts).toEqual(["https://a.example.com", UNKNOWN, UNKNOWN]);
+      expect(r.value.shape).toEqual({ kind: UNKNOWN, edge: UNKNOWN });
+      expect(
+        checkAgainst(nested, schema, { projectId: "p", hosts: [UNKNOWN], shape: UNKNOWN }).failures,
+      ).toEqual([]);
+    });
+
+    it("do not hide a known value's problem beside them", () => {
+      const r = checkAgainst(nested, schema, {
+        projectId: "p",
+        hosts: [UNKNOWN, "ftp://a.example.com"],
+        shape: { kind: "square", edge: UNKNOWN },
+      });
+      expect(r.failures.map((f) => f.property).sort()).toEqual(["hosts.1", "shape.kind"]);
+      expect(r.parsed).toBe(false);
+      expect(checkAgainst(nested, schema, { projectId: "p", shape: { edge: UNKNOWN } }).failures).toEqual([
+        expect.objectContaining({ property: "shape.kind" }),
+      ]);
+    });
   });
 
   it("refuses an object input without a rule of its own, and a rule for a name that is no input", () => {
