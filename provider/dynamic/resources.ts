@@ -250,9 +250,10 @@ export const PROJECT_JWKS_TYPE_TOKEN = dynamicTypeToken(registry.projectJwks.def
  * the new one has the same URL and scope, which the service may hold once (Neon's document says nothing of
  * it) — the preview has checked what the add needs (the project, the branch, its roles). A JWKS of the same
  * URL and scope that no resource of the stack manages (one made in the console, or by a killed run: the
- * service keeps no mark of who made it) fails at preview with the exact `importId`. Deleting the resource
- * removes the JWKS. A Pulumi dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or
- * `NEON_API_KEY` / `NEON_API_URL`). Inputs and outputs: `docs/api/ProjectJwks.md`.
+ * service keeps no mark of who made it) fails at preview with the exact `importId`, but for one exactly as
+ * declared on a branch this stack made (see the notes). Deleting the resource removes the JWKS. A Pulumi
+ * dynamic resource (credentials: stack config `neon:apiKey` and `neon:apiUrl`, or `NEON_API_KEY` /
+ * `NEON_API_URL`). Inputs and outputs: `docs/api/ProjectJwks.md`.
  */
 export const ProjectJwks = dynamicClass<ProjectJwksArgs, ProjectJwksOutputs>(registry.projectJwks);
 export type ProjectJwks = InstanceType<typeof ProjectJwks>;

@@ -9,7 +9,7 @@ import { createOnce, keptInStack, pendingOperations, waitingLine, type Checked }
 import type { Runtime } from "../runtime";
 import { PROJECT_JWKS_NOUN } from "./definition";
 import { addBody, describeJwks, isAt, isDeclared, parseJwksRef, resourceId, toOutputs } from "./mapping";
-import { heldMessage, importProblem } from "./rules";
+import { heldMessage, importProblem, isThisStacks } from "./rules";
 import type { ProjectJwksInputs } from "./types";
 
 type Inputs = Checked<ProjectJwksInputs>;
@@ -24,7 +24,14 @@ export async function create(rt: Runtime, i: Inputs): Promise<pulumi.dynamic.Cre
     new Error(`Failed to add a JWKS to project ${projectId}: ${heldMessage(projectId, j)}.`);
   const made = await rt.serialized(projectId, async () => {
     const held = (await api.jwks.list(projectId)).find((j) => isAt(j, i));
-    if (held) throw refuse(held);
+    if (held && !(await isThisStacks(api, held, i, i.__urn))) throw refuse(held);
+    if (held) {
+      // The stack's own (a `--replace`, whose old JWKS the engine removes only after this create, or a
+      // killed run's): removed first, as a replacement of the same URL and scope is, since the service
+      // holds one; the engine's delete of the old resource then finds it gone.
+      await api.jwks.delete(projectId, held.id);
+      log.info(`removed ${describeJwks(held)} first: this stack's own, of the same URL and scope`);
+    }
     return createOnce({
       log,
       send: () => api.jwks.add(projectId, addBody(i)),

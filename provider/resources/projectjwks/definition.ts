@@ -31,7 +31,8 @@ export const PROJECT_JWKS_DEFINITION = {
     "JWKS first, since the new one has the same URL and scope, which the service may hold once (Neon's document " +
     "says nothing of it) — the preview has checked what the add needs (the project, the branch, its roles). " +
     "A JWKS of the same URL and scope that no resource of the stack manages (one made in the console, or by a " +
-    "killed run: the service keeps no mark of who made it) fails at preview with the exact `importId`. " +
+    "killed run: the service keeps no mark of who made it) fails at preview with the exact `importId`, but for " +
+    "one exactly as declared on a branch this stack made (see the notes). " +
     "Deleting the resource removes the JWKS.",
   importId: {
     format: "<projectId>/<jwksId>",
@@ -104,8 +105,12 @@ export const PROJECT_JWKS_DEFINITION = {
     createdAtOutput("always", "When the JWKS was added (ISO 8601 UTC)."),
   ],
   notes: [
-    "A replacement by `pulumi up --replace` (or `replaceOnChanges`) adds before it removes, whatever changed: " +
-      "for a JWKS of unchanged URL and scope, set the `deleteBeforeReplace` resource option.",
+    "`pulumi up --replace` gives the provider neither the old state nor a diff: the replacement is checked as a " +
+      "new resource and created before the old JWKS is removed. On a branch this stack made (its annotation " +
+      "names the stack), a JWKS exactly as declared and added after the branch is the stack's own (this " +
+      "resource's, or a killed run's): the preview passes and the create removes it first, then adds the new " +
+      "one. One of every branch, or of a branch made elsewhere, cannot be told from a JWKS no resource manages " +
+      "and is refused with its `importId`: to renew it, `pulumi destroy --target` the resource, then `pulumi up`.",
   ],
   examples: {
     title: "Accept an auth provider's tokens on a branch",

@@ -29,7 +29,7 @@ import { JWKS_PLACE_KEYS, PROJECT_JWKS_DEFINITION as DEF } from "./definition";
 import { checkInputs } from "./inputs";
 import { describeJwks, isAt, parseJwksRef, toOutputs } from "./mapping";
 import { create } from "./create";
-import { heldMessage, importProblem, missingRoles } from "./rules";
+import { heldMessage, importProblem, isThisStacks, missingRoles } from "./rules";
 import type { ProjectJwksInputs, ProjectJwksOutputs } from "./types";
 
 type Inputs = ProjectJwksInputs;
@@ -97,7 +97,8 @@ async function check(rt: Runtime, olds: Stated<Inputs>, news: Bag): Promise<Chec
     (urn !== undefined && rt.ledger.jwksReplaced.get(urn) === j.id) ||
     (!isNew && olds.jwksUrl !== undefined && isAt(j, { jwksUrl: olds.jwksUrl, branchId: olds.branchId }));
   const held = all.find((j) => isAt(j, { jwksUrl, branchId }) && !own(j));
-  return held ? fail("jwksUrl", heldMessage(projectId, held)) : { inputs };
+  if (!held || (await isThisStacks(rt.client(), held, inputs, urn))) return { inputs };
+  return fail("jwksUrl", heldMessage(projectId, held));
 }
 
 /**

@@ -3,8 +3,9 @@
  * declared URL and scope that no resource manages is told, why an `importId` cannot be taken, and the
  * roles a branch lacks.
  */
-import type { Jwks } from "../../api";
+import { isNotFound, type Jwks, type NeonClient } from "../../api";
 import { UNKNOWN } from "../kit";
+import { createdByStack } from "../steps";
 import { describeJwks, parseJwksRef, resourceId, roleNamesOf } from "./mapping";
 import type { ProjectJwksInputs } from "./types";
 
@@ -17,8 +18,35 @@ export function heldMessage(projectId: string, j: Jwks): string {
     `${describeJwks(j)} is already a JWKS of project ${projectId} (added ${j.created_at}), and no resource of ` +
     "this stack manages it (the service does not record who added it). To manage it here, set importId: " +
     `"${resourceId({ projectId, jwksId: j.id })}" (also for a ProjectJwks renamed without an alias, or one a ` +
-    "killed run added); or delete that JWKS first"
+    "killed run added); or delete that JWKS first. A `pulumi up --replace` of this resource's own JWKS reads " +
+    "the same (the engine gives the provider no old state for it), unless its branch is one this stack made: " +
+    "to renew it, `pulumi destroy --target` the resource, then `pulumi up`"
   );
+}
+
+/**
+ * Whether `j`, a JWKS at the declared URL and scope, is this stack's own: the resource's own under
+ * `pulumi up --replace` (the engine checks and creates the replacement with no old state, and without a
+ * diff, so before the old JWKS is removed), or one a killed run of it added. The service keeps no mark
+ * of who added a JWKS, so only one that is exactly as declared, on a branch this stack made (its
+ * annotation names the stack), added after that branch: one of the project's every branch, or of a
+ * branch the stack did not make, stays refused ({@link heldMessage}).
+ */
+export async function isThisStacks(
+  api: NeonClient,
+  j: Jwks,
+  i: ProjectJwksInputs,
+  urn: unknown,
+): Promise<boolean> {
+  if (typeof urn !== "string" || j.branch_id === undefined || j.branch_id !== i.branchId) return false;
+  if (importProblem(resourceId({ projectId: i.projectId, jwksId: j.id }), i, j)) return false;
+  const got = await api.branches.getAnnotated(i.projectId, j.branch_id).catch((err: unknown) => {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
+  if (!got || !createdByStack(got.annotation, urn)) return false;
+  const born = got.branch.created_at ? Date.parse(got.branch.created_at) : NaN;
+  return Date.parse(j.created_at) > born;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The ProjectJwks provider's methods against the emulator over real HTTP (no Pulumi engine): a JWKS
  * added once (a lost answer reconciled), bad inputs and a JWKS no resource manages refused at preview
- * with nothing sent, the replacement's order by what changed, import, refresh and delete.
+ * with nothing sent, the replacement's order by what changed (and under `pulumi up --replace`), import,
+ * refresh and delete.
  */
 import type { EmulatorHandle } from "../../../emulator";
 import type { NeonClient } from "../../../provider/api";
@@ -257,6 +258,51 @@ it("replaces on any change: a new URL or scope is added first, the same URL and 
   expect((await listed()).map((j) => [j.id, j.provider_name])).toEqual([
     [(next.outs as Props).jwksId, "Clerk prod"],
   ]);
+});
+
+it("`pulumi up --replace` of an unchanged JWKS: on a branch this stack made, removed first by the create", async () => {
+  const branches = boundResource("Branch", settings(), (l) => logs.push(l));
+  const bc = await branches.check({}, { projectId, __provider: "shim", __urn: urnOf("Branch", "pr") });
+  expect(bc.failures ?? []).toEqual([]);
+  const pr = await branches.create(bc.inputs as Props);
+  const { id, outs } = await add("pr-jwks", { branchId: pr.id });
+  // As the engine runs a targeted replace: check without olds, no diff (so no deleteBeforeReplace), the
+  // replacement's create, then the delete of the old resource.
+  const before = mutations();
+  const again = await check("pr-jwks", { branchId: pr.id });
+  expect(again.failures ?? []).toEqual([]);
+  expect(mutations()).toBe(before);
+  const next = await impl.create(again.inputs as Props);
+  expect(next.id).not.toBe(id);
+  await impl.delete(id, outs);
+  expect((await listed()).map((j) => `${projectId}/${j.id}`)).toEqual([next.id]);
+  expect(logs.join("\n")).toMatch(/removed JWKS \S+ \(Clerk, \S+\) of branch br-\S+ first: this stack's own/);
+
+  // Not as declared (another provider name on that branch): someone else's, refused.
+  await impl.delete(next.id, next.outs as Props);
+  const { jwks: theirs } = await api.jwks.add(projectId, {
+    jwks_url: URL1,
+    provider_name: "Auth0",
+    branch_id: pr.id,
+  });
+  expect((await check("pr-jwks", { branchId: pr.id })).failures).toEqual([
+    { property: "jwksUrl", reason: expect.stringContaining(`set importId: "${projectId}/${theirs.id}"`) },
+  ]);
+  // One of every branch cannot be told from one no resource manages: refused, saying how to renew it.
+  const { jwks: every } = await api.jwks.add(projectId, { jwks_url: URL2, provider_name: "Clerk" });
+  const all = await check("every", { jwksUrl: URL2 });
+  expect(all.failures).toEqual([
+    {
+      property: "jwksUrl",
+      reason: expect.stringMatching(
+        new RegExp(`importId: "${projectId}/${every.id}".*pulumi up --replace.*pulumi destroy --target`),
+      ),
+    },
+  ]);
+  await expect(impl.create({ ...(all.inputs as Props) })).rejects.toThrow(
+    /no resource of this stack manages it/,
+  );
+  expect((await listed()).map((j) => j.id).sort()).toEqual([theirs.id, every.id].sort());
 });
 
 it("two resources of one program cannot declare one JWKS", async () => {
