@@ -149,6 +149,9 @@ export const DATA_API_DEFINITION = {
   notes: [
     "Tokens are checked against the auth provider's public keys: with `neon_auth`, those the branch's " +
       "`NeonAuth.jwksUrl` publishes.",
+    "A replacement deletes the Data API before creating it again (its URL does not answer in between); it " +
+      "drops no table and no user. The users are Neon Auth's: a replacement of the `NeonAuth` of the branch with " +
+      "`deleteDataOnDestroy: true` drops them (see its notes), and tokens for them are no longer issued.",
   ],
   examples: {
     title: "The Data API of a branch's database, with Neon Auth",

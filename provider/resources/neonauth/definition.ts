@@ -199,6 +199,12 @@ export const NEON_AUTH_DEFINITION = {
   notes: [
     "The users' tokens are JWTs signed by a key the JWKS at `jwksUrl` publishes: a `DataApi` with " +
       '`authProvider: "neon_auth"` accepts them.',
+    "A replacement (a change of `projectId`, `branchId`, `databaseName` or `authProvider`) disables Neon Auth " +
+      "before enabling it again, and that disable is the resource's delete: with `deleteDataOnDestroy: true` it " +
+      "drops the `neon_auth` schema of the old database with every user, and the new Neon Auth starts with none " +
+      "(with false, the default, the users stay in that schema). The delete follows the value the stack held " +
+      "before the run, not the program's: to keep the users through a replacement, set " +
+      "`deleteDataOnDestroy: false` and run `pulumi up` (nothing is sent) before the change that replaces.",
   ],
   examples: {
     title: "Neon Auth with GitHub sign-in and one trusted domain",
