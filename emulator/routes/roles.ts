@@ -19,6 +19,7 @@ import {
   stringQuery,
 } from "../validation";
 import { applyConfigToBranch, readWriteOf } from "./endpoints";
+import { dataApis } from "./dataapi";
 
 function branchOr404(ctx: Ctx, p: Project, id: string, what: string): Branch {
   const b = ctx.store.branch(p.id, id);
@@ -233,7 +234,8 @@ export function roleRoutes(r: Router): void {
     const owner = u.owner_name ?? db.owner_name;
     // As for computes, a PATCH that changes nothing returns no operations.
     if (name === db.name && owner === db.owner_name) return { body: { database: db, operations: [] } };
-    // A rename keeps the database (its id and data).
+    // A rename keeps the database (its id and data); its Data API, served under the old name, goes.
+    if (name !== db.name) dataApis.in(ctx.store).remove(b.id, db.name);
     db.name = name;
     db.owner_name = owner;
     db.updated_at = iso(ctx.now());
@@ -251,6 +253,7 @@ export function roleRoutes(r: Router): void {
     // The API answers 204 for a database that does not exist or was already deleted.
     if (!db) return { status: 204 };
     mayChange(ctx, p, b, what, false);
+    dataApis.in(ctx.store).remove(b.id, db.name);
     ctx.store.state.databases[b.id] = ctx.store.databasesOf(b.id).filter((x) => x !== db);
     ctx.store.dirty = true;
     const operations = ctx.operations(p.id, applyConfigToBranch(ctx, p.id, b.id));

@@ -1,7 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   Branch,
+  DataApi,
   Database,
+  NeonAuth,
   Role,
   getConnectionUriOutput,
   getSchemaDiffOutput,
@@ -38,6 +40,16 @@ const role = new Role("app", {
 });
 const database = new Database("app", { projectId, branchId: branch.id, name: "app", ownerName: role.name });
 
+// The app's sign-in service on the branch (Neon Auth), and the Data API: a REST interface over the tables
+// of `app` that accepts the tokens Neon Auth issues. Its branch is Neon Auth's, so that it is made after.
+const auth = new NeonAuth("auth", { projectId, branchId: branch.id });
+const dataApi = new DataApi("app", {
+  projectId,
+  branchId: auth.branchId,
+  databaseName: database.name,
+  authProvider: "neon_auth",
+});
+
 export const branchId = branch.id;
 export const branchName = branch.name;
 export const host = branch.host;
@@ -50,6 +62,10 @@ export const connectionUri = getConnectionUriOutput({
   databaseName: database.name,
   roleName: role.name,
 }).uri;
+// What the app's frontend and backend are given: sign-in at `authUrl`, then `GET <dataApiUrl>/<table>`
+// with `Authorization: Bearer <token>` (without a token the Data API answers 401).
+export const authUrl = auth.baseUrl;
+export const dataApiUrl = dataApi.url;
 
 // What the pull request's migrations made in its database, for review: run them as the role (with
 // `connectionUri`), then `pulumi up --yes` reads the diff again and `pulumi stack output schemaDiff`

@@ -15,7 +15,9 @@
  * request's role on its database `app`, and the comment shows the preview and the new table; a push to
  * main (`main`, over a stand-in `infra` program); the scheduled `drift` (none, then exit 7 naming each
  * change made outside Pulumi) and `sweep` (a leaked branch deleted, the live one kept); the next push puts
- * the declared values back; the branch expires and the next push makes it again; closed: destroy, stack
+ * the declared values back (the Data API made again); the branch expires and the next push makes it again;
+ * Neon Auth's and the Data API's URLs printed as outputs, served (the Data API refuses a request without a
+ * token, 401, and answers the migration's table to a Neon Auth user); closed: destroy, stack
  * rm, nothing left; closed again: nothing to do. A fork's pull request runs nothing. The connection
  * strings and passwords are masked by the job and appear in no line printed, no comment, no backend file.
  */
@@ -84,7 +86,7 @@ afterAll(async () => {
 /** One face of the example: its folder (`PREVIEW_DIR`), its types, its branch's derived name. */
 interface Face {
   previewDir: string;
-  types: { branch: string; role: string; database: string };
+  types: { branch: string; role: string; database: string; auth: string; dataApi: string };
   /** The branch's name is `<prefix><7 hex digits>`. */
   branchPrefix: (stack: string) => string;
   /** Where the checkout is made: the TypeScript program resolves the package from this checkout. */
@@ -99,6 +101,8 @@ const YAML: Face = {
     branch: "neoncompute:index:Branch",
     role: "neoncompute:index:Role",
     database: "neoncompute:index:Database",
+    auth: "neoncompute:index:NeonAuth",
+    dataApi: "neoncompute:index:DataApi",
   },
   branchPrefix: () => "preview-",
   workRoot: os.tmpdir(),
@@ -111,6 +115,8 @@ const TS: Face = {
     branch: "pulumi-nodejs:dynamic/neon:Branch",
     role: "pulumi-nodejs:dynamic/neon:Role",
     database: "pulumi-nodejs:dynamic/neon:Database",
+    auth: "pulumi-nodejs:dynamic/neon:NeonAuth",
+    dataApi: "pulumi-nodejs:dynamic/neon:DataApi",
   },
   branchPrefix: (stack) => `${stack}-`,
   // Inside the repository: `node_modules` holds the package (linked) and @pulumi/pulumi, as a user's
@@ -343,7 +349,8 @@ async function openAndRecover(face: Face, m: ReturnType<typeof machine>, number:
   expect(preview).toMatch(/suspendTimeoutSeconds\s*: 300/);
   expect(preview).toMatch(/expiresAt\s*: "\d{4}-\d\d-\d\dT00:00:00(\.000)?Z"/);
   expect(preview).toMatch(/connectionUri\s*: \[unknown\]/);
-  expect(preview).toMatch(/\+ 4 to create/);
+  expect(preview).toMatch(/authUrl\s*: \[unknown\]\n\s*branchId/);
+  expect(preview).toMatch(/\+ 6 to create/);
   const [first] = m.posted();
   expect(first.args).toEqual([
     "pr",
@@ -359,7 +366,7 @@ async function openAndRecover(face: Face, m: ReturnType<typeof machine>, number:
       `### Database of this pull request: \`pulumi preview\` of stack ${stack}\n\`\`\`\n`,
     ),
   ).toBe(true);
-  expect(first.body).toMatch(/\+ 4 to create\n(?:[\s\S]*\n)?```\n$/);
+  expect(first.body).toMatch(/\+ 6 to create\n(?:[\s\S]*\n)?```\n$/);
   expect(first.body).toContain(`+ ${face.types.database}: (create)`);
   expect([opened.succeeded, opened.step("Update").code]).toEqual([false, null]); // killed
   expect(opened.step(SCHEMA_STEP).skipped).toBe(true);
@@ -384,7 +391,7 @@ async function openAndRecover(face: Face, m: ReturnType<typeof machine>, number:
   expectSucceeded(again);
   expect(migrated).toBe("");
   expect(again.step("Recover from a run that was killed").out).toMatch(/Refreshing \(pr-/);
-  expect(again.step("Preview").out).toMatch(/\+ 3 to create\s+1 unchanged/); // the stack was recorded before the kill
+  expect(again.step("Preview").out).toMatch(/\+ 5 to create\s+1 unchanged/); // the stack was recorded before the kill
   expect(again.step("Update").out).toMatch(
     /made for this resource by an earlier run of this stack .*; managing it/,
   );
@@ -420,10 +427,32 @@ async function openAndRecover(face: Face, m: ReturnType<typeof machine>, number:
   ]);
   expect(await login(uri)).toEqual({ ok: true, database: "app" });
 
+  // ---- the URLs of Neon Auth and the Data API, as the update printed them: served, the data behind a token
+  const printed = (name: string) => {
+    const m = new RegExp(`\\+ ${name}\\s*: "([^"]+)"`).exec(again.step("Update").out);
+    if (!m) throw new Error(`the update printed no output ${name}:\n${again.step("Update").out}`);
+    return m[1];
+  };
+  const authUrl = printed("authUrl");
+  const dataApiUrl = printed("dataApiUrl");
+  expect(authUrl).toContain(`/neon-auth/${projectId}/${branch.id}/`);
+  expect(dataApiUrl).toMatch(new RegExp(`/data-api/${projectId}/${branch.id}/app/rest/v1$`));
+  const keys = (await (await fetch(`${authUrl}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
+  expect(keys.keys).toHaveLength(1);
+  expect((await fetch(`${dataApiUrl}/orders`)).status).toBe(401);
+  const signedUp = await fetch(`${authUrl}/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "dev@example.com", password: "a-long-password-1", name: "Dev" }),
+  });
+  const { token } = (await signedUp.json()) as { token: string };
+  const rows = await fetch(`${dataApiUrl}/orders`, { headers: { authorization: `Bearer ${token}` } });
+  expect([rows.status, await rows.json()]).toEqual([200, []]); // the migration's table, empty
+
   // ---- the comment: the preview, then what the migration changed in `app` -----------------------------
   const [previewComment, schemaComment] = m.posted();
   expect(previewComment.body).toContain(`\`pulumi preview\` of stack ${stack}\n`);
-  expect(previewComment.body).toMatch(/\+ 3 to create/);
+  expect(previewComment.body).toMatch(/\+ 5 to create/);
   expect(schemaComment.args).toEqual(previewComment.args.slice(0, -1).concat(expect.any(String)));
   expect(schemaComment.body.startsWith(`${previewComment.body}\n${schemaHeading}\`\`\`diff\n`)).toBe(true);
   expect(schemaComment.body).toContain(`${schemaHeading}\`\`\`diff\n--- a/app\n+++ b/app\n`);
@@ -444,7 +473,7 @@ async function close(
   const closed = await m.job("close", pullRequestEvent(number, "closed"));
   expectSucceeded(closed);
   expect(closed.outputs.stack).toEqual({ exists: "true" });
-  expect(closed.step("Destroy").out).toMatch(/- 4 deleted/);
+  expect(closed.step("Destroy").out).toMatch(/- 6 deleted/);
   expect(closed.step("Remove the stack").out).toMatch(/has been removed/);
   for (const id of branchIds) {
     await expect(api.branches.get(projectId, id)).rejects.toMatchObject({ kind: "not_found" });
@@ -512,7 +541,7 @@ test("YAML, as the workflow ships: every job of a pull request's life, main, dri
     { level: "notice", message: "main: no drift" },
     { level: "notice", message: `${stack}: no drift` },
   ]);
-  expect(calm.step("Compare every stack with the service").out).toMatch(/4 unchanged/);
+  expect(calm.step("Compare every stack with the service").out).toMatch(/6 unchanged/);
   const leaked = await api.branches.create(projectId, {
     branch: { name: "preview-leaked" },
     annotation_value: { "pulumi-project": "neon-preview-environment-yaml", "pulumi-stack": "pr-7" },
@@ -559,7 +588,10 @@ test("YAML, as the workflow ships: every job of a pull request's life, main, dri
   // ---- the next push puts the declared values back; the table is still there -------------------------
   const back = await m.job("preview-environment", pullRequestEvent(number, "synchronize"));
   expectSucceeded(back);
+  // The Data API went with the database's name (the emulator's assumption): made again once it is back.
+  expect(back.step("Preview").out).toMatch(/\+ 1 to create/);
   expect(back.step("Preview").out).toMatch(/~ 2 to update/);
+  expect((await api.dataApi.get(projectId, branch.id, "app")).url).toMatch(/\/app\/rest\/v1$/);
   expect((await api.endpoints.listByBranch(projectId, branch.id))[0].autoscaling_limit_max_cu).toBe(1);
   const databases = (await api.databases.list(projectId, branch.id)).map((d) => [d.name, d.owner_name]);
   expect(databases).toContainEqual(["app", "app"]);
@@ -571,7 +603,7 @@ test("YAML, as the workflow ships: every job of a pull request's life, main, dri
   await api.branches.delete(projectId, branch.id);
   const renewed = await m.job("preview-environment", pullRequestEvent(number, "synchronize"));
   expectSucceeded(renewed);
-  expect(renewed.step("Preview").out).toMatch(/\+ 3 to create/);
+  expect(renewed.step("Preview").out).toMatch(/\+ 5 to create/);
   const [again] = await branchesNamed(prefix);
   expect(again.id).not.toBe(branch.id);
   expect(again.name).toBe(branch.name); // the same derived name: the same resource

@@ -571,6 +571,16 @@ describe("every route conforms to the OpenAPI schema", () => {
     expect((await c.patch(API, { params: d, body: { settings: { db_schemas: ["app"] } } })).status).toBe(201);
     expect((await c.del(API, { params: d })).status).toBe(200);
     expect((await c.del(API, { params: d })).status).toBe(404);
+    // A database's Data API goes with its name (the emulator's assumption, in its README).
+    const DB = "/projects/{project_id}/branches/{branch_id}/databases/{database_name}";
+    expect((await c.post(API, { params: d, body: { auth_provider: "neon_auth" } })).status).toBe(201);
+    await settle(c, s.projectId);
+    const renamed = await c.patch(DB, { params: d, body: { database: { name: "neondb2" } } });
+    expect(renamed.status).toBe(200);
+    await settle(c, s.projectId);
+    await c.patch(DB, { params: { ...d, database_name: "neondb2" }, body: { database: { name: "neondb" } } });
+    await settle(c, s.projectId);
+    expect((await c.get(API, { params: d })).status).toBe(404);
     expect((await c.req("DELETE", AUTH, { params: b, body: { delete_data: true } })).status).toBe(200);
     expect((await c.req("DELETE", AUTH, { params: b, body: {} })).status).toBe(404);
     // With Neon Auth gone, a Data API with it as provider is refused.
