@@ -9,6 +9,7 @@
  */
 import type { EmulatorHandle } from "../../../emulator";
 import type { NeonClient } from "../../../provider/api";
+import { UNKNOWN } from "../../../provider/resources/definition";
 import { boundResource, urnOf } from "../../support/provider";
 import { mutationCount } from "../../support/requests";
 import { withEmulator } from "../../support/emulator";
@@ -116,7 +117,6 @@ it("enables Neon Auth with its settings, reads them back, changes them in place 
 
 it("a domain and a client secret not known yet (outputs of other resources) pass the preview, nothing sent", async () => {
   const b = branch(0);
-  const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
   const before = mutations();
   const inputs = {
     branchId: b,

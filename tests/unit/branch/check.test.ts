@@ -4,7 +4,7 @@
  * it is new or changed, so that a stack whose expiry passed still previews; any RFC 3339 spelling of
  * one instant becomes the service's UTC form. The clock is injected.
  */
-import { checkInputs, normalizedTime } from "../../../provider/resources/branch/inputs";
+import { checkInputs, normalizedTime, UNKNOWN as U } from "../../../provider/resources/branch/inputs";
 import { diffBranch } from "../../../provider/resources/branch/mapping";
 
 const NOW = Date.parse("2026-11-25T12:00:00Z");
@@ -77,7 +77,6 @@ describe("initSource in a state written before it was recorded", () => {
 });
 
 describe("masking rules made of outputs of other resources (unknown at preview)", () => {
-  const U = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
   const rule = {
     databaseName: "app",
     schemaName: "public",
