@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
-import { noApiKeyMessage } from "../resources/settings";
+import { keyVariableFailures, noApiKeyMessage } from "../resources/settings";
 import type { NeonClient } from "../api";
 import type * as api from "../api";
 
@@ -42,16 +42,15 @@ export function withLookupClient<T>(client: NeonClient, fn: () => Promise<T>): P
 export function lookupClient(): NeonClient {
   const given = scoped.getStore();
   if (given) return given;
-  // `neon:apiKeyEnv` names the variable that holds the key, as for the stack's resources.
+  // `neon:apiKeyEnv` names the variable that holds the key, as for the stack's resources, and is
+  // judged as they judge it: a key pasted there is never repeated in the message.
   const variable = stackConfig("apiKeyEnv");
+  if (variable) {
+    const [failure] = keyVariableFailures("neon", variable, stackConfig("apiKey") !== undefined, process.env);
+    if (failure) throw new Error(`Failed to run a Neon lookup: ${failure.reason}.`);
+  }
   const key = variable ? process.env[variable] : (stackConfig("apiKey") ?? process.env.NEON_API_KEY);
   const url = stackConfig("apiUrl") ?? process.env.NEON_API_URL;
-  if (!key && variable) {
-    throw new Error(
-      `Failed to run a Neon lookup: the environment variable ${variable}, which neon:apiKeyEnv names, is ` +
-        "unset or empty; set it to the API key in the environment of the pulumi command.",
-    );
-  }
   if (!key) {
     throw new Error(noApiKeyMessage("neon", "lookup"));
   }

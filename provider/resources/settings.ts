@@ -237,7 +237,7 @@ export function parseSettings(
  * variable that is unset or empty in `env` (the provider's process). The messages name the variable
  * only when it is a valid name that does not look like a key, and never give its value.
  */
-function keyVariableFailures(
+export function keyVariableFailures(
   namespace: string,
   name: string,
   withApiKey: boolean,

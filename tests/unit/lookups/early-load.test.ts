@@ -98,7 +98,7 @@ describe("loadClientEarly", () => {
     runtime.setConfig("neon:apiKeyEnv", "STAGING_NEON_KEY");
     try {
       expect(() => client.lookupClient()).toThrow(
-        /the environment variable STAGING_NEON_KEY, which neon:apiKeyEnv names, is unset or empty/,
+        /neon:apiKeyEnv names the environment variable STAGING_NEON_KEY, which is not set or is empty/,
       );
       process.env.STAGING_NEON_KEY = "neon-test-key-staging";
       client.lookupClient();
@@ -106,6 +106,27 @@ describe("loadClientEarly", () => {
     } finally {
       runtime.setConfig("neon:apiKeyEnv", "");
       delete process.env.STAGING_NEON_KEY;
+    }
+  });
+
+  it("never repeats a key pasted into neon:apiKeyEnv in place of a variable's name", () => {
+    const runtime = (require("@pulumi/pulumi") as typeof pulumi).runtime;
+    const pasted = "napi0a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0u1v2w3x4y5z6a7b8c9d0";
+    runtime.setConfig("neon:apiKeyEnv", pasted);
+    try {
+      let message = "";
+      try {
+        client.lookupClient();
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(
+        /neon:apiKeyEnv is not the name of an environment variable \(it looks like an API key\)/,
+      );
+      expect(message).not.toContain(pasted);
+      expect(created).not.toHaveBeenCalled();
+    } finally {
+      runtime.setConfig("neon:apiKeyEnv", "");
     }
   });
 });
