@@ -221,7 +221,9 @@ export async function create(rt: Runtime, i: Checked<ProjectInputs>): Promise<pu
 export const importExisting: TakeOverStep<ProjectInputs, string> = async (rt, inputs, id) => {
   const api = rt.client();
   const p = await readImported("project", id, () => api.projects.get(id));
-  const actual = toOutputs({}, p, await readParts(api, p, {}));
+  // Only the names are compared: a URI kept out of the state (passwordInState) is not read for it.
+  const parts = await readParts(api, p, { passwordInState: inputs.passwordInState });
+  const actual = toOutputs({}, p, parts);
   const differences = [
     "name",
     "regionId",
@@ -239,5 +241,5 @@ export const importExisting: TakeOverStep<ProjectInputs, string> = async (rt, in
     );
   }
   rt.logger(inputs).info(`imported ${describeProject(p)}; deleting this resource will delete the project`);
-  return { id: p.id, outs: toOutputs(inputs, p, await readParts(api, p, inputs)) };
+  return { id: p.id, outs: toOutputs(inputs, p, parts) };
 };

@@ -202,4 +202,19 @@ describe("Project with passwordInState: false", () => {
     expect(count(URI)).toBe(uris + 1);
     await projects.delete(c.id, back);
   });
+  it("an imported project (importId) with passwordInState: false never reads its connection URI", async () => {
+    const projects = boundResource("Project", { apiKey: emulator.apiKey, apiUrl: emulator.url }, (l) =>
+      logs.push(l),
+    );
+    const made = await api.projects.create({ name: "sf-import" });
+    await api.waitForOperations(made.project.id, made.operations);
+    const uris = count(URI);
+    const inputs = await checked(projects, "Project", "sfi", {
+      importId: made.project.id,
+      passwordInState: false,
+    });
+    const c = await projects.create(inputs);
+    expect((c.outs as Props).connectionUri).toBeUndefined();
+    expect(count(URI)).toBe(uris);
+  });
 });
