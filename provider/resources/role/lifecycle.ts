@@ -175,7 +175,8 @@ async function diff(
     } else if (d.updates.includes("passwordRotationTrigger")) {
       log.warn(
         `passwordRotationTrigger changed: ${describeRole(ref)} gets a new password; the old one works until ` +
-          "the reset has finished, then stops (update what connects with it from the password output)",
+          "the reset has finished, then stops (update what connects with it from " +
+          (news.passwordInState === false ? "getRolePassword or getConnectionUri)" : "the password output)"),
       );
     }
   }

@@ -84,7 +84,9 @@ export const update: UpdateStep<RoleInputs, RoleOutputs> = async (rt, id, olds, 
     if (!reset) throw err;
     const reason = clause(err);
     throw new InitError(
-      `Failed to finish the password reset of ${describeRole(ref)}: ${reason}. The new password is kept in the stack (the old one works until the reset finishes); run \`pulumi up\` again.`,
+      `Failed to finish the password reset of ${describeRole(ref)}: ${reason}. The new password is ` +
+        (keepsPassword(news) ? "kept in the stack" : "set (not in the stack: passwordInState is false)") +
+        " (the old one works until the reset finishes); run `pulumi up` again.",
       id,
       toOutputs(news, ref, reset.role, reset.role.password, extra),
       [reason],

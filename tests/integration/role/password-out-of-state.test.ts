@@ -116,6 +116,30 @@ describe("Role with passwordInState: false", () => {
     expect(logs.join("\n")).not.toContain(rotated);
   });
 
+  it("a rotation whose reset fails keeps no password in the partial outputs, and says it is not kept", async () => {
+    const inputs = await checked(roles, "Role", "rf", roleInputs({ name: "rf", passwordInState: false }));
+    const c = await roles.create(inputs);
+    const outs = c.outs as Props;
+    const rotate = await checked(
+      roles,
+      "Role",
+      "rf",
+      roleInputs({ name: "rf", passwordInState: false, passwordRotationTrigger: "1" }),
+      outs,
+    );
+    emulator.setFaults({ opErrorRate: 1 });
+    const err = (await roles.update(c.id, outs, rotate).catch((e: unknown) => e)) as {
+      message: string;
+      properties?: Props;
+    };
+    emulator.setFaults({});
+    expect(err.message).toMatch(
+      /Failed to finish the password reset.*not in the stack: passwordInState is false/,
+    );
+    expect(err.properties?.password).toBeUndefined();
+    expect(err.properties?.passwordInState).toBe(false);
+  });
+
   it("a lost create answer is reconciled without reading the password", async () => {
     const inputs = await checked(roles, "Role", "lost", roleInputs({ name: "lost", passwordInState: false }));
     const reveals = count(REVEAL);
