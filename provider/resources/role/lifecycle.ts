@@ -85,8 +85,9 @@ async function passwordKeptOutFailures(rt: Runtime, news: Bag): Promise<CheckFai
       property: "passwordInState",
       reason:
         `project ${projectId} does not store role passwords (store_passwords is off), so a password kept out of ` +
-        "the state could never be read again (the service answers 412 to reveal_password); remove " +
-        "passwordInState: false, or turn on the project's store_passwords first",
+        "the state could never be read again (the service answers 412 to reveal_password, and store_passwords " +
+        "is set only when a project is created); remove passwordInState: false, or keep the role in a project " +
+        "that stores passwords",
     },
   ];
 }
