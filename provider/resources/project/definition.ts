@@ -134,7 +134,8 @@ export const PROJECT_DEFINITION = {
       compare: "true-when-absent",
       description:
         "`false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent " +
-        "(not secret: absent) and a refresh or an import never reads it. Read the connection string when it is " +
+        "(not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see " +
+        "this input, does; the next `up` drops it). Read the connection string when it is " +
         "needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` " +
         "drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused " +
         "for an imported project that does not store passwords (`store_passwords` off). Default `true`.",

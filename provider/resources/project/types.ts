@@ -107,10 +107,11 @@ export interface ProjectArgs {
   defaultCompute?: pulumi.Input<ProjectDefaultComputeArgs>;
   /**
    * `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent
-   * (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is
-   * needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false`
-   * drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused
-   * for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+   * (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see
+   * this input, does; the next `up` drops it). Read the connection string when it is needed with the
+   * `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored
+   * URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported
+   * project that does not store passwords (`store_passwords` off). Default `true`.
    */
   passwordInState?: pulumi.Input<boolean>;
   /**
@@ -172,10 +173,11 @@ export interface ProjectOutputs {
   defaultCompute?: ProjectDefaultComputeOutputs;
   /**
    * `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent
-   * (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is
-   * needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false`
-   * drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused
-   * for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+   * (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see
+   * this input, does; the next `up` drops it). Read the connection string when it is needed with the
+   * `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored
+   * URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported
+   * project that does not store passwords (`store_passwords` off). Default `true`.
    */
   passwordInState?: boolean;
   /**
@@ -255,10 +257,11 @@ export interface ProjectInputs {
   defaultCompute?: ProjectDefaultComputeInputs;
   /**
    * `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent
-   * (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is
-   * needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false`
-   * drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused
-   * for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+   * (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see
+   * this input, does; the next `up` drops it). Read the connection string when it is needed with the
+   * `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored
+   * URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported
+   * project that does not store passwords (`store_passwords` off). Default `true`.
    */
   passwordInState?: boolean;
   /**

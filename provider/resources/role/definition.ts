@@ -55,10 +55,12 @@ export const ROLE_DEFINITION = {
       compare: "true-when-absent",
       description:
         "`false` keeps the role's password out of the stack's state: the `password` output is absent (not " +
-        "secret: absent), a refresh or an import never reads it, and a rotation is still made and waited for. " +
+        "secret: absent), a refresh, `importId` or `adopt` never reads it, and a rotation is still made and " +
+        "waited for (`pulumi import`, which cannot see this input, reads it; the next `up` drops it). " +
         "Read the password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the " +
         "`neon-connection-string` command. Switching to `false` drops the stored password at the next `up` " +
-        "without resetting it; switching back reads it once. Refused for a project that does not store " +
+        "without resetting it (the backend's earlier checkpoints still hold it, encrypted: change " +
+        "`passwordRotationTrigger` too if they matter); switching back reads it once. Refused for a project that does not store " +
         "passwords (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.",
     },
     createOnlyFlag(

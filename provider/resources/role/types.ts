@@ -24,10 +24,12 @@ export interface RoleArgs {
   passwordRotationTrigger?: pulumi.Input<string>;
   /**
    * `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret:
-   * absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the
-   * password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the
-   * `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without
-   * resetting it; switching back reads it once. Refused for a project that does not store passwords
+   * absent), a refresh, `importId` or `adopt` never reads it, and a rotation is still made and waited for
+   * (`pulumi import`, which cannot see this input, reads it; the next `up` drops it). Read the password when
+   * it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string`
+   * command. Switching to `false` drops the stored password at the next `up` without resetting it (the
+   * backend's earlier checkpoints still hold it, encrypted: change `passwordRotationTrigger` too if they
+   * matter); switching back reads it once. Refused for a project that does not store passwords
    * (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
    */
   passwordInState?: pulumi.Input<boolean>;
@@ -63,10 +65,12 @@ export interface RoleOutputs {
   passwordRotationTrigger?: string;
   /**
    * `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret:
-   * absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the
-   * password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the
-   * `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without
-   * resetting it; switching back reads it once. Refused for a project that does not store passwords
+   * absent), a refresh, `importId` or `adopt` never reads it, and a rotation is still made and waited for
+   * (`pulumi import`, which cannot see this input, reads it; the next `up` drops it). Read the password when
+   * it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string`
+   * command. Switching to `false` drops the stored password at the next `up` without resetting it (the
+   * backend's earlier checkpoints still hold it, encrypted: change `passwordRotationTrigger` too if they
+   * matter); switching back reads it once. Refused for a project that does not store passwords
    * (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
    */
   passwordInState?: boolean;
@@ -114,10 +118,12 @@ export interface RoleInputs {
   passwordRotationTrigger?: string;
   /**
    * `false` keeps the role's password out of the stack's state: the `password` output is absent (not secret:
-   * absent), a refresh or an import never reads it, and a rotation is still made and waited for. Read the
-   * password when it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the
-   * `neon-connection-string` command. Switching to `false` drops the stored password at the next `up` without
-   * resetting it; switching back reads it once. Refused for a project that does not store passwords
+   * absent), a refresh, `importId` or `adopt` never reads it, and a rotation is still made and waited for
+   * (`pulumi import`, which cannot see this input, reads it; the next `up` drops it). Read the password when
+   * it is needed with the `getRolePassword` or `getConnectionUri` lookup, or the `neon-connection-string`
+   * command. Switching to `false` drops the stored password at the next `up` without resetting it (the
+   * backend's earlier checkpoints still hold it, encrypted: change `passwordRotationTrigger` too if they
+   * matter); switching back reads it once. Refused for a project that does not store passwords
    * (`store_passwords` off): there a password can be learnt only when it is reset. Default `true`.
    */
   passwordInState?: boolean;

@@ -60,7 +60,8 @@ export const update: UpdateStep<RoleInputs, RoleOutputs> = async (rt, id, olds, 
     // now, if the project stores it (a switch away leaves it out: toOutputs).
     const password =
       olds.password === undefined && role.authentication_method !== "no_login" && keepsPassword(news)
-        ? await revealed(api, ref, undefined)
+        ? // A switch back says so when the project turns out not to store passwords.
+          await revealed(api, ref, olds.passwordInState === false ? rt.logger(news) : undefined)
         : (olds.password as string | undefined);
     return { outs: toOutputs(news, ref, role, password, extra) };
   }

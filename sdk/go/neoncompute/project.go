@@ -45,7 +45,7 @@ type Project struct {
 	OnDelete pulumi.StringOutput `pulumi:"onDelete"`
 	// The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	OrgId pulumi.StringPtrOutput `pulumi:"orgId"`
-	// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+	// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see this input, does; the next `up` drops it). Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
 	PasswordInState pulumi.BoolPtrOutput `pulumi:"passwordInState"`
 	// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	PgVersion pulumi.IntOutput `pulumi:"pgVersion"`
@@ -121,7 +121,7 @@ type projectArgs struct {
 	Name *string `pulumi:"name"`
 	// The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	OrgId *string `pulumi:"orgId"`
-	// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+	// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see this input, does; the next `up` drops it). Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
 	PasswordInState *bool `pulumi:"passwordInState"`
 	// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	PgVersion *int `pulumi:"pgVersion"`
@@ -147,7 +147,7 @@ type ProjectArgs struct {
 	Name pulumi.StringPtrInput
 	// The organization that owns the project (needed with a personal key for an organization project). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	OrgId pulumi.StringPtrInput
-	// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+	// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see this input, does; the next `up` drops it). Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
 	PasswordInState pulumi.BoolPtrInput
 	// The Postgres major version, 14–19 (19 is rolling out: the service accepts it only in the regions where it is enabled). Set when the project is created; a later change fails at preview (a project is never replaced: its branches and databases would go with it).
 	PgVersion pulumi.IntPtrInput
@@ -254,7 +254,7 @@ func (o ProjectOutput) OrgId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.OrgId }).(pulumi.StringPtrOutput)
 }
 
-// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an import never reads it. Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
+// `false` keeps the owner role's password out of the stack's state: the `connectionUri` output is absent (not secret: absent) and a refresh or an `importId` never reads it (`pulumi import`, which cannot see this input, does; the next `up` drops it). Read the connection string when it is needed with the `getConnectionUri` lookup or the `neon-connection-string` command. Switching to `false` drops the stored URI at the next `up` (the password is not reset); switching back reads it once. Refused for an imported project that does not store passwords (`store_passwords` off). Default `true`.
 func (o ProjectOutput) PasswordInState() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.PasswordInState }).(pulumi.BoolPtrOutput)
 }
