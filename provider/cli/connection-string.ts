@@ -21,7 +21,8 @@ put it where the application reads it (a masked CI variable, a secret store), ne
 
   --project <id>     the project
   --branch <id>      the branch (default: the project's default branch)
-  --compute <id>     the compute to connect to (ep-…; default: the branch's read_write compute)
+  --compute <id>     the compute to connect to (ep-…; default: the branch's read_write compute);
+                     alone, it names the branch too
   --role <name>      the role to connect as
   --database <name>  the database
   --pooled           connect through the connection pooler (the -pooler host)
@@ -93,7 +94,12 @@ export function parseCommandArgs(argv: readonly string[]): GetConnectionUriArgs 
  * not say), and the password read's error comes first.
  */
 export async function connectionString(api: NeonClient, args: GetConnectionUriArgs): Promise<string> {
-  const branchId = args.branchId ?? (await defaultBranchId(api, args.projectId, COMMAND));
+  // A compute named alone is on its own branch, which the password is read from.
+  const branchId =
+    args.branchId ??
+    (args.computeId
+      ? (await api.endpoints.get(args.projectId, args.computeId)).branch_id
+      : await defaultBranchId(api, args.projectId, COMMAND));
   const [password, uri] = await Promise.allSettled([
     readRolePassword(api, { projectId: args.projectId, branchId, roleName: args.roleName }),
     readConnectionUri(api, { ...args, branchId }),

@@ -86,6 +86,33 @@ test("prints a connection string that logs in, on the default or a named branch,
   );
   expect(await psql(named.stdout.trim(), "SELECT 1")).toMatchObject({ ok: true, out: "1" });
 
+  // A compute named alone: the string of its own branch (the password read there, not on the default).
+  const other = await api.branches.create(projectId, {
+    branch: { name: "cli-other" },
+    endpoints: [{ type: "read_write" }],
+  });
+  await api.waitForOperations(projectId, other.operations);
+  const compute = String(other.endpoints?.[0]?.id);
+  const alone = await run([
+    "--project",
+    projectId,
+    "--compute",
+    compute,
+    "--role",
+    "neondb_owner",
+    "--database",
+    "neondb",
+  ]);
+  expect(alone).toMatchObject({ code: 0, stderr: "" });
+  expect(alone.stdout.trim()).toBe(
+    await api.projects.connectionUri(projectId, {
+      branchId: other.branch.id,
+      endpointId: compute,
+      databaseName: "neondb",
+      roleName: "neondb_owner",
+    }),
+  );
+
   const reset = await api.roles.resetPassword(projectId, main, "neondb_owner");
   await api.waitForOperations(projectId, reset.operations);
   const rotated = await run(["--project", projectId, "--role", "neondb_owner", "--database", "neondb"]);
