@@ -37,7 +37,7 @@ test("npm run demo: connect, migrate, schema diff, rotate, destroy", async () =>
   expect(out).toMatch(/stack output schemaDiff: the diff above$/m);
   expect(out).toMatch(/old password: refused — .*password authentication failed for user "app"/);
   expect(out).toMatch(/new password: accepted/);
-  expect(out).toMatch(/- 4 deleted/);
+  expect(out).toMatch(/- 6 deleted/);
   expect(out).toMatch(/Done in \d+ s: the stack is destroyed and the emulator stopped/);
   // The connection string is shown only with its password masked.
   expect(out).toMatch(/connectionUri = postgresql:\/\/app:\*{8}@127\./);
